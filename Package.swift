@@ -1,0 +1,65 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// pxview: real photos inside a terminal.
+///
+/// A thin executable over focused libraries. Data flows one way:
+/// bytes → Decoding → Scaling → Encoding → Terminal. Lower layers never
+/// import higher ones; C libraries come in through `C*` system-library targets.
+let package = Package(
+    name: "pxview",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "pxview", targets: ["pxview"]),
+        .executable(name: "pxbench", targets: ["pxbench"]),
+    ],
+    targets: [
+        // MARK: C libraries
+        .systemLibrary(
+            name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "CShims", dependencies: ["CPNG"], path: "Sources/CShims"),
+
+        // MARK: Libraries
+        .target(name: "Pixels"),
+        .target(name: "Decoding", dependencies: ["Pixels", "CTurboJPEG", "CShims"]),
+        .target(name: "Scaling", dependencies: ["Pixels"]),
+        .target(name: "Encoding", dependencies: ["Pixels", "CZlib"]),
+        .target(name: "Terminal", dependencies: ["Pixels"]),
+        .target(name: "HTTP", dependencies: ["CCurl"]),
+        .target(
+            name: "Pixabay", dependencies: ["HTTP"],
+            resources: [.copy("Catalog")]),
+        .target(
+            name: "Explorer",
+            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Terminal", "Pixabay"]),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "pxview",
+            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Terminal", "HTTP", "Pixabay", "Explorer"]),
+        .executableTarget(
+            name: "pxbench", dependencies: ["Pixels", "Decoding", "Scaling", "Encoding"]),
+
+        // MARK: Tests
+        .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),
+        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Pixels"]),
+        .testTarget(name: "ScalingTests", dependencies: ["Scaling", "Pixels"]),
+        .testTarget(name: "EncodingTests", dependencies: ["Encoding", "Pixels", "Decoding", "Scaling", "CZlib"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP"]),
+        .testTarget(name: "ExplorerTests", dependencies: ["Explorer"]),
+        .testTarget(name: "pxviewTests", dependencies: ["pxview"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

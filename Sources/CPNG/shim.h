@@ -1,0 +1,4 @@
+#ifndef PXVIEW_CPNG_SHIM_H
+#define PXVIEW_CPNG_SHIM_H
+#include <png.h>
+#endif

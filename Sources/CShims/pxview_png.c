@@ -1,0 +1,1 @@
+#include "pxview_png.h"

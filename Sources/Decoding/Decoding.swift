@@ -1,0 +1,1 @@
+// Decoding: being written (see the issue tracker).

@@ -1,0 +1,1 @@
+// Encoding: being written (see the issue tracker).

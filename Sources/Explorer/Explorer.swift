@@ -1,0 +1,1 @@
+// Explorer: being written (see the issue tracker).

@@ -1,0 +1,1 @@
+// HTTP: being written (see the issue tracker).

@@ -1,0 +1,1 @@
+// Pixabay: being written (see the issue tracker).

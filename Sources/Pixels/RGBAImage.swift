@@ -1,0 +1,101 @@
+/// The one pixel buffer every layer shares: 8-bit RGBA, straight (not
+/// premultiplied) alpha, rows top to bottom, no padding (stride = width × 4).
+///
+/// A value type over a copy-on-write array, so layers can pass it freely;
+/// hot loops reach the bytes through `withUnsafeBytes`/`withUnsafeMutableBytes`.
+public struct RGBAImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// `width * height * 4` bytes, R G B A per pixel.
+    public var pixels: [UInt8]
+
+    public static let bytesPerPixel = 4
+
+    /// An image over existing bytes. `pixels.count` must be `width * height * 4`.
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width >= 0 && height >= 0, "negative image size")
+        precondition(pixels.count == width * height * 4, "pixel buffer does not match \(width)x\(height)")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// An image filled with one colour (transparent black by default).
+    public init(width: Int, height: Int, fill: RGBA = RGBA(r: 0, g: 0, b: 0, a: 0)) {
+        precondition(width >= 0 && height >= 0, "negative image size")
+        self.width = width
+        self.height = height
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        if fill != RGBA(r: 0, g: 0, b: 0, a: 0) {
+            for i in stride(from: 0, to: bytes.count, by: 4) {
+                bytes[i] = fill.r
+                bytes[i + 1] = fill.g
+                bytes[i + 2] = fill.b
+                bytes[i + 3] = fill.a
+            }
+        }
+        self.pixels = bytes
+    }
+
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+    public var bytesPerRow: Int { width * 4 }
+
+    public subscript(x: Int, y: Int) -> RGBA {
+        get {
+            let i = (y * width + x) * 4
+            return RGBA(r: pixels[i], g: pixels[i + 1], b: pixels[i + 2], a: pixels[i + 3])
+        }
+        set {
+            let i = (y * width + x) * 4
+            pixels[i] = newValue.r
+            pixels[i + 1] = newValue.g
+            pixels[i + 2] = newValue.b
+            pixels[i + 3] = newValue.a
+        }
+    }
+
+    /// True when any pixel is not fully opaque. Encoders use it to skip alpha work.
+    public var hasTransparency: Bool {
+        pixels.withUnsafeBufferPointer { p in
+            var i = 3
+            while i < p.count {
+                if p[i] != 255 { return true }
+                i += 4
+            }
+            return false
+        }
+    }
+
+    /// A copy of a rectangle of this image; the rectangle is clipped to the image.
+    public func cropped(to rect: PixelRect) -> RGBAImage {
+        let x0 = min(max(0, rect.x), width), y0 = min(max(0, rect.y), height)
+        let x1 = min(max(x0, rect.x + rect.width), width), y1 = min(max(y0, rect.y + rect.height), height)
+        let w = x1 - x0, h = y1 - y0
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for row in 0..<h {
+                    let s = ((y0 + row) * width + x0) * 4
+                    let d = row * w * 4
+                    for k in 0..<(w * 4) { dst[d + k] = src[s + k] }
+                }
+            }
+        }
+        return RGBAImage(width: w, height: h, pixels: out)
+    }
+}
+
+/// One straight-alpha 8-bit pixel.
+public struct RGBA: Hashable, Sendable {
+    public var r: UInt8
+    public var g: UInt8
+    public var b: UInt8
+    public var a: UInt8
+
+    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
+        self.r = r
+        self.g = g
+        self.b = b
+        self.a = a
+    }
+}

@@ -1,0 +1,1 @@
+// Scaling: being written (see the issue tracker).

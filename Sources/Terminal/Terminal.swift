@@ -1,0 +1,1 @@
+// Terminal: being written (see the issue tracker).

@@ -1,0 +1,27 @@
+import Testing
+@testable import Pixels
+
+@Suite struct RGBAImageTests {
+    @Test func fillAndSubscript() {
+        var image = RGBAImage(width: 3, height: 2, fill: RGBA(r: 1, g: 2, b: 3, a: 255))
+        #expect(image[2, 1] == RGBA(r: 1, g: 2, b: 3))
+        #expect(!image.hasTransparency)
+        image[0, 0] = RGBA(r: 9, g: 9, b: 9, a: 10)
+        #expect(image.pixels[0..<4] == [9, 9, 9, 10])
+        #expect(image.hasTransparency)
+    }
+
+    @Test func cropClipsToImage() {
+        var image = RGBAImage(width: 4, height: 4)
+        for y in 0..<4 { for x in 0..<4 { image[x, y] = RGBA(r: UInt8(x), g: UInt8(y), b: 0) } }
+        let crop = image.cropped(to: PixelRect(x: 2, y: 1, width: 5, height: 2))
+        #expect(crop.size == PixelSize(width: 2, height: 2))
+        #expect(crop[0, 0] == RGBA(r: 2, g: 1, b: 0))
+        #expect(crop[1, 1] == RGBA(r: 3, g: 2, b: 0))
+    }
+
+    @Test func sizeDescription() {
+        #expect(PixelSize(width: 800, height: 600).description == "800x600")
+        #expect(PixelSize(width: -3, height: 2).width == 0)
+    }
+}
