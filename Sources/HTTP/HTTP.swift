@@ -1,1 +1,0 @@
-// HTTP: being written (see the issue tracker).

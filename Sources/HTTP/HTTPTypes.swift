@@ -1,0 +1,68 @@
+/// One HTTP(S) or file:// GET. Value type so requests can be logged, cached
+/// and compared; the cache key is built from it (never from secrets: see
+/// `redactedQueryItems`).
+public struct HTTPRequest: Hashable, Sendable {
+    public var url: String
+    public var headers: [String: String]
+    /// Seconds to wait for the connection to be made.
+    public var connectTimeout: Double
+    /// Seconds for the whole transfer, connection included.
+    public var totalTimeout: Double
+    /// Bodies larger than this fail with `HTTPError.bodyTooLarge` instead of filling memory.
+    public var maxBodyBytes: Int
+    /// Query parameter names whose values must never appear in errors, logs,
+    /// file names or cache keys (the Pixabay `key`).
+    public var redactedQueryItems: Set<String>
+
+    public init(
+        url: String, headers: [String: String] = [:], connectTimeout: Double = 10,
+        totalTimeout: Double = 60, maxBodyBytes: Int = 64 << 20, redactedQueryItems: Set<String> = []
+    ) {
+        self.url = url
+        self.headers = headers
+        self.connectTimeout = connectTimeout
+        self.totalTimeout = totalTimeout
+        self.maxBodyBytes = maxBodyBytes
+        self.redactedQueryItems = redactedQueryItems
+    }
+}
+
+/// A finished transfer. Any status is a response; callers decide what a 4xx means.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    /// Header names lower-cased; the last value wins when a name repeats.
+    public var headers: [String: String]
+    public var body: [UInt8]
+    /// The URL after redirects.
+    public var finalURL: String
+
+    public init(status: Int, headers: [String: String] = [:], body: [UInt8], finalURL: String) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.finalURL = finalURL
+    }
+}
+
+/// What can go wrong below HTTP status codes. Messages name the URL with
+/// redacted parameters replaced, never the secret itself.
+public enum HTTPError: Error, Equatable, Sendable {
+    case invalidURL(String)
+    case couldNotResolveHost(String)
+    case couldNotConnect(String)
+    case timedOut(String)
+    case bodyTooLarge(String, limit: Int)
+    case truncated(String)
+    case tls(String, detail: String)
+    case tooManyRedirects(String)
+    case fileNotFound(String)
+    case other(String, detail: String)
+}
+
+/// Anything that fetches: the libcurl client, or a fake in tests of higher layers.
+public protocol HTTPFetching: Sendable {
+    /// One request. Never blocks Swift's cooperative threads.
+    func fetch(_ request: HTTPRequest) async throws -> HTTPResponse
+    /// Many requests at once (thumbnails of a page): results in the same order.
+    func fetchAll(_ requests: [HTTPRequest]) async -> [Result<HTTPResponse, HTTPError>]
+}
