@@ -1,1 +1,67 @@
 import Testing
+import Pixels
+@testable import pxview
+
+@Suite struct ArgumentParserTests {
+    let spec = CommandSpec(
+        name: "show", usage: "pxview show [options] PATH|URL...", summary: "Draws images.",
+        options: [
+            OptionSpec(name: "--size", valueName: "WxH", help: "box"),
+            OptionSpec(name: "--interactive", aliases: ["-i"], help: "flag"),
+            OptionSpec(name: "--help", aliases: ["-h"], help: "help"),
+        ], maxPositionals: nil, minPositionals: 1)
+
+    @Test func valuesFlagsAndPositionalsMix() throws {
+        let parsed = try ArgumentParser.parse(["a.jpg", "--size", "80x60", "-i", "--size=90x70", "b.png"], spec: spec)
+        #expect(parsed.positionals == ["a.jpg", "b.png"])
+        #expect(parsed.value("--size") == "90x70")
+        #expect(parsed.has("--interactive"))
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        let parsed = try ArgumentParser.parse(["--", "--size"], spec: spec)
+        #expect(parsed.positionals == ["--size"])
+    }
+
+    @Test func unknownOptionNamesItAndTheCommand() {
+        #expect(throws: UsageError(message: "unknown option '--sise' for 'pxview show'", command: "show")) {
+            try ArgumentParser.parse(["--sise", "1x1", "a.jpg"], spec: spec)
+        }
+    }
+
+    @Test func missingValueAndMissingArgument() {
+        #expect(throws: UsageError(message: "option --size needs a value (WxH)", command: "show")) {
+            try ArgumentParser.parse(["a.jpg", "--size"], spec: spec)
+        }
+        #expect(throws: UsageError(message: "missing argument: usage: pxview show [options] PATH|URL...", command: "show")) {
+            try ArgumentParser.parse([], spec: spec)
+        }
+    }
+
+    @Test func hostileOptionNameIsNotEchoedRaw() throws {
+        do {
+            _ = try ArgumentParser.parse(["--\u{1B}]0;pwned\u{07}", "a.jpg"], spec: spec)
+            Issue.record("expected an error")
+        } catch {
+            #expect(!error.message.contains("\u{1B}"))
+            #expect(!error.message.contains("\u{07}"))
+        }
+    }
+
+    @Test func sizeValues() throws {
+        #expect(try ValueParser.size("800x600", option: "--size", command: "show") == PixelSize(width: 800, height: 600))
+        #expect(try ValueParser.size("80X24", option: "--cells", command: "show") == PixelSize(width: 80, height: 24))
+        for bad in ["800", "0x10", "-1x5", "axb", "10x10x10", ""] {
+            #expect(throws: UsageError.self) { try ValueParser.size(bad, option: "--size", command: "show") }
+        }
+    }
+
+    @Test func centerAndNumbers() throws {
+        let c = try ValueParser.center("0.25,1", option: "--center", command: "show")
+        #expect(c.x == 0.25 && c.y == 1)
+        #expect(throws: UsageError.self) { try ValueParser.center("1.5,0", option: "--center", command: "show") }
+        #expect(throws: UsageError.self) { try ValueParser.positiveNumber("nan", option: "--zoom", command: "show") }
+        #expect(throws: UsageError.self) { try ValueParser.positiveNumber("0", option: "--zoom", command: "show") }
+        #expect(try ValueParser.positiveNumber("1.5", option: "--zoom", command: "show") == 1.5)
+    }
+}

@@ -1,0 +1,150 @@
+/// The hand-written stand-in for swift-argument-parser: option tables per
+/// command, `--name value` / `--name=value` / short aliases, `--` ends options.
+/// Everything a user can get wrong becomes a `UsageError` (exit 2).
+
+/// One option a command accepts.
+struct OptionSpec: Sendable {
+    /// Canonical name with dashes, e.g. `--size`.
+    var name: String
+    /// Other spellings, e.g. `-i`.
+    var aliases: [String] = []
+    /// Placeholder shown in help (`WxH`); nil for a flag that takes no value.
+    var valueName: String?
+    var help: String
+
+    var takesValue: Bool { valueName != nil }
+}
+
+/// A command's name, what it does, and what it takes.
+struct CommandSpec: Sendable {
+    var name: String
+    var usage: String
+    var summary: String
+    var options: [OptionSpec]
+    /// Most positionals the command takes (nil: any number).
+    var maxPositionals: Int?
+    var minPositionals: Int = 0
+
+    func option(named text: String) -> OptionSpec? {
+        options.first { $0.name == text || $0.aliases.contains(text) }
+    }
+
+    var helpText: String {
+        var lines = ["usage: \(usage)", "", summary]
+        if !options.isEmpty {
+            lines.append("")
+            lines.append("options:")
+            let labels = options.map { spec -> String in
+                let names = ([spec.name] + spec.aliases).joined(separator: ", ")
+                return spec.valueName.map { "\(names) \($0)" } ?? names
+            }
+            let width = min(34, (labels.map(\.count).max() ?? 0) + 2)
+            for (label, spec) in zip(labels, options) {
+                let padded = label.count < width ? label + String(repeating: " ", count: width - label.count) : label + "  "
+                lines.append("  " + padded + spec.help)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// What a user typed wrong: one line, plus the command whose help to point at.
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    var message: String
+    var command: String?
+
+    var description: String { message }
+
+    /// The hint printed under the message.
+    var hint: String {
+        command.map { "Try 'pxview \($0) --help'." } ?? "Try 'pxview --help'."
+    }
+}
+
+/// The result of parsing: canonical option names to values, flags, positionals.
+struct ParsedArguments: Equatable, Sendable {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+    var positionals: [String] = []
+
+    func value(_ name: String) -> String? { values[name] }
+    func has(_ name: String) -> Bool { flags.contains(name) }
+}
+
+enum ArgumentParser {
+    /// Parses `arguments` against `spec`. Options and positionals may mix; a
+    /// later repetition of an option wins, as in most Unix tools.
+    static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = spec.option(named: name) else {
+                throw UsageError(
+                    message: "unknown option '\(Sanitized.text(name))' for 'pxview \(spec.name)'",
+                    command: spec.name.isEmpty ? nil : spec.name)
+            }
+            if option.takesValue {
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else if index < arguments.count {
+                    value = arguments[index]
+                    index += 1
+                } else {
+                    throw UsageError(
+                        message: "option \(option.name) needs a value (\(option.valueName ?? "VALUE"))",
+                        command: spec.name.isEmpty ? nil : spec.name)
+                }
+                parsed.values[option.name] = value
+            } else {
+                if inlineValue != nil {
+                    throw UsageError(
+                        message: "option \(option.name) takes no value", command: spec.name.isEmpty ? nil : spec.name)
+                }
+                parsed.flags.insert(option.name)
+            }
+        }
+        if parsed.flags.contains("--help") { return parsed }
+        if let max = spec.maxPositionals, parsed.positionals.count > max {
+            let extra = parsed.positionals[max]
+            throw UsageError(
+                message: "unexpected argument '\(Sanitized.text(extra))' for 'pxview \(spec.name)'",
+                command: spec.name.isEmpty ? nil : spec.name)
+        }
+        if parsed.positionals.count < spec.minPositionals {
+            throw UsageError(message: "missing argument: usage: \(spec.usage)", command: spec.name)
+        }
+        return parsed
+    }
+}
+
+/// Keeps what a user typed from writing escape codes back to the terminal in
+/// our own error messages (a file name can hold ESC as well as a tag can).
+enum Sanitized {
+    static func text(_ s: String) -> String {
+        String(String.UnicodeScalarView(s.unicodeScalars.map { scalar in
+            let v = scalar.value
+            let isControl = v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v)
+            let isBidi = (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+                || v == 0x200E || v == 0x200F || v == 0x061C
+            return isControl || isBidi ? "\u{FFFD}" : scalar
+        }))
+    }
+}

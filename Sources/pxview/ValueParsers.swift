@@ -1,0 +1,60 @@
+import Pixels
+
+/// Parsers for option values. Each throws a `UsageError` naming the option
+/// and the bad value, so `pxview show --size 80` says what was expected.
+enum ValueParser {
+    /// `WxH` with positive integers, e.g. `800x600`.
+    static func size(_ text: String, option: String, command: String) throws(UsageError) -> PixelSize {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 1 << 20, h <= 1 << 20
+        else {
+            throw UsageError(
+                message: "\(option) expects WxH with positive whole numbers, like 800x600 (got '\(Sanitized.text(text))')",
+                command: command)
+        }
+        return PixelSize(width: w, height: h)
+    }
+
+    /// A positive finite number, e.g. `--zoom 2` or `--zoom 1.5`.
+    static func positiveNumber(_ text: String, option: String, command: String) throws(UsageError) -> Double {
+        guard let value = Double(text), value.isFinite, value > 0 else {
+            throw UsageError(
+                message: "\(option) expects a positive number (got '\(Sanitized.text(text))')", command: command)
+        }
+        return value
+    }
+
+    /// A positive whole number, e.g. `--max-pixels 50000000`.
+    static func positiveInteger(_ text: String, option: String, command: String) throws(UsageError) -> Int {
+        guard let value = Int(text), value > 0 else {
+            throw UsageError(
+                message: "\(option) expects a positive whole number (got '\(Sanitized.text(text))')", command: command)
+        }
+        return value
+    }
+
+    /// `X,Y` fractions in 0...1, e.g. `--center 0.25,0.5`.
+    static func center(_ text: String, option: String, command: String) throws(UsageError) -> (x: Double, y: Double) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]),
+            (0...1).contains(x), (0...1).contains(y)
+        else {
+            throw UsageError(
+                message: "\(option) expects X,Y fractions between 0 and 1, like 0.5,0.5 (got '\(Sanitized.text(text))')",
+                command: command)
+        }
+        return (x, y)
+    }
+
+    /// One of a fixed set of words, e.g. `--fit contain|cover|down`.
+    static func choice<T: RawRepresentable>(
+        _ text: String, option: String, command: String, as type: T.Type = T.self
+    ) throws(UsageError) -> T where T.RawValue == String, T: CaseIterable {
+        guard let value = T(rawValue: text) else {
+            let allowed = T.allCases.map(\.rawValue).joined(separator: "|")
+            throw UsageError(
+                message: "\(option) expects \(allowed) (got '\(Sanitized.text(text))')", command: command)
+        }
+        return value
+    }
+}
