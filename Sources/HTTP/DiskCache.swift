@@ -102,8 +102,14 @@ public struct DiskCache: Sendable {
     // MARK: Writing
 
     /// Stores `data` under `key` atomically, then evicts least recently
-    /// used entries while the cache is over `maxBytes`.
+    /// used entries while the cache is over `maxBytes`. An entry larger
+    /// than `maxBytes` on its own is not stored (it would only flush
+    /// everything else) and any older copy under `key` is forgotten.
     public func put(key: String, data: [UInt8]) throws {
+        guard Self.headerSize + data.count <= maxBytes else {
+            remove(key: key)
+            return
+        }
         try createDirectory()
         let temporary = directory + "/" + Self.temporaryPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

@@ -140,6 +140,18 @@ private func mode(of path: String) -> mode_t {
         #expect(cache.info().bytes == entrySize * 3)
     }
 
+    @Test func entryLargerThanTheWholeCacheIsNotKept() throws {
+        let directory = try TemporaryDirectory()
+        let cache = DiskCache(directory: directory.path, maxBytes: 1000)
+        try cache.put(key: "small", data: [UInt8](repeating: 1, count: 10))
+        try cache.put(key: "huge", data: [3])  // an older, smaller copy that must not survive
+
+        try cache.put(key: "huge", data: [UInt8](repeating: 2, count: 2000))
+
+        #expect(cache.get(key: "huge", maxAge: nil) == nil)
+        #expect(cache.get(key: "small", maxAge: nil) == [UInt8](repeating: 1, count: 10))
+    }
+
     @Test func directoryIsPrivateAndFilesOwnerOnly() throws {
         let directory = try TemporaryDirectory()
         let nested = directory.path + "/xdg/pxview"
