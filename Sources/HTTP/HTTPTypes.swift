@@ -44,13 +44,16 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 }
 
-/// What can go wrong below HTTP status codes. Messages name the URL with
-/// redacted parameters replaced, never the secret itself.
+/// What can go wrong below HTTP status codes. The `String` payload is always
+/// the request URL with redacted parameters replaced (`key=REDACTED`), or the
+/// local path for `fileNotFound`: never the secret itself, so errors can be
+/// printed and logged as they are.
 public enum HTTPError: Error, Equatable, Sendable {
     case invalidURL(String)
     case couldNotResolveHost(String)
     case couldNotConnect(String)
-    case timedOut(String)
+    /// `seconds` is the limit that was hit (connect or total), when known.
+    case timedOut(String, seconds: Double? = nil)
     case bodyTooLarge(String, limit: Int)
     case truncated(String)
     case tls(String, detail: String)
@@ -65,4 +68,44 @@ public protocol HTTPFetching: Sendable {
     func fetch(_ request: HTTPRequest) async throws -> HTTPResponse
     /// Many requests at once (thumbnails of a page): results in the same order.
     func fetchAll(_ requests: [HTTPRequest]) async -> [Result<HTTPResponse, HTTPError>]
+    /// One request, reporting `(received bytes, total bytes if known)` while
+    /// the body arrives so a CLI can show progress for slow downloads.
+    func fetch(
+        _ request: HTTPRequest, progress: (@Sendable (Int64, Int64?) -> Void)?
+    ) async throws -> HTTPResponse
+}
+
+extension HTTPFetching {
+    /// Fetchers that cannot report progress (test fakes) just fetch.
+    public func fetch(
+        _ request: HTTPRequest, progress: (@Sendable (Int64, Int64?) -> Void)?
+    ) async throws -> HTTPResponse {
+        try await fetch(request)
+    }
+
+    /// Runs every request concurrently through `fetch` and keeps the input
+    /// order. Errors other than `HTTPError` (task cancellation) become
+    /// `.other` so the result type stays typed.
+    public func fetchAll(_ requests: [HTTPRequest]) async -> [Result<HTTPResponse, HTTPError>] {
+        await withTaskGroup(of: (Int, Result<HTTPResponse, HTTPError>).self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask {
+                    do {
+                        return (index, .success(try await self.fetch(request)))
+                    } catch let error as HTTPError {
+                        return (index, .failure(error))
+                    } catch is CancellationError {
+                        return (index, .failure(.other(request.redactedURL, detail: "cancelled")))
+                    } catch {
+                        return (index, .failure(.other(request.redactedURL, detail: "\(error)")))
+                    }
+                }
+            }
+            var results = [Result<HTTPResponse, HTTPError>?](repeating: nil, count: requests.count)
+            for await (index, result) in group {
+                results[index] = result
+            }
+            return results.map { $0 ?? .failure(.other("", detail: "missing result")) }
+        }
+    }
 }

@@ -1,0 +1,297 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Why the cache could not be written or cleared. Reads never fail: a
+/// missing, unreadable or corrupt entry is simply a miss.
+public enum DiskCacheError: Error, Equatable, Sendable, CustomStringConvertible {
+    case cannotCreateDirectory(String, reason: String)
+    case cannotWrite(String, reason: String)
+    case cannotRemove(String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotCreateDirectory(let path, let reason): "cannot create cache directory \(path): \(reason)"
+        case .cannotWrite(let path, let reason): "cannot write cache file \(path): \(reason)"
+        case .cannotRemove(let path, let reason): "cannot remove cache file \(path): \(reason)"
+        }
+    }
+}
+
+/// A size-bounded cache of byte blobs on disk, one file per key.
+///
+/// - File names are the SHA-256 of the key, so keys (URLs) never appear on disk.
+/// - The directory is private (0700) and files 0600: cached search results
+///   are the user's business.
+/// - Each file starts with a header holding the store time, the payload
+///   length and a SHA-256 over those and the payload; a file that is truncated or damaged
+///   fails the check and is deleted on read. That is why writes skip
+///   `fsync`: a file torn by a crash is detected rather than prevented,
+///   which is cheaper than a disk flush per thumbnail.
+/// - Writes go to a temporary file in the same directory and are renamed
+///   into place, so readers see the old entry or the new one, never half.
+/// - When the total exceeds `maxBytes`, least recently used entries go
+///   first; a read counts as a use (the file's modification time is set to
+///   the access time, since atime is unreliable under `relatime`/`noatime`).
+public struct DiskCache: Sendable {
+    /// A stored blob and when it was stored.
+    public struct Entry: Sendable, Equatable {
+        public var data: [UInt8]
+        public var storedAt: Date
+    }
+
+    public let directory: String
+    public let maxBytes: Int
+    /// Injected so tests can age entries without waiting.
+    let now: @Sendable () -> Date
+
+    static let magic: [UInt8] = Array("PXC1".utf8)
+    /// magic (4) + store time (8) + payload length (8) + SHA-256 of those two and the payload (32).
+    static let headerSize = 52
+    private static let temporaryPrefix = ".tmp-"
+    /// Temporary files older than this were left by a crashed writer.
+    private static let abandonedTemporaryAge: TimeInterval = 3600
+
+    public init(directory: String, maxBytes: Int = 512 << 20, now: @escaping @Sendable () -> Date = Date.init) {
+        self.directory = directory
+        self.maxBytes = maxBytes
+        self.now = now
+    }
+
+    /// `$XDG_CACHE_HOME/pxview` when that is set to an absolute path (as the
+    /// XDG spec requires), else `~/.cache/pxview`.
+    public static func defaultDirectory(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return xdg + "/pxview"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.cache/pxview"
+    }
+
+    // MARK: Reading
+
+    /// The blob for `key`, or nil when missing, corrupt (deleted) or older
+    /// than `maxAge` seconds (deleted). `maxAge: nil` accepts any age.
+    public func get(key: String, maxAge: TimeInterval?) -> [UInt8]? {
+        guard let entry = entry(forKey: key) else { return nil }
+        if let maxAge, now().timeIntervalSince(entry.storedAt) > maxAge {
+            unlink(path(forKey: key))
+            return nil
+        }
+        return entry.data
+    }
+
+    /// The entry whatever its age, for callers with their own freshness
+    /// rules (serving a stale copy when the network is down). Corrupt
+    /// entries are deleted and reported missing. Counts as a use for LRU.
+    public func entry(forKey key: String) -> Entry? {
+        let path = path(forKey: key)
+        guard let bytes = Self.readWholeFile(path) else { return nil }
+        guard let entry = Self.decode(bytes) else {
+            unlink(path)
+            return nil
+        }
+        Self.setTimes(path: path, to: now())
+        return entry
+    }
+
+    // MARK: Writing
+
+    /// Stores `data` under `key` atomically, then evicts least recently
+    /// used entries while the cache is over `maxBytes`. An entry larger
+    /// than `maxBytes` on its own is not stored (it would only flush
+    /// everything else) and any older copy under `key` is forgotten.
+    public func put(key: String, data: [UInt8]) throws {
+        guard Self.headerSize + data.count <= maxBytes else {
+            remove(key: key)
+            return
+        }
+        try createDirectory()
+        let temporary = directory + "/" + Self.temporaryPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DiskCacheError.cannotWrite(temporary, reason: Self.errnoText()) }
+        let written = Self.encode(data, storedAt: now()).withUnsafeBytes { Self.writeAll($0, to: fd) }
+        // The umask may have narrowed the mode further; never wider than 0600.
+        let modeSet = fchmod(fd, 0o600) == 0
+        let reason = Self.errnoText()
+        close(fd)
+        guard written, modeSet else {
+            unlink(temporary)
+            throw DiskCacheError.cannotWrite(temporary, reason: reason)
+        }
+        Self.setTimes(path: temporary, to: now())
+        let destination = path(forKey: key)
+        guard rename(temporary, destination) == 0 else {
+            let reason = Self.errnoText()
+            unlink(temporary)
+            throw DiskCacheError.cannotWrite(destination, reason: reason)
+        }
+        evictIfNeeded()
+    }
+
+    /// Forgets `key`; nothing happens if it is not cached.
+    public func remove(key: String) {
+        unlink(path(forKey: key))
+    }
+
+    /// Deletes every entry (and leftover temporary file); keeps the directory.
+    public func clear() throws {
+        for file in listFiles() where file.isEntry || file.isTemporary {
+            if unlink(file.path) != 0, errno != ENOENT {
+                throw DiskCacheError.cannotRemove(file.path, reason: Self.errnoText())
+            }
+        }
+    }
+
+    /// What `pxview cache info` shows.
+    public func info() -> (entries: Int, bytes: Int, directory: String) {
+        let entries = listFiles().filter(\.isEntry)
+        return (entries.count, entries.reduce(0) { $0 + $1.size }, directory)
+    }
+
+    func path(forKey key: String) -> String {
+        directory + "/" + SHA256.hexDigest(key.utf8)
+    }
+
+    // MARK: Eviction
+
+    private struct CacheFile {
+        var path: String
+        var name: String
+        var size: Int
+        var lastUse: Date
+        var isEntry: Bool { name.count == 64 && name.allSatisfy(\.isHexDigit) }
+        var isTemporary: Bool { name.hasPrefix(DiskCache.temporaryPrefix) }
+    }
+
+    private func listFiles() -> [CacheFile] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.compactMap { name in
+            let path = directory + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+            let lastUse = Date(
+                timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+            return CacheFile(path: path, name: name, size: Int(info.st_size), lastUse: lastUse)
+        }
+    }
+
+    private func evictIfNeeded() {
+        let files = listFiles()
+        let realNow = Date()
+        for file in files where file.isTemporary && realNow.timeIntervalSince(file.lastUse) > Self.abandonedTemporaryAge {
+            unlink(file.path)
+        }
+        let entries = files.filter(\.isEntry)
+        var total = entries.reduce(0) { $0 + $1.size }
+        guard total > maxBytes else { return }
+        let oldestFirst = entries.sorted { ($0.lastUse, $0.name) < ($1.lastUse, $1.name) }
+        for file in oldestFirst where total > maxBytes {
+            if unlink(file.path) == 0 || errno == ENOENT { total -= file.size }
+        }
+    }
+
+    // MARK: File format
+
+    static func encode(_ data: [UInt8], storedAt: Date) -> [UInt8] {
+        var bytes = magic
+        bytes.reserveCapacity(headerSize + data.count)
+        bytes += littleEndianBytes(storedAt.timeIntervalSince1970.bitPattern)
+        bytes += littleEndianBytes(UInt64(data.count))
+        bytes += checksum(header: bytes[4..<20], data: data[...])
+        bytes += data
+        return bytes
+    }
+
+    /// Covers the store time and length as well as the payload, so no
+    /// damaged byte anywhere goes unnoticed.
+    private static func checksum(header: ArraySlice<UInt8>, data: ArraySlice<UInt8>) -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(header)
+        hasher.update(data)
+        return hasher.finalize()
+    }
+
+    static func decode(_ bytes: [UInt8]) -> Entry? {
+        guard bytes.count >= headerSize, Array(bytes[0..<4]) == magic else { return nil }
+        let storedAt = Double(bitPattern: readLittleEndian(bytes, at: 4))
+        let length = readLittleEndian(bytes, at: 12)
+        guard storedAt.isFinite, length == UInt64(bytes.count - headerSize) else { return nil }
+        guard checksum(header: bytes[4..<20], data: bytes[headerSize...])[...] == bytes[20..<headerSize] else {
+            return nil
+        }
+        return Entry(data: Array(bytes[headerSize...]), storedAt: Date(timeIntervalSince1970: storedAt))
+    }
+
+    private static func littleEndianBytes(_ value: UInt64) -> [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+    }
+
+    private static func readLittleEndian(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+        (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << ($1 * 8) }
+    }
+
+    // MARK: POSIX helpers
+
+    /// Creates the directory and any missing parents with mode 0700, and
+    /// tightens the cache directory itself to 0700 if it already existed.
+    private func createDirectory() throws {
+        var path = ""
+        for component in directory.split(separator: "/", omittingEmptySubsequences: true) {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0, errno != EEXIST {
+                throw DiskCacheError.cannotCreateDirectory(path, reason: Self.errnoText())
+            }
+        }
+        if chmod(directory, 0o700) != 0 {
+            throw DiskCacheError.cannotCreateDirectory(directory, reason: Self.errnoText())
+        }
+    }
+
+    private static func readWholeFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size >= 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return read(fd, base + offset, buffer.count - offset)
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            offset += count
+        }
+        return bytes
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
+        guard let base = bytes.baseAddress else { return bytes.isEmpty }
+        var offset = 0
+        while offset < bytes.count {
+            let count = write(fd, base + offset, bytes.count - offset)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            offset += count
+        }
+        return true
+    }
+
+    private static func setTimes(path: String, to date: Date) {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let time = timespec(tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9))
+        let times = [time, time]
+        _ = utimensat(AT_FDCWD, path, times, 0)
+    }
+
+    private static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+}

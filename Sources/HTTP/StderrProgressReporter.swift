@@ -1,0 +1,107 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Draws a one-line download progress indicator on stderr:
+/// `downloading photo.jpg 1.2 MB of 3.4 MB (35%) 2.1 MB/s`.
+///
+/// Quiet unless stderr is a terminal (no `\r` garbage in logs or pipes) and
+/// until the download has taken `delay` seconds, so fast fetches print
+/// nothing. Redraws at most every 0.1 s; `finish()` erases the line.
+///
+///     let reporter = StderrProgressReporter(label: "photo.jpg")
+///     let response = try await client.fetch(request, progress: reporter.callback)
+///     reporter.finish()
+public final class StderrProgressReporter: @unchecked Sendable {
+    private let label: String
+    private let delay: TimeInterval
+    private let isTerminal: Bool
+    private let now: @Sendable () -> Date
+    private let output: @Sendable (String) -> Void
+    private let start: Date
+
+    private let lock = NSLock()
+    private var lastDraw: Date?
+    private var drewSomething = false
+
+    /// - Parameters:
+    ///   - isTerminal: whether to draw at all; defaults to `isatty(2)`.
+    ///   - now, output: injected for tests; default to the clock and stderr.
+    public init(
+        label: String, delay: TimeInterval = 0.5, isTerminal: Bool = isatty(2) == 1,
+        now: @escaping @Sendable () -> Date = Date.init,
+        output: @escaping @Sendable (String) -> Void = StderrProgressReporter.writeToStandardError
+    ) {
+        self.label = label
+        self.delay = delay
+        self.isTerminal = isTerminal
+        self.now = now
+        self.output = output
+        start = now()
+    }
+
+    /// Pass this as the `progress:` argument of `fetch`.
+    public var callback: @Sendable (Int64, Int64?) -> Void {
+        { [self] received, total in update(received: received, total: total) }
+    }
+
+    public func update(received: Int64, total: Int64?) {
+        let current = now()
+        let elapsed = current.timeIntervalSince(start)
+        guard isTerminal, elapsed >= delay else { return }
+        lock.lock()
+        if let lastDraw, current.timeIntervalSince(lastDraw) < 0.1 {
+            lock.unlock()
+            return
+        }
+        lastDraw = current
+        drewSomething = true
+        lock.unlock()
+        let rate = elapsed > 0 ? Double(received) / elapsed : 0
+        output("\r" + Self.line(label: label, received: received, total: total, bytesPerSecond: rate) + "\u{1B}[K")
+    }
+
+    /// Erases the progress line if one was drawn.
+    public func finish() {
+        lock.lock()
+        let erase = drewSomething
+        drewSomething = false
+        lock.unlock()
+        if erase { output("\r\u{1B}[K") }
+    }
+
+    /// The text of the line, without the carriage return and erase codes.
+    public static func line(label: String, received: Int64, total: Int64?, bytesPerSecond: Double) -> String {
+        var text = "downloading \(label) \(formatBytes(Double(received)))"
+        if let total, total > 0 {
+            let percent = min(100, Int(Double(received) * 100 / Double(total)))
+            text += " of \(formatBytes(Double(total))) (\(percent)%)"
+        }
+        return text + " \(formatBytes(bytesPerSecond))/s"
+    }
+
+    /// "512 B", "1.5 KB", "3.4 MB", "1.1 GB" (binary units).
+    public static func formatBytes(_ bytes: Double) -> String {
+        let units = ["KB", "MB", "GB"]
+        guard bytes >= 1024 else { return "\(Int(max(0, bytes))) B" }
+        var value = bytes / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return String(format: "%.1f", value) + " " + units[unit]
+    }
+
+    public static let writeToStandardError: @Sendable (String) -> Void = { text in
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}

@@ -1,0 +1,336 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A small HTTP/1.1 server on 127.0.0.1 for tests that must exercise a real
+/// network stack without touching the internet.
+///
+/// Self-contained (Foundation + Glibc only, no pxview module) so it can be
+/// moved to a shared test-support target as is. It binds to port 0 (the
+/// kernel picks a free port), accepts on a background thread and serves each
+/// connection on its own thread, one request per connection
+/// (`Connection: close`). Every request is recorded so tests can assert what
+/// the client sent and how many requests reached the server.
+///
+///     let server = try TestHTTPServer()
+///     defer { server.stop() }
+///     server.route("/hello") { _ in .text("hi") }
+///     // fetch server.url("/hello")
+final class TestHTTPServer: @unchecked Sendable {
+    /// What the server received.
+    struct Request: Sendable, Equatable {
+        var method: String
+        /// Path plus query exactly as sent, e.g. `/api/?q=cat&key=x`.
+        var target: String
+        /// Header names lower-cased.
+        var headers: [String: String]
+
+        var path: String { String(target.prefix { $0 != "?" }) }
+        var query: String? { target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) } }
+    }
+
+    /// What to answer, with knobs for the failure modes clients must survive.
+    struct Response: Sendable {
+        var status: Int = 200
+        var headers: [String: String] = [:]
+        var body: [UInt8] = []
+        /// Wait this long before sending anything (timeouts, parallelism).
+        var delay: TimeInterval = 0
+        /// Declare this Content-Length instead of the body's; a larger value
+        /// followed by closing the connection simulates a truncated body.
+        var declaredLength: Int? = nil
+        /// Send the body with `Transfer-Encoding: chunked`.
+        var chunked = false
+        /// Send the body gzip-encoded with `Content-Encoding: gzip`.
+        var gzip = false
+        /// Send the body in pieces of `dripBytes`, sleeping `dripInterval` between them.
+        var dripBytes: Int? = nil
+        var dripInterval: TimeInterval = 0
+
+        static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> Response {
+            var allHeaders = ["Content-Type": "text/plain; charset=utf-8"]
+            allHeaders.merge(headers) { $1 }
+            return Response(status: status, headers: allHeaders, body: Array(text.utf8))
+        }
+
+        static func redirect(to location: String, status: Int = 302) -> Response {
+            Response(status: status, headers: ["Location": location], body: Array("moved".utf8))
+        }
+    }
+
+    typealias Handler = @Sendable (Request) -> Response
+
+    let port: UInt16
+    private let state: State
+
+    /// Starts listening immediately.
+    init() throws {
+        let listener = try Self.makeListeningSocket()
+        port = listener.port
+        state = State(listeningSocket: listener.fd)
+        let state = self.state
+        let thread = Thread { state.acceptLoop() }
+        thread.name = "TestHTTPServer.accept"
+        thread.start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// `http://127.0.0.1:PORT`
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    func url(_ pathAndQuery: String) -> String { baseURL + pathAndQuery }
+
+    /// Answers requests whose path (query ignored) equals `path`. Unrouted paths get a 404.
+    func route(_ path: String, _ handler: @escaping Handler) {
+        state.withLock { $0.routes[path] = handler }
+    }
+
+    /// Every request received so far, in arrival order.
+    var requests: [Request] { state.withLock { $0.requests } }
+
+    func requestCount(path: String) -> Int { requests.filter { $0.path == path }.count }
+
+    /// Stops accepting; connections already being served finish on their own.
+    /// Afterwards the port refuses connections.
+    func stop() {
+        state.stop()
+    }
+
+    /// A port on 127.0.0.1 that nothing listens on: bound then released
+    /// without `listen`, so connecting to it is refused.
+    static func closedPort() throws -> UInt16 {
+        let listener = try makeListeningSocket(listen: false)
+        close(listener.fd)
+        return listener.port
+    }
+
+    // MARK: - Sockets
+
+    struct SocketError: Error, CustomStringConvertible {
+        var call: String
+        var code: Int32
+        var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
+    }
+
+    private static func makeListeningSocket(listen shouldListen: Bool = true) throws -> (fd: Int32, port: UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SocketError(call: "socket", code: errno) }
+        var reuse: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0 else {
+            let code = errno
+            close(fd)
+            throw SocketError(call: "bind", code: code)
+        }
+        if shouldListen, listen(fd, 128) != 0 {
+            let code = errno
+            close(fd)
+            throw SocketError(call: "listen", code: code)
+        }
+        var boundAddress = sockaddr_in()
+        var boundLength = length
+        _ = withUnsafeMutablePointer(to: &boundAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &boundLength) }
+        }
+        return (fd, UInt16(bigEndian: boundAddress.sin_port))
+    }
+
+    /// Shared between the server object and its threads; threads hold this,
+    /// not the server, so dropping the server stops it.
+    private final class State: @unchecked Sendable {
+        struct Guarded {
+            var routes: [String: Handler] = [:]
+            var requests: [Request] = []
+            var stopped = false
+        }
+
+        private let lock = NSLock()
+        private var guarded = Guarded()
+        private let listeningSocket: Int32
+
+        init(listeningSocket: Int32) {
+            self.listeningSocket = listeningSocket
+        }
+
+        func withLock<T>(_ body: (inout Guarded) -> T) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&guarded)
+        }
+
+        func stop() {
+            let alreadyStopped = withLock { guarded in
+                defer { guarded.stopped = true }
+                return guarded.stopped
+            }
+            // Wakes the blocked accept(); the accept thread closes the socket.
+            if !alreadyStopped { shutdown(listeningSocket, Int32(SHUT_RDWR)) }
+        }
+
+        func acceptLoop() {
+            while true {
+                let connection = accept(listeningSocket, nil, nil)
+                if withLock({ $0.stopped }) {
+                    if connection >= 0 { close(connection) }
+                    break
+                }
+                guard connection >= 0 else {
+                    if errno == EINTR || errno == ECONNABORTED { continue }
+                    break
+                }
+                let thread = Thread { [self] in serve(connection) }
+                thread.name = "TestHTTPServer.connection"
+                thread.start()
+            }
+            close(listeningSocket)
+        }
+
+        private func serve(_ connection: Int32) {
+            defer { close(connection) }
+            guard let request = Self.readRequest(from: connection) else { return }
+            let handler = withLock { guarded -> Handler? in
+                guarded.requests.append(request)
+                return guarded.routes[request.path]
+            }
+            let response = handler?(request) ?? .text("no route for \(request.path)", status: 404)
+            if response.delay > 0 { Thread.sleep(forTimeInterval: response.delay) }
+            Self.send(response, to: connection)
+        }
+
+        private static func readRequest(from connection: Int32) -> Request? {
+            var received: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let terminator: [UInt8] = Array("\r\n\r\n".utf8)
+            while received.count < 64 * 1024 {
+                if let end = received.firstRange(of: terminator) {
+                    return parse(String(decoding: received[..<end.lowerBound], as: UTF8.self))
+                }
+                let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { return nil }
+                received += chunk[..<count]
+            }
+            return nil
+        }
+
+        private static func parse(_ head: String) -> Request? {
+            let lines = head.components(separatedBy: "\r\n")
+            let requestLine = lines.first?.split(separator: " ") ?? []
+            guard requestLine.count == 3 else { return nil }
+            var headers: [String: String] = [:]
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+                headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            return Request(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers)
+        }
+
+        private static func send(_ response: Response, to connection: Int32) {
+            let body = response.gzip ? Gzip.stored(response.body) : response.body
+            var head = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
+            var headers = response.headers
+            headers["Connection"] = "close"
+            if response.gzip { headers["Content-Encoding"] = "gzip" }
+            if response.chunked {
+                headers["Transfer-Encoding"] = "chunked"
+            } else {
+                headers["Content-Length"] = String(response.declaredLength ?? body.count)
+            }
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+                head += "\(name): \(value)\r\n"
+            }
+            head += "\r\n"
+            guard writeAll(Array(head.utf8), to: connection) else { return }
+
+            let pieceSize = max(1, response.dripBytes ?? max(body.count, 1))
+            var offset = 0
+            while offset < body.count {
+                let piece = Array(body[offset..<min(body.count, offset + pieceSize)])
+                let framed = response.chunked ? Array(String(piece.count, radix: 16).utf8) + [13, 10] + piece + [13, 10] : piece
+                guard writeAll(framed, to: connection) else { return }
+                offset += piece.count
+                if response.dripBytes != nil, offset < body.count, response.dripInterval > 0 {
+                    Thread.sleep(forTimeInterval: response.dripInterval)
+                }
+            }
+            if response.chunked { _ = writeAll(Array("0\r\n\r\n".utf8), to: connection) }
+            shutdown(connection, Int32(SHUT_WR))
+        }
+
+        /// False when the client went away. MSG_NOSIGNAL: a closed peer must
+        /// not kill the test process with SIGPIPE.
+        private static func writeAll(_ bytes: [UInt8], to connection: Int32) -> Bool {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes {
+                    Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return false }
+                offset += written
+            }
+            return true
+        }
+
+        private static func reasonPhrase(_ status: Int) -> String {
+            switch status {
+            case 200: "OK"
+            case 301: "Moved Permanently"
+            case 302: "Found"
+            case 400: "Bad Request"
+            case 404: "Not Found"
+            case 429: "Too Many Requests"
+            case 500: "Internal Server Error"
+            default: "Status"
+            }
+        }
+    }
+
+    /// gzip without zlib: a deflate stream of "stored" (uncompressed) blocks
+    /// is valid gzip that any decoder must accept, which is all a test of
+    /// Content-Encoding handling needs, and keeps this file dependency-free.
+    enum Gzip {
+        static func stored(_ data: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]
+            var offset = 0
+            repeat {
+                let count = min(65535, data.count - offset)
+                let isLast = offset + count == data.count
+                out.append(isLast ? 1 : 0)
+                out += littleEndian(UInt16(count)) + littleEndian(~UInt16(count))
+                out += data[offset..<offset + count]
+                offset += count
+            } while offset < data.count
+            out += littleEndian(crc32(data)) + littleEndian(UInt32(truncatingIfNeeded: data.count))
+            return out
+        }
+
+        static func crc32(_ data: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xffff_ffff
+            for byte in data {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 {
+                    crc = (crc & 1) != 0 ? (crc >> 1) ^ 0xedb8_8320 : crc >> 1
+                }
+            }
+            return ~crc
+        }
+
+        private static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+            (0..<(T.bitWidth / 8)).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+        }
+    }
+}
