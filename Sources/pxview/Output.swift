@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Writes to the process's standard streams with write(2): whole buffers,
+/// retried on EINTR and short writes, so a frame is never half-sent.
+enum Output {
+    static func write(_ bytes: [UInt8], fd: Int32 = 1) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n > 0 {
+                    offset += n
+                } else if n < 0 && (errno == EINTR || errno == EAGAIN) {
+                    continue
+                } else {
+                    return  // closed pipe or a real error: nothing more can be said
+                }
+            }
+        }
+    }
+
+    static func out(_ text: String) { write(Array(text.utf8), fd: 1) }
+    static func err(_ text: String) { write(Array(text.utf8), fd: 2) }
+
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+}
+
+/// Exit codes scripts can rely on.
+enum ExitCode {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+}

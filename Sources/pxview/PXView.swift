@@ -1,0 +1,51 @@
+import Foundation
+
+/// Entry point: finds the command, hands the rest of the arguments to it, and
+/// turns every error into one line on stderr and an exit code.
+@main
+struct PXView {
+    static func main() async {
+        let code = await run(Array(CommandLine.arguments.dropFirst()))
+        exit(code)
+    }
+
+    static func run(_ arguments: [String]) async -> Int32 {
+        // Global options may come before the command name: split at the first positional.
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("-") {
+            let argument = arguments[index]
+            leading.append(argument)
+            index += 1
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if !argument.contains("="), Commands.main.option(named: name)?.takesValue == true, index < arguments.count {
+                leading.append(arguments[index])
+                index += 1
+            }
+        }
+        let commandName = index < arguments.count ? arguments[index] : nil
+        let rest = index < arguments.count ? Array(arguments[(index + 1)...]) : []
+        do {
+            switch commandName {
+            case nil:
+                let parsed = try ArgumentParser.parse(leading, spec: Commands.main)
+                if parsed.has("--help") { Output.out(Commands.main.helpText); return ExitCode.success }
+                if parsed.has("--version") { Output.out("pxview \(Commands.version)\n"); return ExitCode.success }
+                return await Explore.run(parsed)
+            case "show":
+                return try await Show.run(leading + rest)
+            case "help":
+                Output.out(Commands.main.helpText)
+                return ExitCode.success
+            case let other?:
+                throw UsageError(message: "unknown command '\(Sanitized.text(other))'", command: nil)
+            }
+        } catch let error as UsageError {
+            Output.err("pxview: \(error.message)\n\(error.hint)\n")
+            return ExitCode.usage
+        } catch {
+            Output.err("pxview: \(Sanitized.text(String(describing: error)))\n")
+            return ExitCode.failure
+        }
+    }
+}
