@@ -34,6 +34,9 @@ enum EscapeScanner {
         /// Not a valid sequence: the first `length` bytes should be dropped
         /// (reported as garbage) and scanning resumed after them.
         case malformed(length: Int)
+        /// `maxLength` bytes without a final byte: garbage, and the bytes
+        /// after it up to a final byte belong to the same garbage.
+        case tooLong(length: Int)
     }
 
     /// Scans a CSI whose `ESC [` starts at `start`. A sequence that reaches
@@ -43,7 +46,7 @@ enum EscapeScanner {
         var index = start + 2
         var sawIntermediate = false
         while index < bytes.count {
-            if index - start >= maxLength { return .malformed(length: maxLength) }
+            if index - start >= maxLength { return .tooLong(length: maxLength) }
             let byte = bytes[index]
             switch byte {
             case 0x30...0x3F where !sawIntermediate:
@@ -58,7 +61,17 @@ enum EscapeScanner {
                 return .malformed(length: index - start)
             }
         }
-        return bytes.count - start >= maxLength ? .malformed(length: maxLength) : .incomplete
+        return bytes.count - start >= maxLength ? .tooLong(length: maxLength) : .incomplete
+    }
+
+    /// True for bytes that may continue a CSI (parameters, intermediates).
+    static func continuesCSI(_ byte: UInt8) -> Bool {
+        (0x20...0x3F).contains(byte)
+    }
+
+    /// True for bytes that end a CSI.
+    static func endsCSI(_ byte: UInt8) -> Bool {
+        (0x40...0x7E).contains(byte)
     }
 
     private static func parseCSI(parameterBytes: ArraySlice<UInt8>, final: UInt8) -> CSI {

@@ -38,6 +38,10 @@ public struct InputDecoder: Sendable {
     private var pending: [UInt8] = []
     /// Non-nil between `CSI 200 ~` and `CSI 201 ~`.
     private var pasteBuffer: [UInt8]?
+    /// True after an overlong CSI was cut off: its remaining parameter bytes,
+    /// up to and including its final byte, are dropped rather than decoded
+    /// as typed digits.
+    private var discardingOverlongSequence = false
 
     private static let pasteEnd: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]  // ESC [ 2 0 1 ~
 
@@ -71,7 +75,23 @@ public struct InputDecoder: Sendable {
                 if pasteBuffer != nil { break decoding }
                 continue
             }
+            if discardingOverlongSequence {
+                let byte = pending[index]
+                if EscapeScanner.continuesCSI(byte) {
+                    index += 1
+                    continue
+                }
+                discardingOverlongSequence = false
+                if EscapeScanner.endsCSI(byte) {
+                    index += 1
+                    continue
+                }
+            }
             switch decodeOne(at: index, final: final) {
+            case .garbage(let length):
+                events.append(.unknown(Array(pending[index..<(index + length)])))
+                discardingOverlongSequence = true
+                index += length
             case .event(let event, let length):
                 events.append(event)
                 index += length
@@ -118,6 +138,8 @@ public struct InputDecoder: Sendable {
     private enum Step {
         case event(InputEvent, length: Int)
         case pasteStart(length: Int)
+        /// The start of an overlong sequence; the rest of it is discarded.
+        case garbage(length: Int)
         case incomplete
     }
 
@@ -212,7 +234,7 @@ public struct InputDecoder: Sendable {
             return .event(.key(key), length: length + 1)
         case .incomplete:
             return .incomplete
-        case .event, .pasteStart:
+        case .event, .pasteStart, .garbage:
             // ESC before something that is not a key: a lone Escape press.
             return .event(.key(Key(.escape)), length: 1)
         }
@@ -293,6 +315,8 @@ public struct InputDecoder: Sendable {
             return .event(Self.interpret(csi) ?? .unknown(bytes), length: length)
         case .malformed(let length):
             return .event(.unknown(Array(pending[index..<(index + length)])), length: length)
+        case .tooLong(let length):
+            return .garbage(length: length)
         case .incomplete:
             if !final { return .incomplete }
             let available = pending.count - index

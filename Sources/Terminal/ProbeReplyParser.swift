@@ -62,7 +62,7 @@ public struct ProbeReplyParser: Sendable {
                 switch EscapeScanner.scanCSI(pending, from: index, maxLength: Self.maxReplyLength) {
                 case .incomplete:
                     break scanning
-                case .malformed(let length):
+                case .malformed(let length), .tooLong(let length):
                     committedLeftover.append(contentsOf: pending[index..<(index + length)])
                     index += length
                 case .complete(let csi, let length):
