@@ -8,8 +8,9 @@ enum FileDescriptorIO {
     static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(TerminalError) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            let written = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.write(fd, base + offset, buffer.count - offset)
             }
             if written >= 0 {
                 offset += written
