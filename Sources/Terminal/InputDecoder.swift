@@ -48,7 +48,9 @@ public struct InputDecoder: Sendable {
     public init() {}
 
     /// True when bytes are held back waiting to see whether more belong to
-    /// them. Inside a bracketed paste it is false: a paste is never timed out.
+    /// them: an ESC or unfinished escape sequence, or (rarely) a UTF-8
+    /// character cut by a read. Inside a bracketed paste it is false: a paste
+    /// is never timed out.
     public var hasPendingEscape: Bool {
         pasteBuffer == nil && !pending.isEmpty
     }

@@ -140,6 +140,10 @@ public final class TerminalSession {
     /// these live in one preallocated global buffer — the one piece of
     /// global state in this module. Install from one thread; the last
     /// session to install wins. `restore()` removes the handlers again.
+    ///
+    /// Signals sent with kill(2) reach a thread that does not block them,
+    /// normally the main thread (Dispatch worker threads block all signals);
+    /// crash signals always hit the faulting thread.
     public func installEmergencyRestore(signalPipe: SignalPipe? = nil) {
         guard isActive else { return }
         EmergencyRestore.install(
