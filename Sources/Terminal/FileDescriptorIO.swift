@@ -1,0 +1,67 @@
+import Glibc
+
+/// The few raw file-descriptor operations the terminal layer needs, written
+/// once with full EINTR/EAGAIN/partial-write handling.
+enum FileDescriptorIO {
+    /// Writes every byte, retrying after signals, waiting for the descriptor
+    /// to drain when it is non-blocking, and continuing after partial writes.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(TerminalError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.write(fd, base + offset, buffer.count - offset)
+            }
+            if written >= 0 {
+                offset += written
+                continue
+            }
+            switch errno {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                if case .failed(let error) = waitUntilReady(fd, events: Int16(POLLOUT), timeoutMs: -1) {
+                    throw error
+                }
+            default:
+                throw TerminalError.lastError("write")
+            }
+        }
+    }
+
+    enum Readiness: Equatable {
+        case ready
+        case timedOut
+        case failed(TerminalError)
+    }
+
+    /// poll(2) on one descriptor, restarting after signals. A negative
+    /// timeout waits forever.
+    static func waitUntilReady(_ fd: Int32, events: Int16, timeoutMs: Int32) -> Readiness {
+        var descriptor = pollfd(fd: fd, events: events, revents: 0)
+        while true {
+            let result = poll(&descriptor, 1, timeoutMs)
+            if result > 0 { return .ready }
+            if result == 0 { return .timedOut }
+            if errno != EINTR { return .failed(.lastError("poll")) }
+        }
+    }
+
+    /// One read(2) of whatever is available (at least one byte unless the
+    /// descriptor reached end of file, which yields an empty array).
+    static func readSome(from fd: Int32, maxCount: Int = 4096) throws(TerminalError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: maxCount)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, maxCount) }
+            if count >= 0 { return Array(buffer.prefix(count)) }
+            if errno != EINTR { throw TerminalError.lastError("read") }
+        }
+    }
+
+    /// Milliseconds on a clock that never jumps.
+    static func monotonicMilliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+    }
+}

@@ -1,0 +1,462 @@
+/// Turns the raw bytes read from a terminal in raw mode into key, mouse and
+/// paste events.
+///
+/// Reads may split a sequence anywhere, so `feed` keeps an incomplete tail
+/// pending and finishes it when the next bytes arrive: feeding a stream in
+/// any chunking yields the same events as feeding it whole.
+///
+/// A lone ESC is ambiguous — it may be the Escape key or the start of a
+/// sequence still in flight — and only time can tell. The I/O loop therefore
+/// calls `flushPendingEscape()` once `hasPendingEscape` is true and no input
+/// has arrived for `escapeTimeout`; the pending bytes are then resolved as
+/// the keys a person would have typed (ESC alone is Escape, `ESC [` is Alt-[).
+///
+/// Handles xterm-style keys (CSI with modifier parameters, SS3 in application
+/// cursor mode, `CSI n ~`), Linux console F1–F5 (`ESC [ [ A`), kitty-style
+/// `CSI codepoint ; mods u`, SGR (1006) mouse reports, bracketed paste, Alt as
+/// an ESC prefix, Ctrl-letters and UTF-8 text.
+public struct InputDecoder: Sendable {
+    /// How long to wait after a lone ESC (or other incomplete sequence)
+    /// before calling `flushPendingEscape()`. Terminals write a sequence in
+    /// one go, so over a local or LAN connection its bytes arrive together;
+    /// 40 ms is long enough to absorb scheduling and ssh jitter, short enough
+    /// that Escape still feels instant.
+    public static let escapeTimeout: Duration = .milliseconds(40)
+    /// `escapeTimeout` in the form `poll(2)` takes.
+    public static let escapeTimeoutMilliseconds: Int32 = 40
+
+    /// No key or mouse sequence is this long; a longer unterminated one is
+    /// garbage and is reported as `.unknown` instead of pending forever.
+    public static let maxSequenceLength = 64
+    /// Bound for APC/DCS/OSC strings (late terminal replies) before the
+    /// introducer is taken to be an Alt-key press instead.
+    public static let maxStringLength = 512
+    /// Pasted text beyond this many bytes is dropped, so a runaway paste
+    /// cannot exhaust memory.
+    public static let maxPasteBytes = 1 << 20
+
+    private var pending: [UInt8] = []
+    /// Non-nil between `CSI 200 ~` and `CSI 201 ~`.
+    private var pasteBuffer: [UInt8]?
+    /// True after an overlong CSI was cut off: its remaining parameter bytes,
+    /// up to and including its final byte, are dropped rather than decoded
+    /// as typed digits.
+    private var discardingOverlongSequence = false
+
+    private static let pasteEnd: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]  // ESC [ 2 0 1 ~
+
+    public init() {}
+
+    /// True when bytes are held back waiting to see whether more belong to
+    /// them: an ESC or unfinished escape sequence, or (rarely) a UTF-8
+    /// character cut by a read. Inside a bracketed paste it is false: a paste
+    /// is never timed out.
+    public var hasPendingEscape: Bool {
+        pasteBuffer == nil && !pending.isEmpty
+    }
+
+    /// Decodes as many complete events as the bytes so far allow.
+    public mutating func feed(_ bytes: [UInt8]) -> [InputEvent] {
+        pending.append(contentsOf: bytes)
+        return drain(final: false)
+    }
+
+    /// Resolves whatever is pending as if no more input will follow it. Call
+    /// after `escapeTimeout` without input while `hasPendingEscape` is true.
+    public mutating func flushPendingEscape() -> [InputEvent] {
+        guard pasteBuffer == nil else { return [] }
+        return drain(final: true)
+    }
+
+    private mutating func drain(final: Bool) -> [InputEvent] {
+        var events: [InputEvent] = []
+        var index = 0
+        decoding: while index < pending.count {
+            if pasteBuffer != nil {
+                index = consumePaste(from: index, into: &events)
+                if pasteBuffer != nil { break decoding }
+                continue
+            }
+            if discardingOverlongSequence {
+                let byte = pending[index]
+                if EscapeScanner.continuesCSI(byte) {
+                    index += 1
+                    continue
+                }
+                discardingOverlongSequence = false
+                if EscapeScanner.endsCSI(byte) {
+                    index += 1
+                    continue
+                }
+            }
+            switch decodeOne(at: index, final: final) {
+            case .garbage(let length):
+                events.append(.unknown(Array(pending[index..<(index + length)])))
+                discardingOverlongSequence = true
+                index += length
+            case .event(let event, let length):
+                events.append(event)
+                index += length
+            case .pasteStart(let length):
+                pasteBuffer = []
+                index += length
+            case .incomplete:
+                break decoding
+            }
+        }
+        pending.removeFirst(index)
+        return events
+    }
+
+    /// Moves paste content from `pending` into the paste buffer, emitting the
+    /// paste once its terminator is seen. Returns the new read position; a
+    /// tail that could be the start of the terminator stays pending.
+    private mutating func consumePaste(from start: Int, into events: inout [InputEvent]) -> Int {
+        let end = Self.pasteEnd
+        var index = start
+        while index + end.count <= pending.count {
+            if pending[index] == end[0] && pending[index..<(index + end.count)].elementsEqual(end) {
+                appendToPaste(pending[start..<index])
+                events.append(.paste(String(decoding: pasteBuffer ?? [], as: UTF8.self)))
+                pasteBuffer = nil
+                return index + end.count
+            }
+            index += 1
+        }
+        // Keep the longest tail that is a prefix of the terminator.
+        var keep = min(end.count - 1, pending.count - start)
+        while keep > 0 && !pending[(pending.count - keep)...].elementsEqual(end[0..<keep]) {
+            keep -= 1
+        }
+        appendToPaste(pending[start..<(pending.count - keep)])
+        return pending.count - keep
+    }
+
+    private mutating func appendToPaste(_ bytes: ArraySlice<UInt8>) {
+        let room = Self.maxPasteBytes - (pasteBuffer?.count ?? 0)
+        if room > 0 { pasteBuffer?.append(contentsOf: bytes.prefix(room)) }
+    }
+
+    private enum Step {
+        case event(InputEvent, length: Int)
+        case pasteStart(length: Int)
+        /// The start of an overlong sequence; the rest of it is discarded.
+        case garbage(length: Int)
+        case incomplete
+    }
+
+    private func decodeOne(at index: Int, final: Bool) -> Step {
+        let byte = pending[index]
+        switch byte {
+        case EscapeScanner.escape:
+            return decodeEscape(at: index, final: final)
+        case 0x0D, 0x0A:
+            // Raw mode turns off CR→NL mapping, so Enter is CR; LF (Ctrl-J,
+            // or input piped from a file) is treated as Enter too.
+            return .event(.key(Key(.enter)), length: 1)
+        case 0x09:
+            return .event(.key(Key(.tab)), length: 1)
+        case 0x7F, 0x08:
+            return .event(.key(Key(.backspace)), length: 1)
+        case 0x00:
+            return .event(.key(Key(.char(" "), .control)), length: 1)
+        case 0x01...0x1A:
+            let letter = Character(Unicode.Scalar(byte + 0x60))
+            return .event(.key(Key(.char(letter), .control)), length: 1)
+        case 0x1C...0x1F:
+            // Ctrl-\ Ctrl-] Ctrl-^ Ctrl-_
+            return .event(.key(Key(.char(Character(Unicode.Scalar(byte + 0x40))), .control)), length: 1)
+        case 0x20...0x7E:
+            return .event(.key(Key(.char(Character(Unicode.Scalar(byte))))), length: 1)
+        default:
+            return decodeUTF8(at: index, final: final)
+        }
+    }
+
+    private func decodeUTF8(at index: Int, final: Bool) -> Step {
+        let lead = pending[index]
+        let length: Int
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return .event(.unknown([lead]), length: 1)
+        }
+        var end = index + 1
+        while end < index + length {
+            guard end < pending.count else {
+                return final ? .event(.unknown(Array(pending[index..<end])), length: end - index) : .incomplete
+            }
+            guard (0x80...0xBF).contains(pending[end]) else {
+                return .event(.unknown(Array(pending[index..<end])), length: end - index)
+            }
+            end += 1
+        }
+        var iterator = pending[index..<end].makeIterator()
+        var utf8 = Unicode.UTF8()
+        guard case .scalarValue(let scalar) = utf8.decode(&iterator),
+              !(0x80...0x9F).contains(scalar.value)  // C1 controls are not typed text
+        else {
+            return .event(.unknown(Array(pending[index..<end])), length: length)
+        }
+        return .event(.key(Key(.char(Character(scalar)))), length: length)
+    }
+
+    private func decodeEscape(at index: Int, final: Bool) -> Step {
+        guard index + 1 < pending.count else {
+            return final ? .event(.key(Key(.escape)), length: 1) : .incomplete
+        }
+        let next = pending[index + 1]
+        switch next {
+        case UInt8(ascii: "["):
+            return decodeCSI(at: index, final: final)
+        case UInt8(ascii: "O"):
+            return decodeSS3(at: index, final: final)
+        case EscapeScanner.escape:
+            return decodeDoubleEscape(at: index, final: final)
+        case _ where EscapeScanner.isStringIntroducer(next):
+            switch EscapeScanner.scanString(pending, from: index, maxLength: Self.maxStringLength) {
+            case .complete(let length, _):
+                return .event(.unknown(Array(pending[index..<(index + length)])), length: length)
+            case .incomplete where !final:
+                return .incomplete
+            case .incomplete, .notAString:
+                return altKey(at: index, final: final)
+            }
+        default:
+            return altKey(at: index, final: final)
+        }
+    }
+
+    /// ESC followed by a key: that key with Alt held.
+    private func altKey(at index: Int, final: Bool) -> Step {
+        switch decodeOne(at: index + 1, final: final) {
+        case .event(.key(var key), let length):
+            key.modifiers.insert(.alt)
+            return .event(.key(key), length: length + 1)
+        case .incomplete:
+            return .incomplete
+        case .event, .pasteStart, .garbage:
+            // ESC before something that is not a key: a lone Escape press.
+            return .event(.key(Key(.escape)), length: 1)
+        }
+    }
+
+    /// `ESC ESC [ ...` / `ESC ESC O ...` is how some terminals send Alt with
+    /// a special key; any other ESC ESC is two Escape presses.
+    private func decodeDoubleEscape(at index: Int, final: Bool) -> Step {
+        guard index + 2 < pending.count else {
+            return final ? .event(.key(Key(.escape)), length: 1) : .incomplete
+        }
+        let third = pending[index + 2]
+        guard third == UInt8(ascii: "[") || third == UInt8(ascii: "O") else {
+            return .event(.key(Key(.escape)), length: 1)
+        }
+        switch decodeEscape(at: index + 1, final: final) {
+        case .event(.key(var key), let length) where key.code != .char("[") && key.code != .char("O"):
+            key.modifiers.insert(.alt)
+            return .event(.key(key), length: length + 1)
+        case .incomplete:
+            return .incomplete
+        default:
+            return .event(.key(Key(.escape)), length: 1)
+        }
+    }
+
+    private func decodeSS3(at index: Int, final: Bool) -> Step {
+        // ESC O [modifier digit] final
+        var position = index + 2
+        var modifiers: Modifiers = []
+        if position < pending.count, (0x32...0x39).contains(pending[position]) {
+            modifiers = Self.modifiers(fromParameter: Int(pending[position] - 0x30))
+            position += 1
+        }
+        guard position < pending.count else {
+            if !final { return .incomplete }
+            // ESC O alone after the timeout is Alt-O (Alt-Shift-o).
+            return position == index + 2
+                ? .event(.key(Key(.char("O"), .alt)), length: 2)
+                : .event(.unknown(Array(pending[index..<position])), length: position - index)
+        }
+        let length = position - index + 1
+        let code: KeyCode?
+        switch pending[position] {
+        case UInt8(ascii: "A"): code = .up
+        case UInt8(ascii: "B"): code = .down
+        case UInt8(ascii: "C"): code = .right
+        case UInt8(ascii: "D"): code = .left
+        case UInt8(ascii: "H"): code = .home
+        case UInt8(ascii: "F"): code = .end
+        case UInt8(ascii: "M"): code = .enter  // keypad Enter in application keypad mode
+        case UInt8(ascii: "P"): code = .function(1)
+        case UInt8(ascii: "Q"): code = .function(2)
+        case UInt8(ascii: "R"): code = .function(3)
+        case UInt8(ascii: "S"): code = .function(4)
+        default: code = nil
+        }
+        guard let code else {
+            if position == index + 2 {
+                // ESC O followed by an ordinary key: Alt-O, then that key.
+                return .event(.key(Key(.char("O"), .alt)), length: 2)
+            }
+            return .event(.unknown(Array(pending[index..<(index + length)])), length: length)
+        }
+        return .event(.key(Key(code, modifiers)), length: length)
+    }
+
+    private func decodeCSI(at index: Int, final: Bool) -> Step {
+        if index + 2 < pending.count, pending[index + 2] == UInt8(ascii: "[") {
+            return decodeLinuxConsoleFunctionKey(at: index, final: final)
+        }
+        switch EscapeScanner.scanCSI(pending, from: index, maxLength: Self.maxSequenceLength) {
+        case .complete(let csi, let length):
+            if csi.prefix == nil && csi.final == UInt8(ascii: "~") && csi.param(0) == 200 {
+                return .pasteStart(length: length)
+            }
+            let bytes = Array(pending[index..<(index + length)])
+            return .event(Self.interpret(csi) ?? .unknown(bytes), length: length)
+        case .malformed(let length):
+            return .event(.unknown(Array(pending[index..<(index + length)])), length: length)
+        case .tooLong(let length):
+            return .garbage(length: length)
+        case .incomplete:
+            if !final { return .incomplete }
+            let available = pending.count - index
+            // `ESC [` alone after the timeout is Alt-[.
+            return available == 2
+                ? .event(.key(Key(.char("["), .alt)), length: 2)
+                : .event(.unknown(Array(pending[index...])), length: available)
+        }
+    }
+
+    /// The Linux console sends F1–F5 as `ESC [ [ A` … `ESC [ [ E`.
+    private func decodeLinuxConsoleFunctionKey(at index: Int, final: Bool) -> Step {
+        guard index + 3 < pending.count else {
+            return final ? .event(.unknown(Array(pending[index...])), length: pending.count - index) : .incomplete
+        }
+        let letter = pending[index + 3]
+        if (UInt8(ascii: "A")...UInt8(ascii: "E")).contains(letter) {
+            return .event(.key(Key(.function(Int(letter - UInt8(ascii: "A")) + 1))), length: 4)
+        }
+        return .event(.unknown(Array(pending[index..<(index + 3)])), length: 3)
+    }
+
+    /// xterm sends modifiers as `1 + bits` with shift 1, alt 2, ctrl 4; the
+    /// meta bit (8) and above are dropped.
+    static func modifiers(fromParameter parameter: Int?) -> Modifiers {
+        guard let parameter, parameter > 1 else { return [] }
+        return Modifiers(rawValue: UInt8((parameter - 1) & 0x07))
+    }
+
+    private static func interpret(_ csi: EscapeScanner.CSI) -> InputEvent? {
+        guard csi.intermediates.isEmpty else { return nil }
+        if csi.prefix == UInt8(ascii: "<") {
+            return sgrMouse(csi).map(InputEvent.mouse)
+        }
+        guard csi.prefix == nil else { return nil }
+        let modifiers = modifiers(fromParameter: csi.param(1))
+        let code: KeyCode
+        switch csi.final {
+        case UInt8(ascii: "A"): code = .up
+        case UInt8(ascii: "B"): code = .down
+        case UInt8(ascii: "C"): code = .right
+        case UInt8(ascii: "D"): code = .left
+        case UInt8(ascii: "H"): code = .home
+        case UInt8(ascii: "F"): code = .end
+        case UInt8(ascii: "E"): return nil  // keypad 5 without NumLock: nothing to do
+        case UInt8(ascii: "P"): code = .function(1)
+        case UInt8(ascii: "Q"): code = .function(2)
+        case UInt8(ascii: "R"): code = .function(3)
+        case UInt8(ascii: "S"): code = .function(4)
+        case UInt8(ascii: "Z"):
+            // Shift is implied by the key itself.
+            return .key(Key(.backTab, modifiers.subtracting(.shift)))
+        case UInt8(ascii: "~"):
+            guard let tilde = tildeKey(csi.param(0)) else { return nil }
+            code = tilde
+        case UInt8(ascii: "u"):
+            return kittyKey(csi)
+        default:
+            return nil
+        }
+        return .key(Key(code, modifiers))
+    }
+
+    private static func tildeKey(_ parameter: Int?) -> KeyCode? {
+        guard let number = parameter else { return nil }
+        switch number {
+        case 1, 7: return .home
+        case 2: return .insert
+        case 3: return .delete
+        case 4, 8: return .end
+        case 5: return .pageUp
+        case 6: return .pageDown
+        case 11, 12, 13, 14, 15: return .function(number - 10)
+        case 17, 18, 19, 20, 21: return .function(number - 11)
+        case 23, 24, 25, 26: return .function(number - 12)
+        case 28, 29: return .function(number - 13)
+        case 31, 32, 33, 34: return .function(number - 14)
+        default: return nil
+        }
+    }
+
+    /// `CSI codepoint ; modifiers u` (kitty keyboard protocol, also xterm's
+    /// modifyOtherKeys=2 form `CSI 27 ; m ; code ~` is not handled).
+    private static func kittyKey(_ csi: EscapeScanner.CSI) -> InputEvent? {
+        guard let codepoint = csi.param(0) else { return nil }
+        let modifiers = modifiers(fromParameter: csi.param(1))
+        switch codepoint {
+        case 13: return .key(Key(.enter, modifiers))
+        case 9: return .key(Key(.tab, modifiers))
+        case 27: return .key(Key(.escape, modifiers))
+        case 127, 8: return .key(Key(.backspace, modifiers))
+        default:
+            guard codepoint >= 0x20, !(0x7F...0x9F).contains(codepoint),
+                  let scalar = Unicode.Scalar(UInt32(codepoint))
+            else { return nil }
+            return .key(Key(.char(Character(scalar)), modifiers))
+        }
+    }
+
+    /// `CSI < b ; x ; y M` (press/motion) or `m` (release), SGR encoding 1006.
+    private static func sgrMouse(_ csi: EscapeScanner.CSI) -> MouseEvent? {
+        guard csi.params.count == 3,
+              let code = csi.param(0), let x = csi.param(1), let y = csi.param(2),
+              csi.final == UInt8(ascii: "M") || csi.final == UInt8(ascii: "m")
+        else { return nil }
+        var modifiers: Modifiers = []
+        if code & 4 != 0 { modifiers.insert(.shift) }
+        if code & 8 != 0 { modifiers.insert(.alt) }
+        if code & 16 != 0 { modifiers.insert(.control) }
+        let low = code & 3
+        let kind: MouseEvent.Kind
+        if code & 64 != 0 && code & 128 == 0 {
+            switch low {
+            case 0: kind = .wheelUp
+            case 1: kind = .wheelDown
+            case 2: kind = .wheelLeft
+            default: kind = .wheelRight
+            }
+        } else {
+            let button: MouseButton?
+            if code & 128 != 0 {
+                button = .extra(8 + low)
+            } else {
+                button = [MouseButton.left, .middle, .right][safe: low]
+            }
+            if code & 32 != 0 {
+                kind = button.map(MouseEvent.Kind.drag) ?? .move
+            } else {
+                guard let button else { return nil }
+                kind = csi.final == UInt8(ascii: "M") ? .press(button) : .release(button)
+            }
+        }
+        return MouseEvent(kind: kind, x: x, y: y, modifiers: modifiers)
+    }
+}
+
+extension Array {
+    fileprivate subscript(safe index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
+    }
+}

@@ -1,0 +1,147 @@
+import Pixels
+
+/// What the terminal said in answer to `ProbeQuery.bytes`. Every field is nil
+/// until its reply arrives; a failed or malformed reply leaves it nil.
+public struct ProbeReplies: Sendable, Equatable {
+    /// The message part of the kitty graphics reply for our query id: "OK"
+    /// when the protocol works, an error code such as "EINVAL:..." otherwise.
+    public var kittyGraphicsMessage: String?
+    /// XTSMGRAPHICS colour registers (`CSI ? 1 ; 0 ; n S`).
+    public var colorRegisters: Int?
+    /// XTSMGRAPHICS maximum sixel geometry (`CSI ? 2 ; 0 ; w ; h S`).
+    public var sixelMaxGeometry: PixelSize?
+    /// XTWINOPS cell size (`CSI 6 ; h ; w t`).
+    public var cellPixels: PixelSize?
+    /// XTWINOPS text area size (`CSI 4 ; h ; w t`).
+    public var textAreaPixels: PixelSize?
+    /// DECRQM status for mode 2026: 0 unknown mode, 1 set, 2 reset,
+    /// 3 permanently set, 4 permanently reset.
+    public var synchronizedOutputStatus: Int?
+    /// DA1 attributes after the `?`, e.g. [63, 1, 2, 4, ...]; nil until the
+    /// DA1 reply arrives, which marks the end of the replies.
+    public var deviceAttributes: [Int]?
+
+    public init() {}
+}
+
+/// Separates the replies to `ProbeQuery.bytes` from anything else read from
+/// the terminal while waiting for them (the user may already be typing).
+///
+/// Replies can come in any order and split across reads anywhere. Bytes
+/// that are not a reply are kept, in order, in `leftoverInput` for the input
+/// decoder; nothing is ever echoed.
+public struct ProbeReplyParser: Sendable {
+    /// Replies are short; an escape string longer than this is not a reply.
+    static let maxReplyLength = 4096
+
+    public private(set) var result = ProbeReplies()
+    private var committedLeftover: [UInt8] = []
+    private var pending: [UInt8] = []
+
+    public init() {}
+
+    /// True once the DA1 reply has been seen: nothing more will answer.
+    public var isComplete: Bool { result.deviceAttributes != nil }
+
+    /// Input that was not a reply, followed by any incomplete tail still held
+    /// back (so that after the probe ends, the input decoder sees every byte).
+    public var leftoverInput: [UInt8] { committedLeftover + pending }
+
+    public mutating func feed(_ bytes: [UInt8]) {
+        pending.append(contentsOf: bytes)
+        var index = 0
+        scanning: while index < pending.count {
+            guard pending[index] == EscapeScanner.escape else {
+                committedLeftover.append(pending[index])
+                index += 1
+                continue
+            }
+            guard index + 1 < pending.count else { break scanning }
+            let introducer = pending[index + 1]
+            if introducer == UInt8(ascii: "[") {
+                switch EscapeScanner.scanCSI(pending, from: index, maxLength: Self.maxReplyLength) {
+                case .incomplete:
+                    break scanning
+                case .malformed(let length), .tooLong(let length):
+                    committedLeftover.append(contentsOf: pending[index..<(index + length)])
+                    index += length
+                case .complete(let csi, let length):
+                    if !absorbReply(csi) {
+                        committedLeftover.append(contentsOf: pending[index..<(index + length)])
+                    }
+                    index += length
+                }
+            } else if EscapeScanner.isStringIntroducer(introducer) {
+                switch EscapeScanner.scanString(pending, from: index, maxLength: Self.maxReplyLength) {
+                case .incomplete:
+                    break scanning
+                case .notAString:
+                    // An Alt-key press such as Alt-P: user input.
+                    committedLeftover.append(contentsOf: pending[index..<(index + 2)])
+                    index += 2
+                case .complete(let length, let payload):
+                    if introducer == UInt8(ascii: "_") { absorbKittyReply(pending[payload]) }
+                    index += length
+                }
+            } else {
+                // ESC before an ordinary byte: Escape or an Alt-key, user input.
+                committedLeftover.append(EscapeScanner.escape)
+                index += 1
+            }
+        }
+        pending.removeFirst(index)
+    }
+
+    /// Records `csi` if it is a reply to one of our queries. Returns false for
+    /// sequences that can be user input (keys, mouse reports), which belong
+    /// to the input decoder. Private-mode (`?`, `>`) reports and window
+    /// reports (`t`) are never user input, so unexpected ones are dropped.
+    private mutating func absorbReply(_ csi: EscapeScanner.CSI) -> Bool {
+        let question = UInt8(ascii: "?")
+        switch (csi.prefix, csi.intermediates, csi.final) {
+        case (question, [], UInt8(ascii: "S")):
+            absorbGraphicsAttribute(csi)
+        case (question, [UInt8(ascii: "$")], UInt8(ascii: "y")):
+            if csi.param(0) == 2026, let status = csi.param(1) { result.synchronizedOutputStatus = status }
+        case (question, [], UInt8(ascii: "c")):
+            result.deviceAttributes = csi.params.compactMap { $0 }
+        case (nil, [], UInt8(ascii: "t")):
+            guard let height = csi.param(1), let width = csi.param(2), height > 0, width > 0 else { return true }
+            if csi.param(0) == 6 { result.cellPixels = PixelSize(width: width, height: height) }
+            if csi.param(0) == 4 { result.textAreaPixels = PixelSize(width: width, height: height) }
+        case (question, _, _), (UInt8(ascii: ">"), _, _):
+            break
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// XTSMGRAPHICS reply `CSI ? item ; status ; values S`. Status 0 is
+    /// success; anything else (3 = failure, as stock xterm answers without
+    /// sixel support) is ignored, as are malformed replies such as mlterm's
+    /// `CSI ? 1 ; 3 ; 0 S` answer to the geometry query.
+    private mutating func absorbGraphicsAttribute(_ csi: EscapeScanner.CSI) {
+        guard csi.param(1) == 0 else { return }
+        switch csi.param(0) {
+        case 1:
+            if let registers = csi.param(2), registers > 0 { result.colorRegisters = registers }
+        case 2:
+            if let width = csi.param(2), let height = csi.param(3), width > 0, height > 0 {
+                result.sixelMaxGeometry = PixelSize(width: width, height: height)
+            }
+        default:
+            break
+        }
+    }
+
+    /// kitty graphics reply `G i=31 ; message` (payload of the APC string).
+    private mutating func absorbKittyReply(_ payload: ArraySlice<UInt8>) {
+        guard payload.first == UInt8(ascii: "G") else { return }
+        let text = String(decoding: payload.dropFirst(), as: UTF8.self)
+        guard let separator = text.firstIndex(of: ";") else { return }
+        let controls = text[..<separator].split(separator: ",")
+        guard controls.contains(where: { $0 == "i=\(ProbeQuery.kittyQueryImageID)" }) else { return }
+        result.kittyGraphicsMessage = String(text[text.index(after: separator)...])
+    }
+}

@@ -1,0 +1,46 @@
+import Glibc
+
+/// The self-pipe trick: signal handlers write the signal number as one byte
+/// to a pipe, and the event loop polls `readFD` next to the terminal, so
+/// SIGWINCH and SIGTERM become ordinary events handled outside the handler.
+public final class SignalPipe {
+    /// Poll this for POLLIN together with the terminal input.
+    public let readFD: Int32
+    let writeFD: Int32
+
+    public init() throws(TerminalError) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw .lastError("pipe") }
+        for fd in fds {
+            // Non-blocking: a handler must never block on a full pipe, and
+            // draining must stop when the pipe is empty.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        readFD = fds[0]
+        writeFD = fds[1]
+    }
+
+    deinit {
+        EmergencyRestore.forgetPipe(writeFD: writeFD)
+        close(readFD)
+        close(writeFD)
+    }
+
+    /// The signals reported since the last call, oldest first; empty when
+    /// none. Never blocks.
+    public func takeSignals() -> [Int32] {
+        var signals: [Int32] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(readFD, $0.baseAddress, $0.count) }
+            if count > 0 {
+                signals += buffer.prefix(count).map { Int32($0) }
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return signals
+            }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Terminal: being written (see the issue tracker).

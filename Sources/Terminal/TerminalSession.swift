@@ -1,0 +1,154 @@
+import Glibc
+
+/// Puts the terminal into the state a full-screen app needs and puts it back.
+///
+/// Entering sets raw mode (`cfmakeraw`: no echo, no line buffering, no
+/// CR/NL translation on input or output, no XON/XOFF) and then writes the
+/// escape sequences chosen in `Options`. Raw mode turns ISIG off too, so
+/// Ctrl-C, Ctrl-Z and Ctrl-\ raise no signal: they arrive as the bytes
+/// 0x03, 0x1A, 0x1C and decode as control-key presses the app handles
+/// itself (quitting cleanly instead of dying with the screen in a mess).
+/// With OPOST off, "\n" no longer returns the carriage: frames position the
+/// cursor explicitly with `TerminalCommand.moveTo`.
+///
+/// `restore()` undoes everything, is idempotent, and also runs on deinit.
+/// For crashes and signals see `installEmergencyRestore(signalPipe:)`.
+public final class TerminalSession {
+    public struct Options: Sendable, Equatable {
+        /// Draw on the alternate screen (`CSI ? 1049 h`), so the shell's
+        /// scrollback is untouched and comes back on exit.
+        public var alternateScreen: Bool
+        /// Hide the text cursor (`CSI ? 25 l`).
+        public var hideCursor: Bool
+        /// SGR mouse reporting of presses, releases, drags and the wheel
+        /// (`CSI ? 1000 h`, `CSI ? 1002 h`, `CSI ? 1006 h`).
+        public var mouse: Bool
+        /// Bracketed paste (`CSI ? 2004 h`): pasted text arrives as one
+        /// `.paste` event instead of a burst of key presses.
+        public var bracketedPaste: Bool
+        /// Application cursor keys (`CSI ? 1 h`): arrows arrive as `ESC O A`;
+        /// the decoder reads both forms, so this is rarely needed.
+        public var applicationCursorKeys: Bool
+
+        public init(
+            alternateScreen: Bool = true, hideCursor: Bool = true, mouse: Bool = true,
+            bracketedPaste: Bool = true, applicationCursorKeys: Bool = false
+        ) {
+            self.alternateScreen = alternateScreen
+            self.hideCursor = hideCursor
+            self.mouse = mouse
+            self.bracketedPaste = bracketedPaste
+            self.applicationCursorKeys = applicationCursorKeys
+        }
+
+        /// Raw mode and nothing else: for probing before the UI starts.
+        public static let rawModeOnly = Options(
+            alternateScreen: false, hideCursor: false, mouse: false,
+            bracketedPaste: false, applicationCursorKeys: false)
+    }
+
+    /// Everything any `Options` can turn on, turned off, plus an attribute
+    /// reset and the end of a synchronized update that a crash may have cut
+    /// short. A constant so a signal handler can write it with write(2).
+    /// Switching off a mode that was never on is harmless, so this one
+    /// sequence serves every session.
+    public static let restoreSequence: [UInt8] = Array(
+        ("\u{1B}[?2026l"  // end a synchronized update left open
+            + "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"  // mouse reporting off
+            + "\u{1B}[?2004l"  // bracketed paste off
+            + "\u{1B}[?1l"  // normal cursor keys
+            + "\u{1B}[0m"  // default colours and attributes
+            + "\u{1B}[?25h"  // cursor visible
+            + "\u{1B}[?1049l"  // back to the main screen
+        ).utf8)
+
+    /// The bytes written on entering a session with `options`.
+    public static func enterSequence(for options: Options) -> [UInt8] {
+        var text = ""
+        if options.alternateScreen { text += "\u{1B}[?1049h" }
+        if options.hideCursor { text += "\u{1B}[?25l" }
+        if options.mouse { text += "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h" }
+        if options.bracketedPaste { text += "\u{1B}[?2004h" }
+        if options.applicationCursorKeys { text += "\u{1B}[?1h" }
+        return Array(text.utf8)
+    }
+
+    public let inputFD: Int32
+    public let outputFD: Int32
+    public let options: Options
+    /// True from a successful init until `restore()`.
+    public private(set) var isActive: Bool
+    /// The terminal settings to go back to.
+    public let originalSettings: termios
+
+    /// Enters raw mode on `inputFD` and writes the enter sequence for
+    /// `options` to `outputFD`. Throws if `inputFD` is not a terminal
+    /// (ENOTTY from tcgetattr) or the terminal cannot be set up; nothing is
+    /// left changed in that case.
+    public init(inputFD: Int32 = 0, outputFD: Int32 = 1, options: Options = Options()) throws(TerminalError) {
+        self.inputFD = inputFD
+        self.outputFD = outputFD
+        self.options = options
+        var original = termios()
+        guard tcgetattr(inputFD, &original) == 0 else { throw .lastError("tcgetattr") }
+        originalSettings = original
+        var raw = original
+        cfmakeraw(&raw)
+        guard tcsetattr(inputFD, TCSADRAIN, &raw) == 0 else { throw .lastError("tcsetattr") }
+        do {
+            try FileDescriptorIO.writeAll(Self.enterSequence(for: options), to: outputFD)
+        } catch {
+            tcsetattr(inputFD, TCSADRAIN, &original)
+            throw error
+        }
+        isActive = true
+    }
+
+    deinit { restore() }
+
+    /// Writes `restoreSequence`, puts the original terminal settings back
+    /// once that output has drained (TCSADRAIN, so no byte is written in raw
+    /// mode and then re-translated, and none is lost), then discards input
+    /// not yet read (mouse reports in flight) so it cannot spill into the
+    /// shell. Also removes emergency signal handlers installed for this
+    /// session. Safe to call more than once; best effort, as the terminal
+    /// may already be gone.
+    public func restore() {
+        guard isActive else { return }
+        isActive = false
+        EmergencyRestore.disarm(session: ObjectIdentifier(self))
+        try? FileDescriptorIO.writeAll(Self.restoreSequence, to: outputFD)
+        var original = originalSettings
+        tcsetattr(inputFD, TCSADRAIN, &original)
+        tcflush(inputFD, TCIFLUSH)
+    }
+
+    /// Installs signal handlers so the terminal is restored even when the
+    /// process dies or is told to stop:
+    ///
+    /// - SIGSEGV, SIGBUS, SIGILL, SIGTRAP (Swift runtime traps raise SIGILL
+    ///   or SIGTRAP), SIGFPE, SIGABRT, SIGQUIT: write `restoreSequence`,
+    ///   restore the original termios, then hand the signal on to whatever
+    ///   handled it before (the Swift backtracer, or the default action).
+    /// - SIGTERM, SIGHUP, SIGINT: the same, unless `signalPipe` is given, in
+    ///   which case they are only reported through it so the event loop can
+    ///   shut down gracefully.
+    /// - SIGWINCH: reported through `signalPipe` when given.
+    ///
+    /// The handlers need the fds, the saved termios and the restore bytes,
+    /// and a signal handler can reach nothing but process-global memory, so
+    /// these live in one preallocated global buffer — the one piece of
+    /// global state in this module. Install from one thread; the last
+    /// session to install wins. `restore()` removes the handlers again.
+    ///
+    /// Signals sent with kill(2) reach a thread that does not block them,
+    /// normally the main thread (Dispatch worker threads block all signals);
+    /// crash signals always hit the faulting thread.
+    public func installEmergencyRestore(signalPipe: SignalPipe? = nil) {
+        guard isActive else { return }
+        EmergencyRestore.install(
+            session: ObjectIdentifier(self), inputFD: inputFD, outputFD: outputFD,
+            settings: originalSettings, restoreBytes: Self.restoreSequence,
+            pipeWriteFD: signalPipe?.writeFD)
+    }
+}

@@ -1,0 +1,75 @@
+import Glibc
+import Pixels
+import Testing
+@testable import Terminal
+
+/// probeTerminal against a real pseudo-terminal, with a thread answering
+/// like a given terminal would.
+@Suite struct ProbeTerminalTests {
+    private func reference(_ name: String) throws -> ReferenceTerminal {
+        try #require(ReferenceTerminal.all.first { $0.name == name })
+    }
+
+    @Test(arguments: ["kitty", "xterm_vt340", "xterm_stock", "mlterm"])
+    func probeReadsRepliesFromThePty(name: String) throws {
+        let terminal = try reference(name)
+        let pty = try PseudoTerminal()
+        let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave, options: .rawModeOnly)
+        defer { session.restore() }
+        // Each reply in its own write, so the prober has to stitch reads.
+        let impersonator = TerminalImpersonator(master: pty.master, answer: terminal.replies.map { Array($0.utf8) })
+
+        let started = FileDescriptorIO.monotonicMilliseconds()
+        let (replies, leftover) = try probeTerminal(inputFD: pty.slave, outputFD: pty.slave, timeoutMs: 2000)
+        let elapsed = FileDescriptorIO.monotonicMilliseconds() - started
+
+        #expect(impersonator.waitForQuery() == ProbeQuery.bytes)
+        #expect(leftover.isEmpty)
+        #expect(replies.deviceAttributes != nil)
+        #expect(capabilities(from: replies, winsize: terminal.winsize) == terminal.expected)
+        // Finishing on DA1 means not waiting for the timeout.
+        #expect(elapsed < 1000)
+    }
+
+    @Test func keysTypedDuringTheProbeComeBackAsLeftover() throws {
+        let terminal = try reference("kitty")
+        let pty = try PseudoTerminal()
+        let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave, options: .rawModeOnly)
+        defer { session.restore() }
+        let typed = Array("j\u{1B}[B".utf8)
+        let impersonator = TerminalImpersonator(
+            master: pty.master, answer: [typed, terminal.replyBytes, Array("q".utf8)])
+
+        let (replies, leftover) = try probeTerminal(inputFD: pty.slave, outputFD: pty.slave, timeoutMs: 2000)
+        _ = impersonator.waitForQuery()
+
+        #expect(replies.kittyGraphicsMessage == "OK")
+        // "q" arrives 3 ms after DA1: the drain may or may not catch it, but
+        // whatever was read must be the typed input, in order.
+        #expect(leftover == typed || leftover == typed + Array("q".utf8))
+        let rest = PseudoTerminal.read(pty.slave, quietMs: 20)
+        #expect(leftover + rest == typed + Array("q".utf8))
+    }
+
+    @Test func silentTerminalTimesOut() throws {
+        let pty = try PseudoTerminal()
+        let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave, options: .rawModeOnly)
+        defer { session.restore() }
+        let impersonator = TerminalImpersonator(master: pty.master, answer: [])
+
+        let started = FileDescriptorIO.monotonicMilliseconds()
+        let (replies, leftover) = try probeTerminal(inputFD: pty.slave, outputFD: pty.slave, timeoutMs: 200)
+        let elapsed = FileDescriptorIO.monotonicMilliseconds() - started
+
+        #expect(impersonator.waitForQuery() == ProbeQuery.bytes)
+        #expect(replies == ProbeReplies())
+        #expect(leftover.isEmpty)
+        #expect(elapsed >= 195 && elapsed < 600, "took \(elapsed) ms")
+    }
+
+    @Test func probeOnAClosedDescriptorThrows() {
+        #expect(throws: TerminalError.self) {
+            _ = try probeTerminal(inputFD: -1, outputFD: -1, timeoutMs: 50)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Glibc
+@testable import Terminal
+
+/// A pseudo-terminal pair for tests: code under test gets `slave` as if it
+/// were the user's terminal; the test plays the terminal emulator on `master`.
+///
+/// Swift's Glibc module does not import posix_openpt/grantpt/unlockpt/ptsname
+/// (they need _XOPEN_SOURCE), so this does what glibc does on Linux: open
+/// /dev/ptmx, unlock it (TIOCSPTLCK) and ask its number (TIOCGPTN).
+final class PseudoTerminal {
+    let master: Int32
+    let slave: Int32
+
+    /// `_IOW('T', 0x31, int)` and `_IOR('T', 0x30, unsigned int)`, which the
+    /// importer cannot evaluate.
+    private static let setLock = UInt(0x4004_5431)
+    private static let getNumber = UInt(0x8004_5430)
+
+    init() throws {
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard master >= 0 else { throw TerminalError.lastError("open /dev/ptmx") }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard ioctl(master, Self.setLock, &unlock) == 0, ioctl(master, Self.getNumber, &number) == 0 else {
+            let error = TerminalError.lastError("unlock pty")
+            close(master)
+            throw error
+        }
+        slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard slave >= 0 else {
+            let error = TerminalError.lastError("open /dev/pts/\(number)")
+            close(master)
+            throw error
+        }
+    }
+
+    deinit {
+        close(slave)
+        close(master)
+    }
+
+    /// Everything the slave side wrote that arrives within `quietMs` of the
+    /// previous byte.
+    func readFromMaster(quietMs: Int32 = 50) -> [UInt8] {
+        Self.read(master, quietMs: quietMs)
+    }
+
+    static func read(_ fd: Int32, quietMs: Int32) -> [UInt8] {
+        var collected: [UInt8] = []
+        while FileDescriptorIO.waitUntilReady(fd, events: Int16(POLLIN), timeoutMs: quietMs) == .ready {
+            guard let chunk = try? FileDescriptorIO.readSome(from: fd), !chunk.isEmpty else { break }
+            collected += chunk
+        }
+        return collected
+    }
+
+    func settings() -> termios {
+        var settings = termios()
+        tcgetattr(slave, &settings)
+        return settings
+    }
+
+    func setWindowSize(rows: UInt16, columns: UInt16, width: UInt16, height: UInt16) {
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: width, ws_ypixel: height)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+    }
+}
+
+/// Field-by-field termios comparison (the C struct is not Equatable).
+func sameSettings(_ a: termios, _ b: termios) -> Bool {
+    var a = a, b = b
+    return a.c_iflag == b.c_iflag && a.c_oflag == b.c_oflag && a.c_cflag == b.c_cflag
+        && a.c_lflag == b.c_lflag
+        && withUnsafeBytes(of: &a.c_cc) { ca in withUnsafeBytes(of: &b.c_cc) { cb in ca.elementsEqual(cb) } }
+}
+
+/// A thread playing the terminal emulator: waits until the probe's final
+/// query (DA1) has arrived on `master`, then writes `answer` in the given
+/// pieces, pausing between them so the prober sees split reads.
+final class TerminalImpersonator: @unchecked Sendable {
+    private let lock = NSLock()
+    private var receivedBytes: [UInt8] = []
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(master: Int32, answer pieces: [[UInt8]]) {
+        let thread = Thread { [self] in
+            var received: [UInt8] = []
+            let deadline = FileDescriptorIO.monotonicMilliseconds() + 2000
+            while !received.ends(with: ProbeQuery.primaryDeviceAttributesQuery),
+                  FileDescriptorIO.monotonicMilliseconds() < deadline {
+                received += PseudoTerminal.read(master, quietMs: 20)
+            }
+            for piece in pieces {
+                try? FileDescriptorIO.writeAll(piece, to: master)
+                usleep(3000)
+            }
+            lock.withLock { receivedBytes = received }
+            finished.signal()
+        }
+        thread.start()
+    }
+
+    /// What the prober sent, once the impersonator has answered.
+    func waitForQuery() -> [UInt8] {
+        finished.wait()
+        return lock.withLock { receivedBytes }
+    }
+}
+
+extension Array where Element == UInt8 {
+    func ends(with suffix: [UInt8]) -> Bool {
+        count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix)
+    }
+}
