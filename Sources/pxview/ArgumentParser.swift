@@ -1,3 +1,5 @@
+import Terminal
+
 /// The hand-written stand-in for swift-argument-parser: option tables per
 /// command, `--name value` / `--name=value` / short aliases, `--` ends options.
 /// Everything a user can get wrong becomes a `UsageError` (exit 2).
@@ -138,13 +140,5 @@ enum ArgumentParser {
 /// Keeps what a user typed from writing escape codes back to the terminal in
 /// our own error messages (a file name can hold ESC as well as a tag can).
 enum Sanitized {
-    static func text(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.map { scalar in
-            let v = scalar.value
-            let isControl = v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v)
-            let isBidi = (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
-                || v == 0x200E || v == 0x200F || v == 0x061C
-            return isControl || isBidi ? "\u{FFFD}" : scalar
-        }))
-    }
+    static func text(_ s: String) -> String { TerminalText.sanitize(s) }
 }
