@@ -44,6 +44,17 @@ import Testing
         #expect(error.map { !$0.description.contains(Self.key) } == true)
     }
 
+    @Test func encodedSpellingOfTheKeyIsScrubbedToo() async throws {
+        let key = "k3y/with+chars"
+        let body = "bad key k3y%2Fwith%2Bchars or k3y/with+chars"
+        let fetcher = FakeFetcher(status: 400, body: body)
+        let client = PixabayClient(fetcher: fetcher, apiKey: key)
+        let error = await pixabayError { _ = try await client.search(SearchQuery()) }
+        #expect(error == .api(status: 400, message: "bad key [redacted] or [redacted]"))
+        let request = try #require(await fetcher.log.requests.first)
+        #expect(request.url.hasSuffix("&key=k3y%2Fwith%2Bchars"))
+    }
+
     @Test func status400PageOutOfRange() async {
         let client = PixabayClient(
             fetcher: FakeFetcher(status: 400, body: #"[ERROR 400] "page" is out of valid range."#), apiKey: Self.key)
