@@ -1,0 +1,223 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A saved photo: enough to list and preview it with no network and no key.
+public struct FavouriteEntry: Codable, Sendable, Equatable, Identifiable {
+    public var id: Int
+    public var tags: String
+    public var user: String
+    public var userID: Int
+    public var type: String
+    public var pageURL: String
+    public var previewURL: String
+    public var webformatURL: String
+    public var largeImageURL: String
+    public var imageWidth: Int
+    public var imageHeight: Int
+    public var added: Date
+
+    public init(hit: PixabayHit, added: Date) {
+        id = hit.id
+        tags = hit.tags
+        user = hit.user
+        userID = hit.userID
+        type = hit.type
+        pageURL = hit.pageURL
+        previewURL = hit.previewURL
+        webformatURL = hit.webformatURL
+        largeImageURL = hit.largeImageURL
+        imageWidth = hit.imageWidth
+        imageHeight = hit.imageHeight
+        self.added = added
+    }
+
+    /// A hit carrying what was saved, so favourites go through the same views as results.
+    public var hit: PixabayHit {
+        PixabayHit(
+            id: id, pageURL: pageURL, type: type, tags: tags, previewURL: previewURL,
+            webformatURL: webformatURL, largeImageURL: largeImageURL, imageWidth: imageWidth,
+            imageHeight: imageHeight, userID: userID, user: user)
+    }
+}
+
+/// Favourites in `<directory>/favourites.json`.
+///
+/// Every change rewrites the file through a temporary file and rename(2), so
+/// a crash leaves either the old or the new list, never half of one. A file
+/// that does not parse is never overwritten: it is renamed to
+/// `favourites.json.corrupt-<UTC timestamp>` and reported, so the user can
+/// recover it. No locking: two pxview processes adding at the same moment can
+/// lose one addition (last rename wins), which is acceptable for a personal list.
+public struct FavouritesStore: Sendable {
+    public static let fileName = "favourites.json"
+    static let formatVersion = 1
+
+    public let directory: String
+    private let now: @Sendable () -> Date
+
+    /// `directory` defaults to `$XDG_DATA_HOME/pxview`, else `~/.local/share/pxview`.
+    /// `now` stamps additions and corrupt-file names (tests pin it).
+    public init(
+        directory: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.directory = directory ?? Self.defaultDirectory(environment: environment)
+        self.now = now
+    }
+
+    public static func defaultDirectory(environment: [String: String]) -> String {
+        // The XDG spec says relative values are invalid and must be ignored.
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            return dataHome + "/pxview"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/pxview"
+    }
+
+    public var path: String { directory + "/" + Self.fileName }
+
+    /// Saved favourites in the order they were added; [] when nothing was saved yet.
+    public func list() throws(PixabayError) -> [FavouriteEntry] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .favourites("cannot read \(path)")
+        }
+        let file: FavouritesFile
+        do {
+            file = try Self.decoder.decode(FavouritesFile.self, from: data)
+        } catch {
+            throw .corruptFavourites(path: path, movedTo: try moveAside())
+        }
+        if file.version > Self.formatVersion {
+            throw .favourites("\(path) was written by a newer pxview (format \(file.version)); left untouched")
+        }
+        return file.favourites
+    }
+
+    /// Saves `hit`; false (and no write) when it is already a favourite.
+    @discardableResult
+    public func add(_ hit: PixabayHit) throws(PixabayError) -> Bool {
+        var entries = try list()
+        if entries.contains(where: { $0.id == hit.id }) { return false }
+        entries.append(FavouriteEntry(hit: hit, added: now()))
+        try save(entries)
+        return true
+    }
+
+    /// Forgets `id`; false (and no write) when it was not a favourite.
+    @discardableResult
+    public func remove(id: Int) throws(PixabayError) -> Bool {
+        var entries = try list()
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { return false }
+        entries.remove(at: index)
+        try save(entries)
+        return true
+    }
+
+    public func contains(id: Int) throws(PixabayError) -> Bool {
+        try list().contains { $0.id == id }
+    }
+
+    private static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// Renames the unreadable file out of the way and returns its new path.
+    private func moveAside() throws(PixabayError) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let base = "\(path).corrupt-\(formatter.string(from: now()))"
+        var target = base
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: target) {
+            attempt += 1
+            target = "\(base)-\(attempt)"
+        }
+        guard rename(path, target) == 0 else {
+            throw .favourites("\(path) is corrupt and could not be moved aside: \(errnoText())")
+        }
+        return target
+    }
+
+    /// Temp file in the same directory (same file system, so rename is atomic),
+    /// fsync, then rename over the old file.
+    private func save(_ entries: [FavouriteEntry]) throws(PixabayError) {
+        try makeDirectory()
+        let bytes: [UInt8]
+        do {
+            bytes = [UInt8](try Self.encoder.encode(FavouritesFile(version: Self.formatVersion, favourites: entries)))
+        } catch {
+            throw .favourites("cannot encode favourites: \(error)")
+        }
+        let temporary = "\(directory)/.\(Self.fileName).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .favourites("cannot create \(temporary): \(errnoText())") }
+        var written = 0
+        var failure: String?
+        bytes.withUnsafeBytes { buffer in
+            guard let start = buffer.baseAddress else { return }
+            while written < buffer.count {
+                let n = write(fd, start + written, buffer.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = "write failed: \(errnoText())"
+                    return
+                }
+                written += n
+            }
+        }
+        if failure == nil && fsync(fd) != 0 { failure = "fsync failed: \(errnoText())" }
+        if close(fd) != 0 && failure == nil { failure = "close failed: \(errnoText())" }
+        if failure == nil && rename(temporary, path) != 0 { failure = "rename failed: \(errnoText())" }
+        if let failure {
+            unlink(temporary)
+            throw .favourites("cannot save \(path): \(failure)")
+        }
+    }
+
+    /// Creates the directory private to the user (0700): favourites say what someone looks at.
+    private func makeDirectory() throws(PixabayError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { return }
+            throw .favourites("\(directory) exists and is not a directory")
+        }
+        let parent = (directory as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw .favourites("cannot create \(parent): \(error.localizedDescription)")
+        }
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw .favourites("cannot create \(directory): \(errnoText())")
+        }
+        // mkdir's mode is filtered by the umask; make sure it really is 0700.
+        chmod(directory, 0o700)
+    }
+
+    private func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+}
+
+private struct FavouritesFile: Codable {
+    var version: Int
+    var favourites: [FavouriteEntry]
+}

@@ -1,1 +1,0 @@
-// Pixabay: being written (see the issue tracker).

@@ -1,0 +1,105 @@
+import Foundation
+import HTTP
+
+/// The online `PhotoSource`: Pixabay's REST API through any `HTTPFetching`.
+///
+/// The key only ever travels in the `key` query parameter, which every
+/// request marks as redacted so the HTTP layer keeps it out of logs and cache
+/// keys; texts that come back (error bodies, transport errors) are scrubbed
+/// here as a second line of defence.
+public struct PixabayClient: PhotoSource {
+    public static let defaultBaseURL = "https://pixabay.com/api/"
+    /// Search answers are small; anything bigger than this is not Pixabay.
+    public static let maxResponseBytes = 8 << 20
+    /// Large renditions are at most 1280 px; a generous cap against a runaway body.
+    public static let maxImageBytes = 32 << 20
+
+    public let fetcher: any HTTPFetching
+    public let apiKey: String
+    public let baseURL: String
+
+    /// `apiKey` may be empty when `baseURL` points at a stand-in server; then no `key` is sent.
+    public init(fetcher: any HTTPFetching, apiKey: String, baseURL: String = PixabayClient.defaultBaseURL) {
+        self.fetcher = fetcher
+        self.apiKey = apiKey
+        self.baseURL = baseURL
+    }
+
+    public var isOffline: Bool { false }
+
+    /// The GET for a search (not validated: `search` does that).
+    public func request(for query: SearchQuery) -> HTTPRequest {
+        apiRequest(SearchQuery.url(base: baseURL, items: query.queryItems(apiKey: apiKey)))
+    }
+
+    /// The GET for one image by id.
+    public func lookupRequest(id: Int) -> HTTPRequest {
+        apiRequest(SearchQuery.url(base: baseURL, items: SearchQuery.lookupItems(id: id, apiKey: apiKey)))
+    }
+
+    private func apiRequest(_ url: String) -> HTTPRequest {
+        HTTPRequest(
+            url: url, headers: ["Accept": "application/json"], maxBodyBytes: Self.maxResponseBytes,
+            redactedQueryItems: ["key"])
+    }
+
+    public func search(_ query: SearchQuery) async throws(PixabayError) -> SearchPage {
+        try query.validate()
+        let response = try await send(request(for: query))
+        let decoded = try PixabayResponse.decode(from: try checked(response))
+        return SearchPage(
+            response: decoded, page: query.page, perPage: query.perPage,
+            rateLimit: RateLimitStatus(headers: response.headers))
+    }
+
+    public func hit(id: Int) async throws(PixabayError) -> PixabayHit {
+        let response = try await send(lookupRequest(id: id))
+        let decoded = try PixabayResponse.decode(from: try checked(response))
+        guard let hit = decoded.hits.first(where: { $0.id == id }) else { throw .notFound(id: id) }
+        return hit
+    }
+
+    /// The URL for `size`; an empty `largeImageURL` falls back to `webformatURL`.
+    public func imageURL(for hit: PixabayHit, size: ImageSize) -> String {
+        hit.url(for: size)
+    }
+
+    public func imageBytes(for hit: PixabayHit, size: ImageSize) async throws(PixabayError) -> [UInt8] {
+        let url = imageURL(for: hit, size: size)
+        guard !url.isEmpty else { throw .imageUnavailable(id: hit.id, detail: "the hit has no image URL") }
+        let request = HTTPRequest(url: url, maxBodyBytes: Self.maxImageBytes, redactedQueryItems: ["key"])
+        let response = try await send(request)
+        guard response.status == 200 else {
+            throw .imageUnavailable(id: hit.id, detail: "HTTP \(response.status) for the \(size.rawValue) image")
+        }
+        guard !response.body.isEmpty else {
+            throw .imageUnavailable(id: hit.id, detail: "empty body for the \(size.rawValue) image")
+        }
+        return response.body
+    }
+
+    /// One fetch with transport errors turned into scrubbed `PixabayError`s.
+    private func send(_ request: HTTPRequest) async throws(PixabayError) -> HTTPResponse {
+        do {
+            return try await fetcher.fetch(request)
+        } catch is CancellationError {
+            throw .cancelled
+        } catch {
+            throw .network(Redaction.sanitize(String(describing: error), secret: apiKey))
+        }
+    }
+
+    /// The body of a 200, or the error its status stands for.
+    func checked(_ response: HTTPResponse) throws(PixabayError) -> [UInt8] {
+        switch response.status {
+        case 200:
+            return response.body
+        case 429:
+            throw .rateLimited(resetSeconds: RateLimitStatus.seconds(response.headers["x-ratelimit-reset"]))
+        case 400..<500:
+            throw .api(status: response.status, message: Redaction.bodyText(response.body, secret: apiKey))
+        default:
+            throw .server(status: response.status, message: Redaction.bodyText(response.body, secret: apiKey))
+        }
+    }
+}
