@@ -39,20 +39,17 @@ import Testing
         #expect(fittedSize(of: Self.size(100, 100), in: Self.size(400, 300)) == Self.size(300, 300))
     }
 
-    @Test func stormDecodesAtAQuarterForA400x300Box() throws {
-        let decoded = try decodeImage(
-            try Fixtures.image("p03_storm_1920x1280.jpg"), options: DecodeOptions(targetSize: Self.size(400, 300)))
-        #expect(decoded.image.size == Self.size(480, 320))
-        #expect(decoded.fullSize == Self.size(1920, 1280))
-        try expectMatchesReference(decoded.image, "p03_storm_1920x1280.jpg@1/4", exact: false)
-    }
-
-    @Test func hugeJPEGDecodesAtAnEighth() throws {
-        let decoded = try decodeImage(
-            try Fixtures.image("p05_infinitesea_4096x4096.jpg"), options: DecodeOptions(targetSize: Self.size(256, 256)))
-        #expect(decoded.image.size == Self.size(512, 512))
-        #expect(decoded.fullSize == Self.size(4096, 4096))
-        try expectMatchesReference(decoded.image, "p05_infinitesea_4096x4096.jpg@1/8", exact: false)
+    /// p03 (1920x1280) into 400x300 decodes at 1/4; p05 (4096x4096) into
+    /// 256x256 at 1/8. Pixels match PIL's DCT-scaled ("draft") decodes.
+    @Test(arguments: [
+        ("p03_storm_1920x1280.jpg", size(400, 300), size(480, 320), size(1920, 1280), "@1/4"),
+        ("p05_infinitesea_4096x4096.jpg", size(256, 256), size(512, 512), size(4096, 4096), "@1/8"),
+    ])
+    func jpegDecodesAtTheChosenScale(name: String, box: PixelSize, scaled: PixelSize, full: PixelSize, key: String) throws {
+        let decoded = try decodeImage(try Fixtures.image(name), options: DecodeOptions(targetSize: box))
+        #expect(decoded.image.size == scaled)
+        #expect(decoded.fullSize == full)
+        try expectMatchesReference(decoded.image, name + key, exact: false)
     }
 
     @Test func targetBoxIsInDisplayOrientation() throws {
