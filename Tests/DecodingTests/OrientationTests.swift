@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func largeImagesTurnAcrossTileBoundaries() {
-        // 150x70 crosses the 64-pixel tiles unevenly; turning clockwise four times is the identity.
+        // 150x70 crosses the 32-pixel tiles unevenly; turning clockwise four times is the identity.
         var image = RGBAImage(width: 150, height: 70)
         for y in 0..<70 {
             for x in 0..<150 { image[x, y] = RGBA(r: UInt8(x), g: UInt8(y), b: UInt8((x * y) & 0xFF), a: 200) }
