@@ -53,6 +53,14 @@ import Testing
         #expect(decoded.image.cropped(to: top) == complete.cropped(to: top))
     }
 
+    @Test func pngMissingOnlyItsEndChunkIsKeptWithAWarning() throws {
+        let complete = try Fixtures.image("p10_debianlogo_256x256_palette_trns.png")
+        let withoutIEND = Array(complete.dropLast(12))  // IEND is length + type + CRC, no data
+        let decoded = try decodeImage(withoutIEND)
+        #expect(decoded.image == (try decodeImage(complete)).image)
+        #expect(decoded.warnings == ["damaged PNG data after the image (unexpected end of data)"])
+    }
+
     @Test func imageJustOverTheLimitIsRefused() throws {
         let jpeg = try Fixtures.image("p01_china_640x427.jpg")
         let png = try Fixtures.image("p10_debianlogo_256x256_palette_trns.png")
