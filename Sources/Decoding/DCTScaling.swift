@@ -1,0 +1,56 @@
+import CTurboJPEG
+import Pixels
+
+/// A JPEG decode scale num/denom, as libjpeg-turbo's IDCT offers them.
+struct DCTScale: Equatable, Sendable, CustomStringConvertible {
+    var numerator: Int
+    var denominator: Int
+
+    static let full = DCTScale(numerator: 1, denominator: 1)
+
+    /// A dimension after scaling, rounded up exactly like libjpeg-turbo (TJSCALED).
+    func scaled(_ dimension: Int) -> Int {
+        Int(pxview_tjscaled(Int32(clamping: dimension), tjscalingfactor(num: Int32(numerator), denom: Int32(denominator))))
+    }
+
+    func scaled(_ size: PixelSize) -> PixelSize {
+        PixelSize(width: scaled(size.width), height: scaled(size.height))
+    }
+
+    var description: String { "\(numerator)/\(denominator)" }
+
+    /// The reductions libjpeg-turbo offers among 1/8, 1/4 and 1/2, smallest first.
+    static let reductions: [DCTScale] = {
+        var count: Int32 = 0
+        guard let factors = tjGetScalingFactors(&count) else { return [] }
+        let offered = (0..<Int(count)).map { DCTScale(numerator: Int(factors[$0].num), denominator: Int(factors[$0].denom)) }
+        return [8, 4, 2].map { DCTScale(numerator: 1, denominator: $0) }.filter(offered.contains)
+    }()
+
+    /// The smallest reduction whose output still covers the image's
+    /// contain-fit inside `target`, or `.full` when none does.
+    ///
+    /// Both sizes are in display orientation; scaling is uniform, so the
+    /// stored orientation does not matter here. Covering the fitted size in
+    /// both dimensions means the resampler only ever shrinks, never enlarges.
+    static func choose(imageSize: PixelSize, target: PixelSize?, among candidates: [DCTScale] = reductions) -> DCTScale {
+        guard let target, !target.isEmpty, !imageSize.isEmpty else { return .full }
+        let needed = fittedSize(of: imageSize, in: target)
+        for scale in candidates {
+            let scaled = scale.scaled(imageSize)
+            if scaled.width >= needed.width && scaled.height >= needed.height { return scale }
+        }
+        return .full
+    }
+}
+
+/// The size of `image` scaled (up or down) to fit inside `box` keeping its
+/// aspect ratio, each side rounded up so a covering decode is never a pixel short.
+func fittedSize(of image: PixelSize, in box: PixelSize) -> PixelSize {
+    let (w, h, bw, bh) = (image.width, image.height, box.width, box.height)
+    if bw * h <= bh * w {  // width is the limiting side
+        return PixelSize(width: bw, height: (h * bw + w - 1) / w)
+    } else {
+        return PixelSize(width: (w * bh + h - 1) / h, height: bh)
+    }
+}

@@ -1,1 +1,0 @@
-// Decoding: being written (see the issue tracker).

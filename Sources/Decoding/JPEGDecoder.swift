@@ -1,0 +1,117 @@
+import CTurboJPEG
+import Pixels
+
+/// Decodes a JPEG with the TurboJPEG 2.x API: header, size checks, optional
+/// DCT scaling, RGBA (or CMYK, converted here) output, then EXIF orientation.
+func decodeJPEG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+    let markers = JPEGMarkerInfo(scanning: bytes)
+    guard let handle = tjInitDecompress() else { throw DecodeError(.outOfMemory, format: .jpeg) }
+    defer { tjDestroy(handle) }
+
+    var warnings: [String] = []
+    var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+    let headerStatus = bytes.withUnsafeBufferPointer { data in
+        tjDecompressHeader3(handle, data.baseAddress, UInt(data.count), &width, &height, &subsampling, &colorspace)
+    }
+    if headerStatus != 0 {
+        let message = turboJPEGMessage(handle)
+        // Recoverable trouble in the header (e.g. stray bytes between markers) still yields a size.
+        guard isWarning(handle), width > 0, height > 0 else { throw jpegError(message, markers: markers) }
+        warnings.append(lowercasingFirstWord(message))
+    }
+    if width <= 0 || height <= 0 {
+        // libjpeg pads data that ends early with a fake end-of-image marker,
+        // so a cut-off header can "succeed" with no size at all.
+        throw DecodeError(markers.headerTruncated ? .truncated : .zeroSize, format: .jpeg)
+    }
+    try checkHeaderSize(width: Int(width), height: Int(height), format: .jpeg, options: options)
+
+    let orientation = Orientation(exifValue: markers.orientation)
+    let storedSize = PixelSize(width: Int(width), height: Int(height))
+    let fullSize = orientation.displaySize(ofStored: storedSize)
+    let scale = DCTScale.choose(imageSize: fullSize, target: options.targetSize)
+    let outSize = scale.scaled(storedSize)
+
+    let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+    let pixelFormat = isCMYK ? TJPF_CMYK : TJPF_RGBA
+    let byteCount = outSize.area * 4
+    var decodeStatus: Int32 = 0
+    var pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+        decodeStatus = bytes.withUnsafeBufferPointer { data in
+            tjDecompress2(
+                handle, data.baseAddress, UInt(data.count), buffer.baseAddress,
+                Int32(outSize.width), Int32(outSize.width * 4), Int32(outSize.height),
+                Int32(pixelFormat.rawValue), TJFLAG_LIMITSCANS)
+        }
+        // libjpeg writes every row even when the data ends early (the rest is
+        // synthesized), and on a fatal error the buffer is thrown away below.
+        initialized = byteCount
+    }
+    if decodeStatus != 0 {
+        let message = turboJPEGMessage(handle)
+        guard isWarning(handle) else { throw jpegError(message, markers: markers) }
+        let warning = lowercasingFirstWord(message)
+        if !warnings.contains(warning) { warnings.append(warning) }
+    }
+    if isCMYK { convertCMYKToRGBA(&pixels, inverted: markers.hasAdobeMarker) }
+
+    let stored = RGBAImage(width: outSize.width, height: outSize.height, pixels: pixels)
+    return DecodedImage(image: stored.oriented(orientation), fullSize: fullSize, format: .jpeg, warnings: warnings)
+}
+
+private func turboJPEGMessage(_ handle: tjhandle) -> String {
+    guard let text = tjGetErrorStr2(handle) else { return "" }
+    return String(cString: text)
+}
+
+private func isWarning(_ handle: tjhandle) -> Bool {
+    tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
+}
+
+/// Turns a fatal libjpeg message into a DecodeError. Truncation is judged by
+/// our own marker walk, because libjpeg reports a cut-off header as whatever
+/// garbage its end-of-data padding happens to produce.
+private func jpegError(_ message: String, markers: JPEGMarkerInfo) -> DecodeError {
+    let detail = message.replacingPrefix("tjDecompressHeader3(): ").replacingPrefix("tjDecompress2(): ")
+    if markers.headerTruncated { return DecodeError(.truncated, format: .jpeg, detail: detail) }
+    if detail.hasPrefix("Unsupported") || detail.hasPrefix("Maximum supported image dimension")
+        || detail.contains("not supported") || detail.hasPrefix("Could not determine subsampling")
+    {
+        return DecodeError(.unsupported, format: .jpeg, detail: detail)
+    }
+    return DecodeError(.corrupt, format: .jpeg, detail: detail)
+}
+
+extension String {
+    fileprivate func replacingPrefix(_ prefix: String) -> String {
+        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
+    }
+}
+
+/// Converts CMYK samples (4 bytes per pixel) to opaque RGBA in place.
+///
+/// Adobe applications write CMYK JPEGs with every sample inverted (0 = full
+/// ink) and mark them with an APP14 "Adobe" segment; then R = C'·K'/255 with
+/// C', K' the stored bytes. Without the marker the samples are plain ink
+/// amounts and R = (255−C)(255−K)/255.
+func convertCMYKToRGBA(_ pixels: inout [UInt8], inverted: Bool) {
+    pixels.withUnsafeMutableBufferPointer { buffer in
+        guard let p = buffer.baseAddress else { return }
+        let count = buffer.count
+        /// round(a·b/255) without a division.
+        @inline(__always) func multiply(_ a: UInt32, _ b: UInt32) -> UInt8 {
+            let t = a * b + 128
+            return UInt8(truncatingIfNeeded: (t + (t >> 8)) >> 8)
+        }
+        let flip: UInt32 = inverted ? 0 : 255
+        var i = 0
+        while i < count {
+            let k = UInt32(p[i + 3]) ^ flip
+            p[i] = multiply(UInt32(p[i]) ^ flip, k)
+            p[i + 1] = multiply(UInt32(p[i + 1]) ^ flip, k)
+            p[i + 2] = multiply(UInt32(p[i + 2]) ^ flip, k)
+            p[i + 3] = 255
+            i += 4
+        }
+    }
+}
