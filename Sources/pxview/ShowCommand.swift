@@ -1,9 +1,171 @@
-/// `pxview show`: being wired to the pixel pipeline.
+import Decoding
+import Explorer
+import Foundation
+import HTTP
+import Pixels
+import Scaling
+import Terminal
+
+/// `pxview show PATH|URL...`: draws each image once, in order. A file that
+/// cannot be read or decoded gets one line on stderr and the rest still draw;
+/// the exit status is 1 if any failed.
 enum Show {
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ArgumentParser.parse(arguments, spec: Commands.show)
         if parsed.has("--help") { Output.out(Commands.show.helpText); return ExitCode.success }
-        Output.err("pxview: show is not wired yet\n")
-        return ExitCode.failure
+        let view = try ViewOptions(parsed, command: "show")
+        let screen = try Screen.prepare(view: view, command: "show")
+        let client = CurlClient(userAgent: "pxview/\(Commands.version)")
+        var status = ExitCode.success
+        for input in parsed.positionals {
+            let name = Sanitized.text(input)
+            do {
+                let bytes = try await load(input, client: client)
+                status = max(status, display(bytes: bytes, name: name, view: view, screen: screen))
+            } catch {
+                Output.err("pxview: cannot read \(name): \(Sanitized.text(String(describing: error)))\n")
+                status = ExitCode.failure
+            }
+        }
+        return status
+    }
+
+    /// Draws already-fetched image bytes as `show` does (used by `open` too).
+    static func display(bytes: [UInt8], name: String, parsed: ParsedArguments, command: String = "open") async throws -> Int32 {
+        let view = try ViewOptions(parsed, command: command)
+        let screen = try Screen.prepare(view: view, command: command)
+        return display(bytes: bytes, name: Sanitized.text(name), view: view, screen: screen)
+    }
+
+    static func display(bytes: [UInt8], name: String, view: ViewOptions, screen: Screen) -> Int32 {
+        let renderer = ImageRenderer()
+        do {
+            let decoded = try renderer.decode(bytes, settings: view.settings, target: screen.target, maxPixels: view.maxPixels)
+            for warning in decoded.warnings {
+                Output.err("pxview: warning: \(name): \(Sanitized.text(warning))\n")
+            }
+            let viewport = renderer.viewport(for: decoded.image.size, settings: view.settings, target: screen.target)
+            guard screen.drawsGraphics else {
+                let shown = screen.target.graphics == .blocks ? "\(viewport.outputSize) half-block units" : "\(viewport.outputSize) px"
+                Output.out(
+                    "\(name): \(decoded.format.displayName) \(decoded.fullSize), fits \(shown) in a \(screen.target.box) box"
+                        + " (not a terminal: pass --protocol to draw)\n")
+                return ExitCode.success
+            }
+            let rendered = renderer.render(decoded.image, viewport: viewport, target: screen.target)
+            var frame = rendered.bytes
+            // Leave the cursor on a fresh line below the picture, where the prompt goes.
+            switch screen.target.graphics {
+            case .kitty: frame += Array("\r\n".utf8)
+            case .sixel: frame += Array("\r".utf8)
+            case .blocks: frame += Array("\r\n".utf8)
+            }
+            Output.write(frame)
+            return ExitCode.success
+        } catch {
+            Output.err("pxview: cannot decode \(name): \(error)\n")
+            return ExitCode.failure
+        }
+    }
+
+    /// Reads a local file, or fetches an http(s) or file:// URL.
+    static func load(_ input: String, client: CurlClient) async throws -> [UInt8] {
+        let lower = input.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://") {
+            let response = try await client.fetch(HTTPRequest(url: input))
+            guard response.status == 200 else { throw LoadError.httpStatus(response.status) }
+            return response.body
+        }
+        guard let data = FileManager.default.contents(atPath: input) else {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) {
+                throw LoadError.unreadable(isDirectory.boolValue ? "is a directory" : "permission denied")
+            }
+            throw LoadError.unreadable("no such file")
+        }
+        return [UInt8](data)
+    }
+
+    enum LoadError: Error, CustomStringConvertible {
+        case httpStatus(Int)
+        case unreadable(String)
+
+        var description: String {
+            switch self {
+            case .httpStatus(let status): return "HTTP status \(status)"
+            case .unreadable(let reason): return reason
+            }
+        }
+    }
+}
+
+/// The view flags shared by `show`, `open` and the viewer, checked up front.
+struct ViewOptions {
+    var protocolChoice: ProtocolChoice
+    var protocolGiven: Bool
+    var size: PixelSize?
+    var cells: PixelSize?
+    var cellSize: PixelSize?
+    var settings: ViewSettings
+    var maxPixels: Int
+
+    init(_ parsed: ParsedArguments, command: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(UsageError)
+    {
+        if let text = parsed.value("--protocol") {
+            protocolChoice = try ValueParser.choice(text, option: "--protocol", command: command)
+            protocolGiven = true
+        } else if let text = environment["PXVIEW_PROTOCOL"], !text.isEmpty {
+            protocolChoice = try ValueParser.choice(text, option: "PXVIEW_PROTOCOL", command: command)
+            protocolGiven = true
+        } else {
+            protocolChoice = .auto
+            protocolGiven = false
+        }
+        size = try parsed.value("--size").map { text throws(UsageError) in try ValueParser.size(text, option: "--size", command: command) }
+        cells = try parsed.value("--cells").map { text throws(UsageError) in try ValueParser.size(text, option: "--cells", command: command) }
+        cellSize = try parsed.value("--cell-size").map { text throws(UsageError) in
+            try ValueParser.size(text, option: "--cell-size", command: command)
+        }
+        var settings = ViewSettings()
+        if let text = parsed.value("--fit") {
+            let fit: FitMode = try ValueParser.choice(text, option: "--fit", command: command)
+            guard fit != .actual else {
+                throw UsageError(message: "--fit expects contain|cover|down (got 'actual')", command: command)
+            }
+            settings.fit = fit
+        }
+        if let text = parsed.value("--zoom") { settings.zoom = try ValueParser.positiveNumber(text, option: "--zoom", command: command) }
+        if let text = parsed.value("--center") {
+            let center = try ValueParser.center(text, option: "--center", command: command)
+            settings.centerX = center.x
+            settings.centerY = center.y
+        }
+        self.settings = settings
+        maxPixels = try parsed.value("--max-pixels").map { text throws(UsageError) in
+            try ValueParser.positiveInteger(text, option: "--max-pixels", command: command)
+        } ?? 100_000_000
+    }
+}
+
+/// What the terminal can show, found once per run.
+struct Screen {
+    var target: DisplayTarget
+    /// False when stdout is not a terminal and no protocol was asked for:
+    /// then `show` describes instead of drawing.
+    var drawsGraphics: Bool
+
+    static func prepare(view: ViewOptions, command: String) throws -> Screen {
+        let environment = ProcessInfo.processInfo.environment
+        let insideTmux = !(environment["TMUX"] ?? "").isEmpty
+        let stdoutIsTerminal = Output.isTerminal(1)
+        var capabilities: TerminalCapabilities?
+        if stdoutIsTerminal {
+            capabilities = detectTerminal(probe: view.protocolChoice == .auto || view.size == nil)
+        }
+        let decision = ProtocolDecision.decide(choice: view.protocolChoice, capabilities: capabilities, insideTmux: insideTmux)
+        let target = DisplayTarget.resolve(
+            decision: decision, capabilities: capabilities, size: view.size, cells: view.cells, cellSize: view.cellSize)
+        return Screen(target: target, drawsGraphics: stdoutIsTerminal || view.protocolGiven)
     }
 }

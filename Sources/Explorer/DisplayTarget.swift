@@ -1,0 +1,72 @@
+import Pixels
+import Terminal
+
+/// Where and how an image is drawn: the protocol, the pixel box to fit into,
+/// the pixel size of one cell, and the sixel colour budget.
+public struct DisplayTarget: Equatable, Sendable {
+    public var graphics: GraphicsProtocol
+    public var tmuxPassthrough: Bool
+    /// The box in screen pixels.
+    public var box: PixelSize
+    /// One character cell in screen pixels.
+    public var cellSize: PixelSize
+    /// Sixel colour registers (256 unless the terminal reports fewer).
+    public var colorRegisters: Int
+
+    /// When nothing is known about the terminal: 80x24 cells of 10x20 pixels.
+    public static let fallbackCellSize = PixelSize(width: 10, height: 20)
+    public static let fallbackCells = PixelSize(width: 80, height: 24)
+
+    public init(
+        graphics: GraphicsProtocol, tmuxPassthrough: Bool = false, box: PixelSize,
+        cellSize: PixelSize = DisplayTarget.fallbackCellSize, colorRegisters: Int = 256
+    ) {
+        self.graphics = graphics
+        self.tmuxPassthrough = tmuxPassthrough
+        self.box = box
+        self.cellSize = cellSize
+        self.colorRegisters = max(2, min(256, colorRegisters))
+    }
+
+    /// The box in whole cells (at least 1x1).
+    public var cells: PixelSize {
+        PixelSize(width: max(1, box.width / max(1, cellSize.width)), height: max(1, box.height / max(1, cellSize.height)))
+    }
+
+    /// Works out the box the way `pxview show` documents it: `--size` pixels,
+    /// else `--cells` times the cell size, else the terminal's window (less
+    /// one row for the prompt), else 80x24 cells. Sixel boxes are capped by the
+    /// terminal's maximum sixel geometry, since xterm drops larger images.
+    public static func resolve(
+        decision: ProtocolDecision, capabilities: TerminalCapabilities?, size: PixelSize?, cells: PixelSize?,
+        cellSize: PixelSize?, reservePromptRow: Bool = true
+    ) -> DisplayTarget {
+        let cell = cellSize ?? capabilities?.cellSize ?? fallbackCellSize
+        var box: PixelSize
+        if let size {
+            box = size
+        } else if let cells {
+            box = PixelSize(width: cells.width * cell.width, height: cells.height * cell.height)
+        } else if let capabilities, !capabilities.windowCells.isEmpty {
+            let pixels = capabilities.windowPixels.flatMap { $0.isEmpty ? nil : $0 }
+                ?? PixelSize(
+                    width: capabilities.windowCells.width * cell.width,
+                    height: capabilities.windowCells.height * cell.height)
+            // A cell's worth of pixels per cell, whatever border the terminal adds.
+            let usableRows = max(1, capabilities.windowCells.height - (reservePromptRow ? 1 : 0))
+            box = PixelSize(
+                width: min(pixels.width, capabilities.windowCells.width * cell.width),
+                height: min(pixels.height, usableRows * cell.height))
+        } else {
+            box = PixelSize(
+                width: fallbackCells.width * cell.width,
+                height: (fallbackCells.height - (reservePromptRow ? 1 : 0)) * cell.height)
+        }
+        if decision.graphics == .sixel, let limit = capabilities?.sixelMaxSize, !limit.isEmpty {
+            box = PixelSize(width: min(box.width, limit.width), height: min(box.height, limit.height))
+        }
+        return DisplayTarget(
+            graphics: decision.graphics, tmuxPassthrough: decision.tmuxPassthrough, box: box, cellSize: cell,
+            colorRegisters: capabilities?.colorRegisters ?? 256)
+    }
+}

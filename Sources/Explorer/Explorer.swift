@@ -1,1 +1,0 @@
-// Explorer: being written (see the issue tracker).

@@ -1,0 +1,30 @@
+import Glibc
+
+/// Finds out what the terminal on standard output can draw: its window size
+/// (TIOCGWINSZ) and, when `probe` is true, its replies to the capability
+/// queries. The probe runs in raw mode on the controlling terminal (stdin when
+/// it is a terminal, else `/dev/tty`), so no reply is echoed into the shell,
+/// and the terminal settings are restored before returning. Keys typed during
+/// the probe are discarded: a one-shot command has no use for them.
+///
+/// Returns nil when standard output is not a terminal.
+public func detectTerminal(probe: Bool, timeoutMs: Int = 200) -> TerminalCapabilities? {
+    guard isatty(1) == 1, let window = windowSize(fd: 1) else { return nil }
+    guard probe else { return capabilities(from: ProbeReplies(), winsize: window) }
+    var inputFD: Int32 = 0
+    var openedTTY = false
+    if isatty(0) != 1 {
+        inputFD = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard inputFD >= 0 else { return capabilities(from: ProbeReplies(), winsize: window) }
+        openedTTY = true
+    }
+    defer { if openedTTY { close(inputFD) } }
+    do {
+        let session = try TerminalSession(inputFD: inputFD, outputFD: 1, options: .rawModeOnly)
+        defer { session.restore() }
+        let (replies, _) = try probeTerminal(inputFD: inputFD, outputFD: 1, timeoutMs: timeoutMs)
+        return capabilities(from: replies, winsize: window)
+    } catch {
+        return capabilities(from: ProbeReplies(), winsize: window)
+    }
+}
