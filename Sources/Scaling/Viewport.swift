@@ -172,8 +172,16 @@ public struct Viewport: Sendable, Equatable {
     /// screen (as nsxiv does), then clamps. `anchor` is in output pixels from
     /// the drawn output's top-left; by default the middle of the view.
     public func zoomed(by factor: Double, anchor: (x: Double, y: Double)? = nil) -> Viewport {
+        guard factor.isFinite, factor > 0 else { return clamped() }
+        return zoomed(to: effectiveZoom * factor, anchor: anchor)
+    }
+
+    /// Sets the zoom, keeping the image point under `anchor` still; see
+    /// `zoomed(by:anchor:)`. Taking the target directly (rather than a factor)
+    /// lets the 1×/2× toggle land on exactly 1 and 2.
+    public func zoomed(to newZoom: Double, anchor: (x: Double, y: Double)? = nil) -> Viewport {
         let old = clamped()
-        guard factor.isFinite, factor > 0, !imageSize.isEmpty, !viewSize.isEmpty else { return old }
+        guard newZoom.isFinite, newZoom > 0, !imageSize.isEmpty, !viewSize.isEmpty else { return old }
         let place = old.placement
         let anchorOutput = anchor ?? old.outputPoint(fromViewPoint: (Double(viewSize.width) / 2, Double(viewSize.height) / 2))
         let fixedPoint = old.imagePoint(atViewPoint: anchorOutput)
@@ -182,11 +190,12 @@ public struct Viewport: Sendable, Equatable {
         let anchorInViewY = Double(place.y) + anchorOutput.y
 
         var new = old
-        new.zoom = old.effectiveZoom * factor
+        new.zoom = newZoom
         new.zoom = new.effectiveZoom
         let newScale = new.scale
-        // With the output filling the view (placement 0), output pixel `a`
-        // shows image point origin + a / scale; solve for the centre.
+        // Along an overflowing axis the output fills the view (placement 0) and
+        // output pixel `a` shows image point origin + a / scale: solve for the
+        // centre. Along an axis that fits, clamping recentres anyway.
         new.centerX = (fixedPoint.x + (Double(viewSize.width) / 2 - anchorInViewX) / newScale) / Double(imageSize.width)
         new.centerY = (fixedPoint.y + (Double(viewSize.height) / 2 - anchorInViewY) / newScale) / Double(imageSize.height)
         return new.clamped()
@@ -217,10 +226,7 @@ public struct Viewport: Sendable, Equatable {
     /// still, so toggling twice at the same spot returns to where it started.
     public func toggledOneTwo(anchor: (x: Double, y: Double)? = nil) -> Viewport {
         let old = clamped()
-        if abs(old.zoom - 1) < 1e-9 {
-            return old.zoomed(by: 2, anchor: anchor)
-        }
-        return old.zoomed(by: 1 / old.zoom, anchor: anchor)
+        return old.zoomed(to: abs(old.zoom - 1) < 1e-9 ? 2 : 1, anchor: anchor)
     }
 
     /// Zoom 1, centred.
