@@ -241,10 +241,17 @@ private struct SeparablePass: @unchecked Sendable {
             var red = sum.x, green = sum.y, blue = sum.z
             let alpha = sum.w
             if !opaque {
-                let unpremultiply: Float = alpha > 0 ? 1 / alpha : 0
-                red *= unpremultiply
-                green *= unpremultiply
-                blue *= unpremultiply
+                // True division, not a reciprocal multiply: it keeps exact
+                // ties exact, so both paths round opaque pixels alike.
+                if alpha > 0 {
+                    red /= alpha
+                    green /= alpha
+                    blue /= alpha
+                } else {
+                    red = 0
+                    green = 0
+                    blue = 0
+                }
             }
             let pixel = destination + x * 4
             pixel[0] = Self.byte(red)
