@@ -6,8 +6,8 @@
 /// up on the other) work:
 /// - downscaling (more than one source pixel per output pixel): area averaging,
 ///   a box filter whose edge weights are the exact fractional coverage;
-/// - otherwise: bilinear, pixel-centre aligned
-///   (`src = (dst + 0.5) × step − 0.5 + origin`).
+/// - otherwise: interpolation (bilinear or Catmull-Rom), pixel-centre
+///   aligned (`src = (dst + 0.5) × step − 0.5 + origin`).
 ///
 /// Source indices are clamped to the image, so a source region reaching past
 /// an edge repeats the edge pixels instead of reading outside the buffer.
@@ -33,7 +33,8 @@ struct FilterAxis: Sendable {
     ///   - origin: first source coordinate of the region (fractional).
     ///   - length: source length of the region (non-negative).
     ///   - outputs: output pixels along this axis (at least 1).
-    init(sourceLength: Int, origin: Double, length: Double, outputs: Int) {
+    ///   - upscaling: the interpolation used when not shrinking.
+    init(sourceLength: Int, origin: Double, length: Double, outputs: Int, upscaling: UpscaleFilter) {
         var runs: [(start: Int, weights: [Double])] = []
         runs.reserveCapacity(outputs)
         let step = length / Double(outputs)
@@ -45,7 +46,7 @@ struct FilterAxis: Sendable {
                 runs.append(Self.boxRun(low: low, high: high, sourceLength: sourceLength))
             } else {
                 let centre = origin + (Double(index) + 0.5) * step - 0.5
-                runs.append(Self.bilinearRun(centre: centre, sourceLength: sourceLength))
+                runs.append(Self.interpolatingRun(centre: centre, filter: upscaling, sourceLength: sourceLength))
             }
         }
         let stride = runs.map(\.weights.count).max() ?? 1
@@ -74,33 +75,59 @@ struct FilterAxis: Sendable {
             // The interval lies outside the image (or is empty): use the nearest pixel.
             return (min(max(Int(low.rounded(.down)), 0), sourceLength - 1), [1])
         }
-        var first = Int(low.rounded(.down))
+        let first = Int(low.rounded(.down))
         let end = min(Int(high.rounded(.up)), sourceLength)
-        var weights: [Double] = []
-        weights.reserveCapacity(end - first)
-        for pixel in first..<end {
-            weights.append(min(high, Double(pixel + 1)) - max(low, Double(pixel)))
-        }
-        let threshold = (high - low) * negligibleWeight
-        while weights.count > 1, let last = weights.last, last <= threshold { weights.removeLast() }
-        while weights.count > 1, let head = weights.first, head <= threshold {
-            weights.removeFirst()
-            first += 1
-        }
-        return (first, weights)
+        let weights = (first..<end).map { pixel in min(high, Double(pixel + 1)) - max(low, Double(pixel)) }
+        return trimmed(start: first, weights: weights, threshold: (high - low) * negligibleWeight)
     }
 
-    /// Linear interpolation between the two source pixels around `centre`,
-    /// with edge pixels repeated beyond the image.
-    private static func bilinearRun(centre: Double, sourceLength: Int) -> (start: Int, weights: [Double]) {
-        let lower = centre.rounded(.down)
-        let fraction = centre - lower
-        // Far-off centres are pinned before the Int conversion so it cannot trap.
-        let left = Int(min(max(lower, -1), Double(sourceLength)))
-        if left < 0 { return (0, [1]) }
-        if left >= sourceLength - 1 { return (sourceLength - 1, [1]) }
-        if fraction <= negligibleWeight { return (left, [1]) }
-        if fraction >= 1 - negligibleWeight { return (left + 1, [1]) }
-        return (left, [1 - fraction, fraction])
+    /// Interpolation between the source pixels around `centre`, with edge
+    /// pixels repeated beyond the image (their weights merge into the edge).
+    private static func interpolatingRun(centre: Double, filter: UpscaleFilter, sourceLength: Int) -> (start: Int, weights: [Double]) {
+        // Pinned so the Int conversion cannot trap; this far out every tap
+        // lands on the edge pixel anyway.
+        let pinned = min(max(centre, -3), Double(sourceLength) + 2)
+        let base = pinned.rounded(.down)
+        let t = pinned - base
+        let taps: [(offset: Int, weight: Double)]
+        switch filter {
+        case .bilinear:
+            taps = [(0, 1 - t), (1, t)]
+        case .catmullRom:
+            let t2 = t * t, t3 = t2 * t
+            taps = [
+                (-1, (-t3 + 2 * t2 - t) / 2),
+                (0, (3 * t3 - 5 * t2 + 2) / 2),
+                (1, (-3 * t3 + 4 * t2 + t) / 2),
+                (2, (t3 - t2) / 2),
+            ]
+        }
+        var start = 0
+        var weights: [Double] = []
+        for (offset, weight) in taps {
+            // Clamping is monotonic, so clamped indices stay consecutive or repeat.
+            let index = min(max(Int(base) + offset, 0), sourceLength - 1)
+            if weights.isEmpty {
+                start = index
+                weights.append(weight)
+            } else if index == start + weights.count - 1 {
+                weights[weights.count - 1] += weight
+            } else {
+                weights.append(weight)
+            }
+        }
+        return trimmed(start: start, weights: weights, threshold: negligibleWeight)
+    }
+
+    /// Drops near-zero weights at either end of a run (keeping at least one).
+    private static func trimmed(start: Int, weights: [Double], threshold: Double) -> (start: Int, weights: [Double]) {
+        var start = start
+        var weights = weights
+        while weights.count > 1, let last = weights.last, abs(last) <= threshold { weights.removeLast() }
+        while weights.count > 1, let head = weights.first, abs(head) <= threshold {
+            weights.removeFirst()
+            start += 1
+        }
+        return (start, weights)
     }
 }

@@ -2,8 +2,17 @@ import Dispatch
 import Foundation
 import Pixels
 
-/// Resamples RGBA images: area averaging when shrinking, bilinear when
-/// enlarging, chosen per axis.
+/// How a `Resampler` enlarges (and interpolates at one-to-one scale).
+public enum UpscaleFilter: String, Sendable, CaseIterable {
+    /// Linear between the two nearest pixels: soft, never overshoots.
+    case bilinear
+    /// Cubic through four pixels (Keys, a = −0.5): sharper; reproduces
+    /// linear ramps exactly but rings slightly (a level or two) at hard edges.
+    case catmullRom
+}
+
+/// Resamples RGBA images: area averaging when shrinking, interpolation
+/// (Catmull-Rom by default) when enlarging, chosen per axis.
 ///
 /// Colour is filtered premultiplied by alpha, so fully transparent pixels
 /// never bleed their (meaningless) RGB into visible neighbours; the result is
@@ -18,18 +27,21 @@ import Pixels
 public struct Resampler: Sendable {
     /// How many bands of output rows large jobs are split into, run at once.
     public let threads: Int
+    /// The interpolation used along axes that are not shrunk.
+    public let upscaling: UpscaleFilter
 
     /// Below this many estimated multiply-adds a job runs on the calling
     /// thread: dispatching costs more than it saves.
     let parallelThreshold: Int
 
-    public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
-        self.init(threads: threads, parallelThreshold: 1 << 20)
+    public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, upscaling: UpscaleFilter = .catmullRom) {
+        self.init(threads: threads, upscaling: upscaling, parallelThreshold: 1 << 20)
     }
 
     /// Tests lower the threshold to run small images through the parallel path.
-    init(threads: Int, parallelThreshold: Int) {
+    init(threads: Int, upscaling: UpscaleFilter = .catmullRom, parallelThreshold: Int) {
         self.threads = max(1, threads)
+        self.upscaling = upscaling
         self.parallelThreshold = max(0, parallelThreshold)
     }
 
@@ -52,8 +64,10 @@ public struct Resampler: Sendable {
         if let crop = Self.exactCrop(region, size: size, imageSize: image.size) {
             return image.cropped(to: crop)
         }
-        let horizontal = FilterAxis(sourceLength: image.width, origin: region.x, length: region.width, outputs: size.width)
-        let vertical = FilterAxis(sourceLength: image.height, origin: region.y, length: region.height, outputs: size.height)
+        let horizontal = FilterAxis(sourceLength: image.width, origin: region.x, length: region.width, outputs: size.width,
+            upscaling: upscaling)
+        let vertical = FilterAxis(sourceLength: image.height, origin: region.y, length: region.height, outputs: size.height,
+            upscaling: upscaling)
 
         let columnsRead = horizontal.highest - horizontal.lowest
         let estimatedWork = size.height * (vertical.stride * columnsRead + size.width * horizontal.stride) * 4

@@ -49,6 +49,7 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
 
 @Suite struct ResamplerGoldenTests {
     let resampler = Resampler(threads: 1)
+    let bilinear = Resampler(threads: 1, upscaling: .bilinear)
 
     @Test func twoByTwoAveragesToOnePixel() {
         let source = image([
@@ -102,12 +103,12 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
     @Test func transparentPixelsDoNotBleedTheirColour() {
         let pair = image([[RGBA(r: 255, g: 0, b: 0, a: 0), RGBA(r: 0, g: 0, b: 255, a: 255)]])
         #expect(rows(resampler.resize(pair, to: size(1, 1))) == [[RGBA(r: 0, g: 0, b: 255, a: 128)]])
+        #expect(rows(bilinear.resize(pair, to: size(6, 1)))[0].map(\.a) == [0, 0, 85, 170, 255, 255])
         // Enlarging blends alpha only: every visible pixel stays pure blue.
-        let enlarged = resampler.resize(pair, to: size(6, 1))
-        let alphas = rows(enlarged)[0].map(\.a)
-        #expect(alphas == [0, 0, 85, 170, 255, 255])
-        for pixel in rows(enlarged)[0] where pixel.a > 0 {
-            #expect(pixel.r == 0 && pixel.g == 0 && pixel.b == 255)
+        for filter in UpscaleFilter.allCases {
+            for pixel in rows(Resampler(threads: 1, upscaling: filter).resize(pair, to: size(6, 1)))[0] where pixel.a > 0 {
+                #expect(pixel.r == 0 && pixel.g == 0 && pixel.b == 255, "\(filter)")
+            }
         }
     }
 
@@ -119,8 +120,11 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
 
     @Test func halfPixelOffsetInterpolatesNeighbours() {
         let row = image([[grey(0), grey(100), grey(200), grey(50)]])
-        let shifted = resampler.resample(row, from: SourceRect(x: 0.5, y: 0, width: 3, height: 1), to: size(3, 1))
-        #expect(rows(shifted) == [[grey(50), grey(150), grey(125)]])
+        let region = SourceRect(x: 0.5, y: 0, width: 3, height: 1)
+        #expect(rows(bilinear.resample(row, from: region, to: size(3, 1))) == [[grey(50), grey(150), grey(125)]])
+        // Catmull-Rom at t = ½ weighs −1/16, 9/16, 9/16, −1/16 (edges repeat):
+        // 43.75, 165.625 and 131.25.
+        #expect(rows(resampler.resample(row, from: region, to: size(3, 1))) == [[grey(44), grey(166), grey(131)]])
     }
 
     @Test func mixedAxesShrinkOneWayAndEnlargeTheOther() {
@@ -130,7 +134,7 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
         ])
         // Horizontal: box averages pairs (20, 100 / 200, 200). Vertical: bilinear
         // 2× with centres at −0.25, 0.25, 0.75, 1.25 (edges repeat).
-        let result = resampler.resize(source, to: size(2, 4))
+        let result = bilinear.resize(source, to: size(2, 4))
         #expect(rows(result) == [
             [grey(20), grey(100)],
             [grey(65), grey(125)],
@@ -166,9 +170,9 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
 @Suite struct ResamplerQualityTests {
     let resampler = Resampler(threads: 1)
 
-    @Test func twofoldUpscaleOfAGradientIsMonotonicWithEndpointsKept() {
+    @Test func twofoldBilinearUpscaleOfAGradientIsMonotonicWithEndpointsKept() {
         let ramp = image((0..<4).map { _ in (0..<8).map { x in RGBA(r: UInt8(x * 36), g: 255 - UInt8(x * 36), b: 9) } })
-        let result = resampler.resize(ramp, to: size(16, 8))
+        let result = Resampler(threads: 1, upscaling: .bilinear).resize(ramp, to: size(16, 8))
         for row in rows(result) {
             let reds = row.map(\.r), greens = row.map(\.g)
             #expect(reds.first == 0 && reds.last == 252)
@@ -177,6 +181,27 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
             #expect(zip(greens, greens.dropFirst()).allSatisfy { $0 >= $1 })
             #expect(row.allSatisfy { $0.b == 9 && $0.a == 255 })
         }
+    }
+
+    @Test func catmullRomReproducesARampAwayFromTheEdges() {
+        let ramp = image([(0..<8).map { x in grey(UInt8(x * 32)) }])
+        let result = resampler.resize(ramp, to: size(16, 1))
+        for x in 0..<16 {
+            let centre = (Double(x) + 0.5) / 2 - 0.5
+            // Only where all four taps are inside the image.
+            guard centre >= 1, centre < 6 else { continue }
+            #expect(result[x, 0] == grey(UInt8(centre * 32)), "x \(x)")
+        }
+    }
+
+    @Test func catmullRomKeepsAStepSharperThanBilinear() {
+        let step = image([(0..<8).map { x in grey(x < 4 ? 0 : 255) }])
+        let ideal = (0..<32).map { x in (Double(x) + 0.5) / 4 < 4 ? 0.0 : 255.0 }
+        func error(_ filter: UpscaleFilter) -> Double {
+            let row = rows(Resampler(threads: 1, upscaling: filter).resize(step, to: size(32, 1)))[0]
+            return zip(row, ideal).map { abs(Double($0.r) - $1) }.reduce(0, +)
+        }
+        #expect(error(.catmullRom) < error(.bilinear))
     }
 
     /// A smooth field sampled at pixel centres, in 0...255.
