@@ -308,3 +308,24 @@ private extension Array {
         stride(from: 0, to: count, by: length).map { self[$0..<Swift.min($0 + length, count)] }
     }
 }
+
+@Suite struct ViewportResamplerTests {
+    @Test func nativeViewOfAViewportIsTheExactCrop() {
+        let source = noise(width: 40, height: 30)
+        let viewport = Viewport(imageSize: source.size, viewSize: size(10, 10), fit: .actual)
+        #expect(viewport.sourceRect == SourceRect(x: 15, y: 10, width: 10, height: 10))
+        let drawn = Resampler(threads: 1).resample(source, from: viewport.sourceRect, to: viewport.outputSize)
+        #expect(drawn == source.cropped(to: PixelRect(x: 15, y: 10, width: 10, height: 10)))
+    }
+
+    @Test func everyViewportStateResamplesToItsOutputSize() {
+        let source = noise(width: 37, height: 23)
+        let resampler = Resampler(threads: 1)
+        var viewport = Viewport(imageSize: source.size, viewSize: size(16, 9))
+        for step in 0..<6 {
+            let drawn = resampler.resample(source, from: viewport.sourceRect, to: viewport.outputSize)
+            #expect(drawn.size == viewport.outputSize, "step \(step)")
+            viewport = viewport.zoomed(by: 1.7, anchor: (3, 2)).panned(byViewFractionX: 0.3, y: -0.2)
+        }
+    }
+}
