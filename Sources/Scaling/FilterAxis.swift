@@ -24,6 +24,25 @@ struct FilterAxis: Sendable {
     /// One past the largest source index any output reads.
     let highest: Int
 
+    /// The tap tables as buffer pointers, for the pixel loops (no bounds
+    /// checks or array retains per pixel).
+    struct Taps {
+        let starts: UnsafeBufferPointer<Int>
+        let counts: UnsafeBufferPointer<Int>
+        let weights: UnsafeBufferPointer<Float>
+        let stride: Int
+    }
+
+    func withTaps<Result>(_ body: (Taps) -> Result) -> Result {
+        starts.withUnsafeBufferPointer { starts in
+            counts.withUnsafeBufferPointer { counts in
+                weights.withUnsafeBufferPointer { weights in
+                    body(Taps(starts: starts, counts: counts, weights: weights, stride: stride))
+                }
+            }
+        }
+    }
+
     /// Weights below this fraction of the total are dropped: they come from
     /// floating-point noise at pixel boundaries and would only cost a tap.
     private static let negligibleWeight = 1e-9

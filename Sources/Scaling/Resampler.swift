@@ -143,15 +143,13 @@ private struct SeparablePass: @unchecked Sendable {
         let sourceRows = vertical.starts[rows.lowerBound]..<(rows.lazy.map { vertical.starts[$0] + vertical.counts[$0] }.max() ?? 0)
         let opaque = isOpaque(rows: sourceRows, columns: firstColumn..<(firstColumn + columns))
 
-        vertical.weights.withUnsafeBufferPointer { verticalWeights in
-            horizontal.weights.withUnsafeBufferPointer { horizontalWeights in
-            horizontal.starts.withUnsafeBufferPointer { horizontalStarts in
-            horizontal.counts.withUnsafeBufferPointer { horizontalCounts in
+        vertical.withTaps { verticalTaps in
+            horizontal.withTaps { horizontalTaps in
                 for y in rows {
-                    let start = vertical.starts[y]
-                    let weightBase = y * vertical.stride
-                    let lines = (0..<vertical.counts[y]).map { tap in
-                        (source + ((start + tap) * sourceWidth + firstColumn) * 4, verticalWeights[weightBase + tap])
+                    let start = verticalTaps.starts[y]
+                    let weightBase = y * verticalTaps.stride
+                    let lines = (0..<verticalTaps.counts[y]).map { tap in
+                        (source + ((start + tap) * sourceWidth + firstColumn) * 4, verticalTaps.weights[weightBase + tap])
                     }
                     if opaque {
                         accumulateOpaque(lines, into: row, count: columns)
@@ -160,12 +158,8 @@ private struct SeparablePass: @unchecked Sendable {
                             accumulatePremultiplied(line, weight: weight, into: row, count: columns, first: tap == 0)
                         }
                     }
-                    filterRow(
-                        row, firstColumn: firstColumn, weights: horizontalWeights, starts: horizontalStarts,
-                        counts: horizontalCounts, into: output + y * outputWidth * 4, opaque: opaque)
+                    filterRow(row, firstColumn: firstColumn, taps: horizontalTaps, into: output + y * outputWidth * 4, opaque: opaque)
                 }
-            }
-            }
             }
         }
     }
@@ -238,18 +232,16 @@ private struct SeparablePass: @unchecked Sendable {
     /// Scalar per channel on purpose: the generic SIMD clamp helpers do not
     /// inline and cost more than the filtering itself.
     private func filterRow(
-        _ row: UnsafeMutablePointer<SIMD4<Float>>, firstColumn: Int, weights: UnsafeBufferPointer<Float>,
-        starts: UnsafeBufferPointer<Int>, counts: UnsafeBufferPointer<Int>,
+        _ row: UnsafeMutablePointer<SIMD4<Float>>, firstColumn: Int, taps: FilterAxis.Taps,
         into destination: UnsafeMutablePointer<UInt8>, opaque: Bool
     ) {
-        let stride = horizontal.stride
         for x in 0..<outputWidth {
-            let taps = row + (starts[x] - firstColumn)
-            let weightBase = x * stride
-            var sum = taps[0] * weights[weightBase]
+            let pixels = row + (taps.starts[x] - firstColumn)
+            let weightBase = x * taps.stride
+            var sum = pixels[0] * taps.weights[weightBase]
             var tap = 1
-            while tap < counts[x] {
-                sum += taps[tap] * weights[weightBase + tap]
+            while tap < taps.counts[x] {
+                sum += pixels[tap] * taps.weights[weightBase + tap]
                 tap += 1
             }
             var red = sum.x, green = sum.y, blue = sum.z
