@@ -1,0 +1,281 @@
+import Dispatch
+import Foundation
+import Pixels
+
+/// How a `Resampler` enlarges (and interpolates at one-to-one scale).
+public enum UpscaleFilter: String, Sendable, CaseIterable {
+    /// Linear between the two nearest pixels: soft, never overshoots.
+    case bilinear
+    /// Cubic through four pixels (Keys, a = −0.5): sharper; reproduces
+    /// linear ramps exactly but rings slightly (a level or two) at hard edges.
+    case catmullRom
+}
+
+/// Resamples RGBA images: area averaging when shrinking, interpolation
+/// (Catmull-Rom by default) when enlarging, chosen per axis.
+///
+/// Colour is filtered premultiplied by alpha, so fully transparent pixels
+/// never bleed their (meaningless) RGB into visible neighbours; the result is
+/// un-premultiplied back to straight alpha. Source rows that are all opaque
+/// skip the premultiply work.
+///
+/// The passes run vertical first, one output row at a time: the source rows
+/// an output row needs are combined into a single float row (contiguous
+/// multiply-adds the compiler vectorises), which is then filtered
+/// horizontally. The temporary row is small and private to each band of
+/// output rows, so bands run in parallel without sharing anything.
+public struct Resampler: Sendable {
+    /// How many bands of output rows large jobs are split into, run at once.
+    public let threads: Int
+    /// The interpolation used along axes that are not shrunk.
+    public let upscaling: UpscaleFilter
+
+    /// Below this many estimated multiply-adds a job runs on the calling
+    /// thread: dispatching costs more than it saves.
+    let parallelThreshold: Int
+
+    public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, upscaling: UpscaleFilter = .catmullRom) {
+        self.init(threads: threads, upscaling: upscaling, parallelThreshold: 1 << 20)
+    }
+
+    /// Tests lower the threshold to run small images through the parallel path.
+    init(threads: Int, upscaling: UpscaleFilter = .catmullRom, parallelThreshold: Int) {
+        self.threads = max(1, threads)
+        self.upscaling = upscaling
+        self.parallelThreshold = max(0, parallelThreshold)
+    }
+
+    /// The whole image at exactly `size` pixels.
+    public func resize(_ image: RGBAImage, to size: PixelSize) -> RGBAImage {
+        resample(image, from: SourceRect(covering: image.size), to: size)
+    }
+
+    /// Resamples the fractional `source` region of `image` to exactly `size`
+    /// pixels.
+    ///
+    /// A region with non-finite or negative values stands for the whole
+    /// image; parts of a region outside the image repeat the edge pixels. An
+    /// empty image gives a transparent result; an empty size an empty one.
+    public func resample(_ image: RGBAImage, from source: SourceRect, to size: PixelSize) -> RGBAImage {
+        guard !size.isEmpty, !image.size.isEmpty else {
+            return RGBAImage(width: size.width, height: size.height)
+        }
+        let region = Self.usable(source, in: image.size)
+        if let crop = Self.exactCrop(region, size: size, imageSize: image.size) {
+            return image.cropped(to: crop)
+        }
+        let horizontal = FilterAxis(sourceLength: image.width, origin: region.x, length: region.width, outputs: size.width,
+            upscaling: upscaling)
+        let vertical = FilterAxis(sourceLength: image.height, origin: region.y, length: region.height, outputs: size.height,
+            upscaling: upscaling)
+
+        let columnsRead = horizontal.highest - horizontal.lowest
+        let estimatedWork = size.height * (vertical.stride * columnsRead + size.width * horizontal.stride) * 4
+        let bands = estimatedWork < parallelThreshold ? 1 : min(threads, size.height)
+
+        let byteCount = size.area * RGBAImage.bytesPerPixel
+        let output = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+            image.pixels.withUnsafeBufferPointer { sourceBytes in
+                guard let sourceBase = sourceBytes.baseAddress, let outputBase = buffer.baseAddress else { return }
+                let pass = SeparablePass(
+                    source: sourceBase, sourceWidth: image.width, output: outputBase, outputWidth: size.width,
+                    horizontal: horizontal, vertical: vertical)
+                if bands == 1 {
+                    pass.run(rows: 0..<size.height)
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: bands) { band in
+                        pass.run(rows: (band * size.height / bands)..<((band + 1) * size.height / bands))
+                    }
+                }
+            }
+            initialized = byteCount
+        }
+        return RGBAImage(width: size.width, height: size.height, pixels: output)
+    }
+
+    /// The region to use: the given one, or the whole image when it is not a
+    /// real rectangle (NaN, infinite, negative size).
+    private static func usable(_ source: SourceRect, in imageSize: PixelSize) -> SourceRect {
+        let values = [source.x, source.y, source.width, source.height]
+        guard values.allSatisfy(\.isFinite), source.width >= 0, source.height >= 0 else {
+            return SourceRect(covering: imageSize)
+        }
+        return source
+    }
+
+    /// The integer crop equivalent to `region` when it is whole pixels inside
+    /// the image at exactly one source pixel per output pixel: copying is
+    /// then both exact and far cheaper than filtering.
+    private static func exactCrop(_ region: SourceRect, size: PixelSize, imageSize: PixelSize) -> PixelRect? {
+        guard region.width == Double(size.width), region.height == Double(size.height),
+            region.x == region.x.rounded(), region.y == region.y.rounded(),
+            region.x >= 0, region.y >= 0,
+            region.x + region.width <= Double(imageSize.width),
+            region.y + region.height <= Double(imageSize.height)
+        else { return nil }
+        return PixelRect(x: Int(region.x), y: Int(region.y), width: size.width, height: size.height)
+    }
+}
+
+/// One resample's pointers and taps, shared read-only by the bands that
+/// write disjoint output rows.
+///
+/// `@unchecked Sendable`: it holds raw pointers, which are valid for the
+/// duration of `Resampler.resample` (the only place that builds one) and are
+/// written only at rows the calling band owns.
+private struct SeparablePass: @unchecked Sendable {
+    let source: UnsafePointer<UInt8>
+    let sourceWidth: Int
+    let output: UnsafeMutablePointer<UInt8>
+    let outputWidth: Int
+    let horizontal: FilterAxis
+    let vertical: FilterAxis
+
+    /// Filters output rows `rows`, choosing the opaque fast path when every
+    /// source pixel these rows read is opaque.
+    func run(rows: Range<Int>) {
+        guard !rows.isEmpty else { return }
+        let firstColumn = horizontal.lowest
+        let columns = horizontal.highest - firstColumn
+        let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: columns)
+        defer { row.deallocate() }
+        // Starts never decrease down the image, so the first row reads the lowest source row.
+        let sourceRows = vertical.starts[rows.lowerBound]..<(rows.lazy.map { vertical.starts[$0] + vertical.counts[$0] }.max() ?? 0)
+        let opaque = isOpaque(rows: sourceRows, columns: firstColumn..<(firstColumn + columns))
+
+        vertical.withTaps { verticalTaps in
+            horizontal.withTaps { horizontalTaps in
+                for y in rows {
+                    let start = verticalTaps.starts[y]
+                    let weightBase = y * verticalTaps.stride
+                    let lines = (0..<verticalTaps.counts[y]).map { tap in
+                        (source + ((start + tap) * sourceWidth + firstColumn) * 4, verticalTaps.weights[weightBase + tap])
+                    }
+                    if opaque {
+                        accumulateOpaque(lines, into: row, count: columns)
+                    } else {
+                        for (tap, (line, weight)) in lines.enumerated() {
+                            accumulatePremultiplied(line, weight: weight, into: row, count: columns, first: tap == 0)
+                        }
+                    }
+                    filterRow(row, firstColumn: firstColumn, taps: horizontalTaps, into: output + y * outputWidth * 4, opaque: opaque)
+                }
+            }
+        }
+    }
+
+    /// True when every pixel in the block has alpha 255. ANDs whole pixels
+    /// per row (no early exit inside a row) so the loop vectorises.
+    private func isOpaque(rows: Range<Int>, columns: Range<Int>) -> Bool {
+        let alphaMask = UInt32(littleEndian: 0xFF00_0000)
+        for y in rows {
+            let line = UnsafeRawPointer(source + (y * sourceWidth + columns.lowerBound) * 4)
+            var all = UInt32.max
+            for x in 0..<columns.count {
+                all &= line.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+            }
+            if all & alphaMask != alphaMask { return false }
+        }
+        return true
+    }
+
+    /// `row = Σ weight × line`, channel by channel: flat float loops the
+    /// compiler vectorises. Up to four source lines are summed per sweep so
+    /// the float row is read and written once per four taps, not per tap.
+    private func accumulateOpaque(
+        _ lines: [(UnsafePointer<UInt8>, Float)], into row: UnsafeMutablePointer<SIMD4<Float>>, count: Int
+    ) {
+        let n = count * 4
+        row.withMemoryRebound(to: Float.self, capacity: n) { values in
+            values.update(repeating: 0, count: n)
+            var next = 0
+            while next < lines.count {
+                let group = min(4, lines.count - next)
+                let (l0, w0) = lines[next]
+                switch group {
+                case 1:
+                    for k in 0..<n { values[k] += w0 * Float(l0[k]) }
+                case 2:
+                    let (l1, w1) = lines[next + 1]
+                    for k in 0..<n { values[k] += w0 * Float(l0[k]) + w1 * Float(l1[k]) }
+                case 3:
+                    let (l1, w1) = lines[next + 1]
+                    let (l2, w2) = lines[next + 2]
+                    for k in 0..<n { values[k] += w0 * Float(l0[k]) + w1 * Float(l1[k]) + w2 * Float(l2[k]) }
+                default:
+                    let (l1, w1) = lines[next + 1]
+                    let (l2, w2) = lines[next + 2]
+                    let (l3, w3) = lines[next + 3]
+                    for k in 0..<n {
+                        values[k] += (w0 * Float(l0[k]) + w1 * Float(l1[k])) + (w2 * Float(l2[k]) + w3 * Float(l3[k]))
+                    }
+                }
+                next += group
+            }
+        }
+    }
+
+    /// `row (+)= weight × (r·a, g·a, b·a, a)`: colour weighted by alpha, so a
+    /// transparent pixel contributes nothing but its zero alpha.
+    private func accumulatePremultiplied(
+        _ line: UnsafePointer<UInt8>, weight: Float, into row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, first: Bool
+    ) {
+        for x in 0..<count {
+            let pixel = line + x * 4
+            let alphaWeight = weight * Float(pixel[3])
+            let value = SIMD4<Float>(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), 1) * alphaWeight
+            row[x] = first ? value : row[x] + value
+        }
+    }
+
+    /// Horizontal pass over one vertically filtered row, rounding to bytes.
+    /// Scalar per channel on purpose: the generic SIMD clamp helpers do not
+    /// inline and cost more than the filtering itself.
+    private func filterRow(
+        _ row: UnsafeMutablePointer<SIMD4<Float>>, firstColumn: Int, taps: FilterAxis.Taps,
+        into destination: UnsafeMutablePointer<UInt8>, opaque: Bool
+    ) {
+        for x in 0..<outputWidth {
+            let pixels = row + (taps.starts[x] - firstColumn)
+            let weightBase = x * taps.stride
+            var sum = pixels[0] * taps.weights[weightBase]
+            var tap = 1
+            while tap < taps.counts[x] {
+                sum += pixels[tap] * taps.weights[weightBase + tap]
+                tap += 1
+            }
+            var red = sum.x, green = sum.y, blue = sum.z
+            let alpha = sum.w
+            if !opaque {
+                // True division, not a reciprocal multiply: it keeps exact
+                // ties exact, so both paths round opaque pixels alike.
+                if alpha > 0 {
+                    red /= alpha
+                    green /= alpha
+                    blue /= alpha
+                } else {
+                    red = 0
+                    green = 0
+                    blue = 0
+                }
+            }
+            let pixel = destination + x * 4
+            pixel[0] = Self.byte(red)
+            pixel[1] = Self.byte(green)
+            pixel[2] = Self.byte(blue)
+            pixel[3] = Self.byte(alpha)
+        }
+    }
+
+    /// Rounds to the nearest byte, ties to even, clamping to 0...255.
+    ///
+    /// Adding 2²³ leaves a float whose last mantissa bits are the value
+    /// rounded by the FPU, so the byte is read from the bit pattern; this
+    /// avoids the range checks of `UInt8(_: Float)`, which cost more than
+    /// the filtering. The clamp keeps floating-point noise from wrapping.
+    @inline(__always)
+    private static func byte(_ value: Float) -> UInt8 {
+        let clamped = min(max(value, 0), 255)
+        return UInt8(truncatingIfNeeded: (clamped + 8_388_608).bitPattern)
+    }
+}

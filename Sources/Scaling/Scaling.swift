@@ -1,1 +1,0 @@
-// Scaling: being written (see the issue tracker).
