@@ -1,0 +1,122 @@
+/// Appending escape-sequence pieces to a byte buffer without going through
+/// `String`: encoders build megabytes of output per frame, and formatting
+/// numbers through `String(describing:)` per colour or run would dominate.
+extension Array where Element == UInt8 {
+    /// Appends a non-negative decimal number (negative numbers are written as 0:
+    /// no terminal parameter here is signed).
+    @inline(__always)
+    mutating func appendDecimal(_ value: Int) {
+        var value = Swift.max(0, value)
+        if value < 10 {
+            append(UInt8(48 + value))
+            return
+        }
+        var digitCount = 1
+        var rest = value / 10
+        while rest > 0 {
+            digitCount += 1
+            rest /= 10
+        }
+        let end = count + digitCount
+        append(contentsOf: repeatElement(UInt8(48), count: digitCount))
+        var position = end - 1
+        while value > 0 {
+            self[position] = UInt8(48 + value % 10)
+            value /= 10
+            position -= 1
+        }
+    }
+
+    /// Appends the UTF-8 bytes of an ASCII literal.
+    @inline(__always)
+    mutating func appendASCII(_ text: StaticString) {
+        text.withUTF8Buffer { append(contentsOf: $0) }
+    }
+}
+
+/// Bytes shared by the escape sequences the encoders write.
+enum ControlBytes {
+    static let escape: UInt8 = 0x1B
+    static let backslash: UInt8 = 0x5C
+    /// ESC \ : String Terminator, ending DCS (sixel, tmux) and APC (kitty).
+    static let stringTerminator: [UInt8] = [escape, backslash]
+}
+
+/// A growable output buffer written through a raw pointer.
+///
+/// `[UInt8].append` checks uniqueness and capacity on every byte, which
+/// showed up as a fifth of sixel encoding time. Hot loops instead reserve
+/// a worst-case amount once (`ensureSpare`) and then store bytes unchecked.
+struct ByteWriter: ~Copyable {
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(64, capacity)
+        buffer = .allocate(capacity: self.capacity)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Makes room for at least `extra` more bytes; the `append` calls that
+    /// follow must not write more than that without calling this again.
+    mutating func ensureSpare(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        let newCapacity = max(capacity * 2, count + extra)
+        let newBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBuffer.update(from: buffer, count: count)
+        buffer.deallocate()
+        buffer = newBuffer
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        buffer[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8, times: Int) {
+        (buffer + count).initialize(repeating: byte, count: times)
+        count &+= times
+    }
+
+    mutating func append(_ bytes: [UInt8]) {
+        ensureSpare(bytes.count)
+        bytes.withUnsafeBufferPointer { source in
+            guard let start = source.baseAddress else { return }
+            (buffer + count).update(from: start, count: source.count)
+        }
+        count += bytes.count
+    }
+
+    /// Appends a non-negative decimal number of at most 20 digits.
+    @inline(__always)
+    mutating func appendDecimal(_ value: Int) {
+        var value = max(0, value)
+        if value < 10 {
+            append(UInt8(truncatingIfNeeded: 48 &+ value))
+            return
+        }
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits &+= 1
+            rest /= 10
+        }
+        var position = count &+ digits &- 1
+        while value > 0 {
+            buffer[position] = UInt8(truncatingIfNeeded: 48 &+ value % 10)
+            value /= 10
+            position &-= 1
+        }
+        count &+= digits
+    }
+
+    /// The bytes written so far, copied out; the writer is consumed.
+    consuming func finish() -> [UInt8] {
+        [UInt8](UnsafeBufferPointer(start: buffer, count: count))
+    }
+}

@@ -1,1 +1,0 @@
-// Encoding: being written (see the issue tracker).

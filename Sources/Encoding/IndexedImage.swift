@@ -1,0 +1,62 @@
+/// A palette-index image: what the mapper produces and the sixel encoder reads.
+///
+/// One byte per pixel (palettes have at most 256 colours), rows top to
+/// bottom. Transparency is a separate mask rather than a reserved index
+/// because a full 256-colour palette leaves no index free.
+public struct IndexedImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// `width * height` palette indices; the index of a transparent pixel is
+    /// meaningless (the mapper writes 0).
+    public private(set) var indices: [UInt8]
+    /// `width * height` flags, true where nothing is to be painted; nil when
+    /// every pixel is painted (the common opaque-photo case skips the checks).
+    public private(set) var transparent: [Bool]?
+
+    /// Checks the buffer sizes, since encoders index them without bounds checks.
+    public init(width: Int, height: Int, indices: [UInt8], transparent: [Bool]? = nil) throws(IndexedImageError) {
+        guard width >= 0, height >= 0 else { throw .negativeSize(width: width, height: height) }
+        let (area, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, indices.count == area else {
+            throw .indexCountMismatch(expected: width &* height, actual: indices.count)
+        }
+        if let transparent, transparent.count != area {
+            throw .maskCountMismatch(expected: area, actual: transparent.count)
+        }
+        self.width = width
+        self.height = height
+        self.indices = indices
+        self.transparent = transparent
+    }
+
+    /// For producers in this module that built the buffers at the right size.
+    init(checkedWidth width: Int, height: Int, indices: [UInt8], transparent: [Bool]?) {
+        self.width = width
+        self.height = height
+        self.indices = indices
+        self.transparent = transparent
+    }
+
+    /// True when the pixel at (x, y) is not painted.
+    public func isTransparent(x: Int, y: Int) -> Bool {
+        transparent?[y * width + x] ?? false
+    }
+}
+
+/// Why an `IndexedImage` could not be made from the given buffers.
+public enum IndexedImageError: Error, Equatable, CustomStringConvertible {
+    case negativeSize(width: Int, height: Int)
+    case indexCountMismatch(expected: Int, actual: Int)
+    case maskCountMismatch(expected: Int, actual: Int)
+
+    public var description: String {
+        switch self {
+        case let .negativeSize(width, height):
+            return "indexed image size \(width)x\(height) is negative"
+        case let .indexCountMismatch(expected, actual):
+            return "indexed image needs \(expected) indices, got \(actual)"
+        case let .maskCountMismatch(expected, actual):
+            return "indexed image needs \(expected) transparency flags, got \(actual)"
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Pixels
+
+/// One opaque 8-bit colour: a palette entry. Alpha lives elsewhere
+/// (`IndexedImage.transparent`) because sixel has no per-register alpha.
+public struct RGB: Hashable, Sendable, CustomStringConvertible {
+    public var r: UInt8
+    public var g: UInt8
+    public var b: UInt8
+
+    public init(r: UInt8, g: UInt8, b: UInt8) {
+        self.r = r
+        self.g = g
+        self.b = b
+    }
+
+    public var description: String { "rgb(\(r),\(g),\(b))" }
+}
+
+/// The colours an indexed image refers to by position. Sixel has at most 256
+/// colour registers and `IndexedImage` stores one byte per pixel, so a
+/// palette never holds more than `Palette.maxColors` entries: extra entries
+/// given to `init` are dropped.
+public struct Palette: Sendable, Equatable {
+    /// The most colours one palette (and one sixel image) can have.
+    public static let maxColors = 256
+
+    /// The entries; anything past the first `Palette.maxColors` is dropped on assignment.
+    public var colors: [RGB] {
+        didSet {
+            if colors.count > Palette.maxColors { colors = Array(colors.prefix(Palette.maxColors)) }
+        }
+    }
+
+    public init(colors: [RGB]) {
+        self.colors = Array(colors.prefix(Palette.maxColors))
+    }
+
+    public var count: Int { colors.count }
+    public var isEmpty: Bool { colors.isEmpty }
+}

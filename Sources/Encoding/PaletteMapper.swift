@@ -1,0 +1,111 @@
+import Pixels
+
+/// Maps RGBA pixels to palette indices: the stage between quantizer and encoder.
+///
+/// Each pixel goes through a 32x32x32 RGB cube of nearest palette indices
+/// (`InverseColormap`): a shift, an add and one table read per pixel, never
+/// a search over the palette. The cube is filled lazily per `map` call, for
+/// the cells the image actually touches (see `InverseColormap` for why that
+/// beats filling it once per palette). Exact palette colours always map to
+/// themselves, so few-colour images round-trip losslessly.
+///
+/// Pixels with alpha < 128 become transparent; others are treated as opaque
+/// (their alpha is ignored: sixel and the palette have no partial alpha).
+public struct PaletteMapper: Sendable {
+    public let palette: Palette
+    public let dither: Dither
+    /// Peak-to-peak size of the ordered-dither offset added to each channel.
+    public let ditherAmplitude: Int
+
+    private let colormap: InverseColormap
+    private let ditherOffsets: [Int32]
+
+    /// - Parameter ditherAmplitude: override for the ordered-dither strength;
+    ///   by default it is the mean distance from each palette colour to its
+    ///   nearest neighbour, i.e. about one palette step, which is what
+    ///   ordered dither needs to turn a flat gradient into a mix of the two
+    ///   neighbouring colours rather than bands.
+    public init(palette: Palette, dither: Dither, ditherAmplitude: Int? = nil) {
+        self.palette = palette
+        self.dither = dither
+        self.ditherAmplitude = dither == .none ? 0 : max(0, ditherAmplitude ?? Self.meanNeighbourDistance(palette))
+        ditherOffsets = BayerMatrix.offsets(amplitude: self.ditherAmplitude)
+        colormap = InverseColormap(palette: palette)
+    }
+
+    /// The index `map` gives an undithered pixel of this colour; 0 for an empty palette.
+    public func index(of color: RGB) -> UInt8 {
+        guard !palette.isEmpty else { return 0 }
+        return colormap.withLookup { $0.index(r: Int32(color.r), g: Int32(color.g), b: Int32(color.b)) }
+    }
+
+    /// Maps every pixel. The dither pattern cell of pixel (x, y) is
+    /// ((x + ditherOriginX) mod 8, (y + ditherOriginY) mod 8): leave the
+    /// origin at 0 to key the pattern to output positions, or pass the
+    /// crop's offset inside the full image to key it to image content, so a
+    /// panned view keeps every pixel's index. An empty palette maps every
+    /// pixel to transparent, since there is no colour to paint with.
+    public func map(_ image: RGBAImage, ditherOriginX: Int = 0, ditherOriginY: Int = 0) -> IndexedImage {
+        let width = image.width, height = image.height
+        let count = width * height
+        guard !palette.isEmpty else {
+            return IndexedImage(checkedWidth: width, height: height,
+                                indices: [UInt8](repeating: 0, count: count),
+                                transparent: [Bool](repeating: true, count: count))
+        }
+        var indices = [UInt8](repeating: 0, count: count)
+        let hasAlpha = image.hasTransparency
+        var transparent = hasAlpha ? [Bool](repeating: false, count: count) : []
+        let dithering = dither != .none && ditherAmplitude > 0
+        colormap.withLookup { lookup in
+            image.pixels.withUnsafeBufferPointer { p in
+                ditherOffsets.withUnsafeBufferPointer { offsets in
+                    indices.withUnsafeMutableBufferPointer { out in
+                        transparent.withUnsafeMutableBufferPointer { mask in
+                            for y in 0..<height {
+                                let patternRow = ((y &+ ditherOriginY) & 7) << 3
+                                var i = y * width
+                                for x in 0..<width {
+                                    let s = i << 2
+                                    if hasAlpha && p[s + 3] < 128 {
+                                        mask[i] = true
+                                        i += 1
+                                        continue
+                                    }
+                                    var r = Int32(p[s]), g = Int32(p[s + 1]), b = Int32(p[s + 2])
+                                    if dithering {
+                                        let d = offsets[patternRow | ((x &+ ditherOriginX) & 7)]
+                                        r = min(255, max(0, r &+ d))
+                                        g = min(255, max(0, g &+ d))
+                                        b = min(255, max(0, b &+ d))
+                                    }
+                                    out[i] = lookup.index(r: r, g: g, b: b)
+                                    i += 1
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return IndexedImage(checkedWidth: width, height: height, indices: indices,
+                            transparent: hasAlpha ? transparent : nil)
+    }
+
+    /// Mean distance from each colour to its nearest other colour; 0 for
+    /// palettes of fewer than two colours (nothing to dither between).
+    static func meanNeighbourDistance(_ palette: Palette) -> Int {
+        let colors = palette.colors
+        guard colors.count > 1 else { return 0 }
+        var total = 0.0
+        for (i, a) in colors.enumerated() {
+            var best = Int.max
+            for (j, b) in colors.enumerated() where j != i {
+                let dr = Int(a.r) - Int(b.r), dg = Int(a.g) - Int(b.g), db = Int(a.b) - Int(b.b)
+                best = min(best, dr * dr + dg * dg + db * db)
+            }
+            total += Double(best).squareRoot()
+        }
+        return Int((total / Double(colors.count)).rounded())
+    }
+}

@@ -1,0 +1,176 @@
+/// Writes an indexed image as one sixel DCS sequence.
+///
+/// Output: `ESC P 0;1;0 q` (P2 = 1: pixels not drawn keep the background, so
+/// transparent pixels stay transparent), raster attributes `"1;1;W;H`, one
+/// `#n;2;r;g;b` register per palette colour the image uses (percent, rounded),
+/// then six-pixel bands separated by `-`. Inside a band each colour present
+/// in it is selected with `#n` and written as one sixel line; lines are
+/// separated by `$` (back to the band's left edge). Runs of four or more equal
+/// sixels become `!count<char>`; trailing empty sixels of a line are never
+/// written. Ends with `ESC \`.
+///
+/// Speed: one pass per band over its six rows, column by column, appends
+/// `(x, 6-bit mask)` entries to a per-colour list (the entry for the same
+/// column is OR-ed in place). Emitting a colour then walks only its own
+/// entries, with gaps becoming `?` runs, so the work is proportional to the
+/// painted (colour, column) pairs instead of colours x width. Output goes
+/// through `ByteWriter`, reserved per band for its worst case.
+public struct SixelEncoder: Sendable {
+    public init() {}
+
+    /// Pixels whose index is not in `palette` are left unpainted, like
+    /// transparent ones: there is no register to paint them with.
+    public func encode(_ image: IndexedImage, palette: Palette) -> [UInt8] {
+        let width = image.width, height = image.height
+        let paletteCount = palette.count
+        var out = ByteWriter(capacity: 4096 + width * height / 2)
+        out.ensureSpare(64 + paletteCount * 20)
+        out.append(ControlBytes.escape)
+        for byte in "P0;1;0q\"1;1;".utf8 { out.append(byte) }
+        out.appendDecimal(width)
+        out.append(UInt8(ascii: ";"))
+        out.appendDecimal(height)
+
+        let used = usedColors(image, paletteCount: paletteCount)
+        for (index, color) in palette.colors.enumerated() where used[index] {
+            out.append(UInt8(ascii: "#"))
+            out.appendDecimal(index)
+            for byte in ";2;".utf8 { out.append(byte) }
+            out.appendDecimal(Self.percent(color.r))
+            out.append(UInt8(ascii: ";"))
+            out.appendDecimal(Self.percent(color.g))
+            out.append(UInt8(ascii: ";"))
+            out.appendDecimal(Self.percent(color.b))
+        }
+        if width > 0 && height > 0 && paletteCount > 0 {
+            writeBands(image, paletteCount: paletteCount, into: &out)
+        }
+        out.append(ControlBytes.stringTerminator)
+        return out.finish()
+    }
+
+    /// 0...255 to the 0...100 percent sixel registers use, rounded to nearest.
+    static func percent(_ channel: UInt8) -> Int {
+        (Int(channel) * 100 + 127) / 255
+    }
+
+    private func usedColors(_ image: IndexedImage, paletteCount: Int) -> [Bool] {
+        var seen = [Bool](repeating: false, count: 256)
+        image.indices.withUnsafeBufferPointer { indices in
+            if let mask = image.transparent {
+                mask.withUnsafeBufferPointer { mask in
+                    for i in 0..<indices.count where !mask[i] { seen[Int(indices[i])] = true }
+                }
+            } else {
+                for index in indices { seen[Int(index)] = true }
+            }
+        }
+        for index in paletteCount..<256 { seen[index] = false }
+        return seen
+    }
+
+    private func writeBands(_ image: IndexedImage, paletteCount: Int, into out: inout ByteWriter) {
+        let width = image.width, height = image.height
+        // Per colour: up to `width` entries of (x << 8 | six-bit mask).
+        var entries = [UInt32](repeating: 0, count: 256 * width)
+        var entryCount = [Int](repeating: 0, count: 256)
+        var lastColumn = [Int](repeating: -1, count: 256)
+        let noMask: [Bool] = []
+        let mask = image.transparent ?? noMask
+        let hasMask = image.transparent != nil
+        let bandCount = (height + 5) / 6
+        // Worst case per band: every (colour, column) entry costs a gap run
+        // (`!` + 5 digits + `?`) and one sixel; each colour `$#nnn`; one `-`.
+        let bandWorstCase = 6 * width * 8 + 256 * 5 + 1
+        image.indices.withUnsafeBufferPointer { indices in
+            mask.withUnsafeBufferPointer { mask in
+                entries.withUnsafeMutableBufferPointer { entries in
+                    entryCount.withUnsafeMutableBufferPointer { entryCount in
+                        lastColumn.withUnsafeMutableBufferPointer { lastColumn in
+                            for band in 0..<bandCount {
+                                let top = band * 6
+                                let rows = min(6, height - top)
+                                for x in 0..<width {
+                                    var p = top &* width &+ x
+                                    for row in 0..<rows {
+                                        let pixel = p
+                                        p &+= width
+                                        if hasMask && mask[pixel] { continue }
+                                        let color = Int(indices[pixel])
+                                        if color >= paletteCount { continue }
+                                        let bit = UInt32(1) << UInt32(row)
+                                        let slot = color &* width
+                                        if lastColumn[color] == x {
+                                            entries[slot &+ entryCount[color] &- 1] |= bit
+                                        } else {
+                                            entries[slot &+ entryCount[color]] = UInt32(truncatingIfNeeded: x) << 8 | bit
+                                            entryCount[color] &+= 1
+                                            lastColumn[color] = x
+                                        }
+                                    }
+                                }
+                                out.ensureSpare(bandWorstCase)
+                                if band > 0 { out.append(UInt8(ascii: "-")) }
+                                var firstLine = true
+                                for color in 0..<paletteCount where entryCount[color] > 0 {
+                                    if !firstLine { out.append(UInt8(ascii: "$")) }
+                                    firstLine = false
+                                    out.append(UInt8(ascii: "#"))
+                                    out.appendDecimal(color)
+                                    Self.writeLine(entries, from: color * width, count: entryCount[color], into: &out)
+                                    entryCount[color] = 0
+                                    lastColumn[color] = -1
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One colour's sixel line from its sorted (x, mask) entries.
+    @inline(__always)
+    private static func writeLine(
+        _ entries: UnsafeMutableBufferPointer<UInt32>, from start: Int, count: Int, into out: inout ByteWriter
+    ) {
+        let empty = UInt8(ascii: "?")
+        var runChar: UInt8 = 0
+        var runLength = 0
+        var cursor = 0
+        for k in start..<(start &+ count) {
+            let entry = entries[k]
+            let x = Int(entry >> 8)
+            let char = UInt8(truncatingIfNeeded: entry & 0x3F) &+ 63
+            if x > cursor {
+                if runChar == empty {
+                    runLength &+= x &- cursor
+                } else {
+                    writeRun(runChar, runLength, into: &out)
+                    runChar = empty
+                    runLength = x &- cursor
+                }
+            }
+            if char == runChar {
+                runLength &+= 1
+            } else {
+                writeRun(runChar, runLength, into: &out)
+                runChar = char
+                runLength = 1
+            }
+            cursor = x &+ 1
+        }
+        writeRun(runChar, runLength, into: &out)
+    }
+
+    @inline(__always)
+    private static func writeRun(_ char: UInt8, _ length: Int, into out: inout ByteWriter) {
+        if length >= 4 {
+            out.append(UInt8(ascii: "!"))
+            out.appendDecimal(length)
+            out.append(char)
+        } else if length > 0 {
+            out.append(char, times: length)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Encoding
+import Pixels
+import Testing
+
+@Suite struct KittyEncoderTests {
+    private let encoder = KittyEncoder()
+
+    @Test func oneOpaquePixelUncompressedIsExact() {
+        let image = TestImages.image([[RGBA(r: 10, g: 20, b: 30)]])
+        // RGB bytes 0A 14 1E -> base64 "ChQe"; one chunk, so no m key.
+        #expect(TestImages.string(encoder.transmit(image, imageID: 7, compression: .none))
+            == "\u{1B}_Ga=t,f=24,s=1,v=1,i=7,q=2;ChQe\u{1B}\\")
+    }
+
+    @Test func oneTransparentPixelIsSentAsRGBA() {
+        let image = TestImages.image([[RGBA(r: 10, g: 20, b: 30, a: 40)]])
+        // 0A 14 1E 28 -> "ChQeKA=="
+        #expect(TestImages.string(encoder.transmit(image, imageID: 1, compression: .none))
+            == "\u{1B}_Ga=t,f=32,s=1,v=1,i=1,q=2;ChQeKA==\u{1B}\\")
+    }
+
+    @Test func zlibTransmitHasCompressionKey() throws {
+        let image = TestImages.image([[RGBA(r: 10, g: 20, b: 30)]])
+        let commands = try KittyDecoder.commands(encoder.transmit(image, imageID: 7))
+        #expect(commands.count == 1)
+        #expect(commands[0].keyOrder == ["a", "f", "s", "v", "i", "o", "q"])
+        #expect(commands[0].keys["o"] == "z")
+        #expect(try KittyDecoder.image(encoder.transmit(image, imageID: 7)).image == image)
+    }
+
+    @Test func noisyImageIsChunkedWithinTheLimit() throws {
+        let image = TestImages.noise(width: 100, height: 100)
+        let bytes = encoder.transmit(image, imageID: 42)
+        let commands = try KittyDecoder.commands(bytes)
+        #expect(commands.count > 1)
+        for (n, command) in commands.enumerated() {
+            #expect(command.payload.count <= 4096)
+            #expect(command.payload.count % 4 == 0 || n == commands.count - 1)
+            #expect(command.keys["q"] == "2")
+            #expect(command.keys["m"] == (n == commands.count - 1 ? "0" : "1"))
+            if n > 0 { #expect(Set(command.keys.keys) == ["q", "m"]) }
+        }
+        #expect(commands[0].keys["i"] == "42")
+        #expect(commands[0].keys["a"] == "t")
+        #expect(try KittyDecoder.image(bytes).image == image)
+    }
+
+    @Test(arguments: RawFixture.allCases, [KittyCompression.none, .zlib, .png])
+    func photosRoundTripExactly(fixture: RawFixture, compression: KittyCompression) throws {
+        let source = try fixture.load()
+        let bytes = encoder.transmit(source, imageID: 3, compression: compression)
+        let (decoded, commands) = try KittyDecoder.image(bytes)
+        #expect(decoded == source)
+        #expect(commands.allSatisfy { $0.payload.count <= KittyEncoder.maxChunkSize })
+        #expect(commands[0].keys["f"] == (compression == .png ? "100" : fixture == .chelseaAlpha ? "32" : "24"))
+    }
+
+    @Test func placeWritesPlacementKeys() {
+        #expect(TestImages.string(encoder.place(imageID: 5, placementID: 2, columns: 40, rows: 12))
+            == "\u{1B}_Ga=p,i=5,p=2,c=40,r=12,C=1,q=2\u{1B}\\")
+        let cropped = encoder.place(imageID: 5, placementID: 2, columns: 40, rows: 12,
+                                    crop: PixelRect(x: 10, y: 20, width: 300, height: 200), zIndex: -1)
+        #expect(TestImages.string(cropped)
+            == "\u{1B}_Ga=p,i=5,p=2,c=40,r=12,x=10,y=20,w=300,h=200,z=-1,C=1,q=2\u{1B}\\")
+    }
+
+    @Test func transmitAndPlaceCarriesBoth() throws {
+        let image = TestImages.noise(width: 60, height: 40)
+        let bytes = encoder.transmitAndPlace(image, imageID: 9, placementID: 1, columns: 6, rows: 2)
+        let (decoded, commands) = try KittyDecoder.image(bytes)
+        #expect(decoded == image)
+        #expect(commands[0].keyOrder == ["a", "f", "s", "v", "i", "o", "p", "c", "r", "C", "q", "m"])
+        #expect(commands[0].keys["a"] == "T")
+        #expect(commands[0].keys["c"] == "6")
+    }
+
+    @Test func deleteCommandsAreExact() {
+        #expect(TestImages.string(encoder.delete(imageID: 12)) == "\u{1B}_Ga=d,d=I,i=12,q=2\u{1B}\\")
+        #expect(TestImages.string(encoder.deleteAll()) == "\u{1B}_Ga=d,d=A,q=2\u{1B}\\")
+    }
+
+    @Test func emptyImageSendsNothing() {
+        #expect(encoder.transmit(RGBAImage(width: 0, height: 3), imageID: 1).isEmpty)
+    }
+
+    @Test func smallerChunksStillDecode() throws {
+        let image = TestImages.noise(width: 20, height: 20, opaque: false)
+        let bytes = KittyEncoder(chunkSize: 102).transmit(image, imageID: 1, compression: .none)
+        let commands = try KittyDecoder.commands(bytes)
+        // 102 rounds down to 100 (a whole number of base64 quads).
+        #expect(commands.dropLast().allSatisfy { $0.payload.count == 100 })
+        #expect(try KittyDecoder.image(bytes).image == image)
+    }
+}

@@ -1,0 +1,95 @@
+import Encoding
+import Pixels
+import Testing
+
+@Suite struct PaletteMapperTests {
+    /// 256 deterministic pseudo-random colours.
+    private let palette: Palette = {
+        let noise = TestImages.noise(width: 256, height: 1)
+        return Palette(colors: (0..<256).map { RGB(r: noise[$0, 0].r, g: noise[$0, 0].g, b: noise[$0, 0].b) })
+    }()
+
+    private func distance(_ a: RGB, _ b: RGBA) -> Double {
+        let dr = Double(a.r) - Double(b.r), dg = Double(a.g) - Double(b.g), db = Double(a.b) - Double(b.b)
+        return (dr * dr + dg * dg + db * db).squareRoot()
+    }
+
+    @Test func exactPaletteColoursMapToThemselves() {
+        var image = RGBAImage(width: 16, height: 16)
+        for (i, color) in palette.colors.enumerated() {
+            image[i % 16, i / 16] = RGBA(r: color.r, g: color.g, b: color.b)
+        }
+        let indexed = PaletteMapper(palette: palette, dither: .none).map(image)
+        for (i, index) in indexed.indices.enumerated() {
+            // Brute force: the nearest colour to an exact palette colour is itself (distance 0).
+            #expect(palette.colors[Int(index)] == palette.colors[i])
+        }
+    }
+
+    @Test func otherColoursMapNearlyAsWellAsBruteForce() {
+        let probe = TestImages.noise(width: 64, height: 64, seed: 99)
+        let indexed = PaletteMapper(palette: palette, dither: .none).map(probe)
+        // The cube answers for its cell centre, at most sqrt(3 * 4^2) from the
+        // pixel; by the triangle inequality the chosen colour is then at most
+        // twice that further than the true nearest one.
+        let slack = 2 * (3.0 * 16).squareRoot()
+        var worse = 0
+        for y in 0..<64 {
+            for x in 0..<64 {
+                let pixel = probe[x, y]
+                let best = palette.colors.map { distance($0, pixel) }.min()!
+                let chosen = distance(palette.colors[Int(indexed.indices[y * 64 + x])], pixel)
+                #expect(chosen <= best + slack)
+                if chosen > best { worse += 1 }
+            }
+        }
+        // And most pixels get the true nearest colour.
+        #expect(worse < 64 * 64 / 4)
+    }
+
+    @Test func alphaBelowHalfIsTransparent() {
+        let image = TestImages.image([[RGBA(r: 1, g: 2, b: 3, a: 127), RGBA(r: 1, g: 2, b: 3, a: 128)]])
+        let indexed = PaletteMapper(palette: palette, dither: .ordered).map(image)
+        #expect(indexed.transparent == [true, false])
+        #expect(PaletteMapper(palette: palette, dither: .none).map(TestImages.noise(width: 4, height: 4)).transparent == nil)
+    }
+
+    @Test func emptyPaletteLeavesEverythingTransparent() {
+        let indexed = PaletteMapper(palette: Palette(colors: []), dither: .ordered).map(TestImages.noise(width: 3, height: 2))
+        #expect(indexed.transparent == [Bool](repeating: true, count: 6))
+    }
+
+    @Test func orderedDitherIsDeterministic() throws {
+        let photo = try RawFixture.china.load()
+        let mapper = PaletteMapper(palette: PaletteBuilder().build(from: photo), dither: .ordered)
+        #expect(mapper.map(photo) == mapper.map(photo))
+    }
+
+    @Test func ditherAnchoredToTheImageSurvivesPanning() throws {
+        let photo = try RawFixture.china.load()
+        let mapper = PaletteMapper(palette: PaletteBuilder().build(from: photo), dither: .ordered)
+        let full = mapper.map(photo)
+        let crop = PixelRect(x: 13, y: 7, width: 100, height: 60)
+        let panned = mapper.map(photo.cropped(to: crop), ditherOriginX: crop.x, ditherOriginY: crop.y)
+        var differing = 0
+        for y in 0..<crop.height {
+            for x in 0..<crop.width
+            where panned.indices[y * crop.width + x] != full.indices[(y + crop.y) * photo.width + x + crop.x] {
+                differing += 1
+            }
+        }
+        #expect(differing == 0)
+        // Keyed to output positions instead, the same crop shifts the pattern.
+        let outputKeyed = mapper.map(photo.cropped(to: crop))
+        #expect(outputKeyed != panned)
+    }
+
+    @Test func orderedDitherMixesNeighboursOnFlatAreas() {
+        let blackAndWhite = Palette(colors: [RGB(r: 0, g: 0, b: 0), RGB(r: 255, g: 255, b: 255)])
+        let grey = RGBAImage(width: 8, height: 8, fill: RGBA(r: 128, g: 128, b: 128))
+        let dithered = PaletteMapper(palette: blackAndWhite, dither: .ordered).map(grey)
+        let whites = dithered.indices.filter { $0 == 1 }.count
+        #expect((24...40).contains(whites), "mid grey should be about half white, got \(whites) of 64")
+        #expect(Set(PaletteMapper(palette: blackAndWhite, dither: .none).map(grey).indices).count == 1)
+    }
+}

@@ -1,0 +1,167 @@
+import CZlib
+import Foundation
+import Pixels
+
+/// A kitty graphics decoder for checking pxview's own output: splits the
+/// APC commands, joins chunked payloads, base64-decodes, inflates `o=z`
+/// data or decodes the PNG of `f=100`, and rebuilds the RGBA image.
+struct KittyDecoder {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    struct Command: Equatable {
+        var keys: [String: String]
+        /// Keys in the order written, to check which ones a chunk carries.
+        var keyOrder: [String]
+        var payload: [UInt8]
+    }
+
+    /// Every `ESC _ G keys[;payload] ESC \` in `bytes`; anything else is an error.
+    static func commands(_ bytes: [UInt8]) throws -> [Command] {
+        var commands: [Command] = []
+        var i = 0
+        while i < bytes.count {
+            guard bytes.count - i >= 3, bytes[i] == 0x1B, bytes[i + 1] == UInt8(ascii: "_"), bytes[i + 2] == UInt8(ascii: "G") else {
+                throw Failure(description: "no APC G at \(i)")
+            }
+            i += 3
+            var end = i
+            while end + 1 < bytes.count && !(bytes[end] == 0x1B && bytes[end + 1] == UInt8(ascii: "\\")) { end += 1 }
+            guard end + 1 < bytes.count else { throw Failure(description: "unterminated APC") }
+            let body = bytes[i..<end]
+            let split = body.firstIndex(of: UInt8(ascii: ";")) ?? end
+            let keyText = String(decoding: body[i..<split], as: UTF8.self)
+            var keys: [String: String] = [:]
+            var order: [String] = []
+            for pair in keyText.split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2 else { throw Failure(description: "bad key \(pair)") }
+                keys[String(parts[0])] = String(parts[1])
+                order.append(String(parts[0]))
+            }
+            let payload = split < end ? Array(body[(split + 1)..<end]) : []
+            commands.append(Command(keys: keys, keyOrder: order, payload: payload))
+            i = end + 2
+        }
+        return commands
+    }
+
+    /// The image carried by a transmission (first command `a=t` or `a=T`).
+    static func image(_ bytes: [UInt8]) throws -> (image: RGBAImage, commands: [Command]) {
+        let commands = try commands(bytes)
+        guard let first = commands.first else { throw Failure(description: "no commands") }
+        var base64: [UInt8] = []
+        for (n, command) in commands.enumerated() {
+            base64 += command.payload
+            let more = command.keys["m"] == "1"
+            if !more {
+                guard n == commands.count - 1 else { throw Failure(description: "data after the last chunk") }
+            } else if n == commands.count - 1 {
+                throw Failure(description: "last chunk says m=1")
+            }
+        }
+        guard let decoded = Data(base64Encoded: Data(base64)) else { throw Failure(description: "bad base64") }
+        let data = [UInt8](decoded)
+        switch first.keys["f"] {
+        case "100":
+            return (try PNGDecoder.decode(data), commands)
+        case "24", "32":
+            let channels = first.keys["f"] == "24" ? 3 : 4
+            guard let width = first.keys["s"].flatMap({ Int($0) }), let height = first.keys["v"].flatMap({ Int($0) }) else {
+                throw Failure(description: "missing s/v")
+            }
+            let raw = first.keys["o"] == "z" ? try inflate(data, expected: width * height * channels) : data
+            guard raw.count == width * height * channels else { throw Failure(description: "size \(raw.count)") }
+            var pixels = [UInt8](repeating: 255, count: width * height * 4)
+            for p in 0..<(width * height) {
+                for c in 0..<channels { pixels[p * 4 + c] = raw[p * channels + c] }
+            }
+            return (RGBAImage(width: width, height: height, pixels: pixels), commands)
+        default:
+            throw Failure(description: "format \(first.keys["f"] ?? "none")")
+        }
+    }
+
+    static func inflate(_ data: [UInt8], expected: Int) throws -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: expected)
+        var outputCount = uLongf(expected)
+        let status = output.withUnsafeMutableBufferPointer { out in
+            data.withUnsafeBufferPointer { input in
+                uncompress(out.baseAddress, &outputCount, input.baseAddress, uLong(input.count))
+            }
+        }
+        guard status == Z_OK, Int(outputCount) == expected else {
+            throw Failure(description: "inflate failed: status \(status), \(outputCount) of \(expected) bytes")
+        }
+        return output
+    }
+}
+
+/// Just enough PNG decoding for the encoder's own output: 8-bit RGB/RGBA,
+/// non-interlaced, any of the five filter types.
+enum PNGDecoder {
+    static func decode(_ file: [UInt8]) throws -> RGBAImage {
+        guard file.count > 8, Array(file[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else {
+            throw KittyDecoder.Failure(description: "no PNG signature")
+        }
+        func u32(_ at: Int) -> Int { Int(file[at]) << 24 | Int(file[at + 1]) << 16 | Int(file[at + 2]) << 8 | Int(file[at + 3]) }
+        var i = 8
+        var width = 0, height = 0, colorType = 0
+        var idat: [UInt8] = []
+        var sawEnd = false
+        while i + 12 <= file.count {
+            let length = u32(i)
+            let type = String(decoding: file[(i + 4)..<(i + 8)], as: UTF8.self)
+            let data = Array(file[(i + 8)..<(i + 8 + length)])
+            let crc = file[(i + 4)..<(i + 8 + length)].withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
+            guard Int(crc) == u32(i + 8 + length) else { throw KittyDecoder.Failure(description: "bad CRC in \(type)") }
+            switch type {
+            case "IHDR":
+                width = u32(i + 8)
+                height = u32(i + 12)
+                guard data[8] == 8, data[10] == 0, data[11] == 0, data[12] == 0 else {
+                    throw KittyDecoder.Failure(description: "unsupported IHDR \(data)")
+                }
+                colorType = Int(data[9])
+            case "IDAT": idat += data
+            case "IEND": sawEnd = true
+            default: break
+            }
+            i += 12 + length
+        }
+        guard sawEnd, colorType == 2 || colorType == 6 else { throw KittyDecoder.Failure(description: "bad PNG structure") }
+        let channels = colorType == 2 ? 3 : 4
+        let rowBytes = width * channels
+        let filtered = try KittyDecoder.inflate(idat, expected: height * (rowBytes + 1))
+        var previous = [UInt8](repeating: 0, count: rowBytes)
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            let filter = filtered[y * (rowBytes + 1)]
+            var row = Array(filtered[(y * (rowBytes + 1) + 1)..<((y + 1) * (rowBytes + 1))])
+            for x in 0..<rowBytes {
+                let a = x >= channels ? Int(row[x - channels]) : 0
+                let b = Int(previous[x])
+                let c = x >= channels ? Int(previous[x - channels]) : 0
+                let predictor: Int
+                switch filter {
+                case 0: predictor = 0
+                case 1: predictor = a
+                case 2: predictor = b
+                case 3: predictor = (a + b) / 2
+                case 4:
+                    let p = a + b - c
+                    let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                    predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+                default: throw KittyDecoder.Failure(description: "filter \(filter)")
+                }
+                row[x] = row[x] &+ UInt8(predictor)
+            }
+            for x in 0..<width {
+                for ch in 0..<channels { pixels[(y * width + x) * 4 + ch] = row[x * channels + ch] }
+            }
+            previous = row
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+}
