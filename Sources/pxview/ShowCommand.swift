@@ -46,9 +46,8 @@ enum Show {
             }
             let viewport = renderer.viewport(for: decoded.image.size, settings: view.settings, target: screen.target)
             guard screen.drawsGraphics else {
-                let shown = screen.target.graphics == .blocks ? "\(viewport.outputSize) half-block units" : "\(viewport.outputSize) px"
                 Output.out(
-                    "\(name): \(decoded.format.displayName) \(decoded.fullSize), fits \(shown) in a \(screen.target.box) box"
+                    "\(name): \(decoded.format.displayName) \(decoded.fullSize), fits \(viewport.outputSize) px in a \(screen.target.box) box"
                         + " (not a terminal: pass --protocol to draw)\n")
                 return ExitCode.success
             }
@@ -56,7 +55,10 @@ enum Show {
             var frame = rendered.bytes
             // Leave the cursor on a fresh line below the picture, where the prompt goes.
             switch screen.target.graphics {
-            case .kitty: frame += Array("\r\n".utf8)
+            case .kitty:
+                // The placement leaves the cursor at the image's top-left (C=1):
+                // newlines step below it, scrolling the screen if needed.
+                frame += Array("\r".utf8) + [UInt8](repeating: UInt8(ascii: "\n"), count: rendered.cells.height)
             case .sixel: frame += Array("\r".utf8)
             case .blocks: frame += Array("\r\n".utf8)
             }
@@ -163,9 +165,16 @@ struct Screen {
         if stdoutIsTerminal {
             capabilities = detectTerminal(probe: view.protocolChoice == .auto || view.size == nil)
         }
-        let decision = ProtocolDecision.decide(choice: view.protocolChoice, capabilities: capabilities, insideTmux: insideTmux)
+        let drawsGraphics = stdoutIsTerminal || view.protocolGiven
+        // A description speaks in pixels, so it reasons as a pixel protocol would.
+        let decision = drawsGraphics
+            ? ProtocolDecision.decide(choice: view.protocolChoice, capabilities: capabilities, insideTmux: insideTmux)
+            : ProtocolDecision(graphics: .kitty, tmuxPassthrough: false)
         let target = DisplayTarget.resolve(
             decision: decision, capabilities: capabilities, size: view.size, cells: view.cells, cellSize: view.cellSize)
-        return Screen(target: target, drawsGraphics: stdoutIsTerminal || view.protocolGiven)
+        if !(environment["PXVIEW_DEBUG"] ?? "").isEmpty {
+            Output.err("pxview: terminal \(capabilities.map { String(describing: $0) } ?? "none"); drawing \(target)\n")
+        }
+        return Screen(target: target, drawsGraphics: drawsGraphics)
     }
 }
