@@ -1,2 +1,244 @@
-// The benchmark driver is written once the pipeline lands (issue 2).
-print("pxbench: not built yet")
+import Decoding
+import Encoding
+import Explorer
+import Foundation
+import GraphicsReadback
+import Pixels
+import Scaling
+
+/// pxbench: times pxview's pipeline on real photos fitted into a box, stage by
+/// stage in-process and as whole processes beside chafa and img2sixel, and
+/// scores every output's PSNR against a Lanczos-3 resize at its own size.
+///
+///     swift run -c release pxbench [--box 800x600] [--runs 5] [--pxview PATH] [FILE|DIR...]
+
+struct BenchOptions {
+    var box = PixelSize(width: 800, height: 600)
+    var runs = 5
+    var pxview: String
+    var inputs: [String] = []
+
+    init(_ arguments: [String]) {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+        pxview = here + "/pxview"
+        var index = 0
+        func next() -> String {
+            index += 1
+            guard index < arguments.count else { fail("\(arguments[index - 1]) needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--box":
+                let parts = next().split(separator: "x").compactMap { Int($0) }
+                guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { fail("--box expects WxH") }
+                box = PixelSize(width: parts[0], height: parts[1])
+            case "--runs":
+                guard let n = Int(next()), n > 0 else { fail("--runs expects a positive number") }
+                runs = n
+            case "--pxview": pxview = next()
+            case "--help", "-h":
+                print("usage: pxbench [--box WxH] [--runs N] [--pxview PATH] [FILE|DIR...]")
+                exit(0)
+            case let other where other.hasPrefix("-"): fail("unknown option \(other)")
+            case let path: inputs.append(path)
+            }
+            index += 1
+        }
+        if inputs.isEmpty { inputs = ["Tests/Fixtures/images", "Sources/Pixabay/Catalog/large"] }
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("pxbench: \(message)\n".utf8))
+    exit(2)
+}
+
+/// Photos to measure: JPEG and PNG files (by magic bytes) under the inputs.
+func photoFiles(_ inputs: [String]) -> [String] {
+    var files: [String] = []
+    for input in inputs {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else { continue }
+        let candidates = isDirectory.boolValue
+            ? ((try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []).sorted().map { "\(input)/\($0)" }
+            : [input]
+        for file in candidates {
+            guard let handle = FileHandle(forReadingAtPath: file) else { continue }
+            let head = [UInt8](handle.readData(ofLength: 8))
+            try? handle.close()
+            if sniffImageFormat(head) != nil { files.append(file) }
+        }
+    }
+    return files
+}
+
+func milliseconds(_ body: () -> Void) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+}
+
+/// One tool's result on one photo.
+struct Measurement {
+    var milliseconds: Double
+    var bytes: Int
+    var psnr: Double
+}
+
+/// Decodes a tool's output back to pixels and scores it.
+func score(_ output: [UInt8], source: RGBAImage, kitty: Bool) -> Double {
+    do {
+        let image: RGBAImage
+        if kitty {
+            image = try KittyReadback.image(from: output).image
+        } else {
+            guard let start = output.firstIndex(of: 0x1B) else { return .nan }
+            image = try SixelReadback.decode(Array(output[start...])).image
+        }
+        let reference = LanczosReference.resize(source, to: image.size)
+        return LanczosReference.psnr(image, reference: reference)
+    } catch {
+        return .nan
+    }
+}
+
+let options = BenchOptions(Array(CommandLine.arguments.dropFirst()))
+let files = photoFiles(options.inputs)
+guard !files.isEmpty else { fail("no JPEG or PNG files found in \(options.inputs.joined(separator: ", "))") }
+guard FileManager.default.isExecutableFile(atPath: options.pxview) else {
+    fail("pxview not found at \(options.pxview): build it first (swift build -c release)")
+}
+let chafa = ProcessTimer.find("chafa")
+let img2sixel = ProcessTimer.find("img2sixel")
+let box = options.box
+
+print("pxbench: \(files.count) photos into \(box), median of \(options.runs) runs each")
+print("tools: pxview \(options.pxview); chafa \(chafa ?? "not installed"); img2sixel \(img2sixel ?? "not installed")")
+print("")
+
+// MARK: In-process stages
+
+struct StageTimes { var decode = [Double](), scale = [Double](), quantize = [Double](), map = [Double](), sixel = [Double](), kitty = [Double]() }
+var stages = StageTimes()
+let renderer = ImageRenderer()
+let sixelTarget = DisplayTarget(graphics: .sixel, box: box)
+for file in files {
+    guard let data = FileManager.default.contents(atPath: file) else { continue }
+    let bytes = [UInt8](data)
+    var decodeRuns: [Double] = [], scaleRuns: [Double] = [], quantizeRuns: [Double] = [], mapRuns: [Double] = []
+    var sixelRuns: [Double] = [], kittyRuns: [Double] = []
+    for _ in 0..<options.runs {
+        var decoded: DecodedImage?
+        decodeRuns.append(milliseconds { decoded = try? renderer.decode(bytes, settings: ViewSettings(), target: sixelTarget, maxPixels: 100_000_000) })
+        guard let decoded else { break }
+        let viewport = renderer.viewport(for: decoded.image.size, settings: ViewSettings(), target: sixelTarget)
+        var scaled = RGBAImage(width: 0, height: 0)
+        scaleRuns.append(milliseconds { scaled = renderer.resampler.resample(decoded.image, from: viewport.sourceRect, to: viewport.outputSize) })
+        var palette = Palette(colors: [])
+        quantizeRuns.append(milliseconds { palette = PaletteBuilder(maxColors: 256).build(from: scaled) })
+        var indexed: IndexedImage?
+        mapRuns.append(milliseconds { indexed = PaletteMapper(palette: palette, dither: .ordered).map(scaled) })
+        if let indexed { sixelRuns.append(milliseconds { _ = SixelEncoder().encode(indexed, palette: palette) }) }
+        kittyRuns.append(milliseconds { _ = KittyEncoder().transmitAndPlace(scaled, imageID: 1, placementID: 1, columns: 80, rows: 24) })
+    }
+    stages.decode.append(median(decodeRuns))
+    stages.scale.append(median(scaleRuns))
+    stages.quantize.append(median(quantizeRuns))
+    stages.map.append(median(mapRuns))
+    stages.sixel.append(median(sixelRuns))
+    stages.kitty.append(median(kittyRuns))
+}
+func format(_ value: Double, _ digits: Int = 1) -> String { value.isNaN ? "-" : String(format: "%.\(digits)f", value) }
+print("in-process stages (median over photos, ms): decode \(format(median(stages.decode)))"
+    + "  scale \(format(median(stages.scale)))  quantize \(format(median(stages.quantize)))"
+    + "  map+dither \(format(median(stages.map)))  sixel encode \(format(median(stages.sixel)))"
+    + "  kitty encode \(format(median(stages.kitty)))")
+print("")
+
+// MARK: Whole processes, side by side
+
+/// The tools compared, each as a command line for one photo.
+struct Tool {
+    var name: String
+    var kitty: Bool
+    var command: (String, PixelSize) -> (String, [String])?
+}
+
+/// chafa sizes in cells: with its default 8x8-pixel cell and a 1:1 font ratio,
+/// WxH cells of 8 px are a WxH pixel box.
+var tools: [Tool] = [
+    Tool(name: "pxview sixel", kitty: false) { file, _ in
+        (options.pxview, ["show", "--protocol", "sixel", "--size", "\(box)", file])
+    },
+]
+if let chafa {
+    tools.append(Tool(name: "chafa sixel", kitty: false) { file, _ in
+        (chafa, ["-f", "sixels", "-s", "\(box.width / 8)x\(box.height / 8)", "--font-ratio", "1", file])
+    })
+}
+if let img2sixel {
+    tools.append(Tool(name: "img2sixel", kitty: false) { _, fitted in
+        (img2sixel, ["-w", "\(fitted.width)", "-h", "\(fitted.height)"])
+    })
+}
+tools.append(Tool(name: "pxview kitty", kitty: true) { file, _ in
+    (options.pxview, ["show", "--protocol", "kitty", "--size", "\(box)", file])
+})
+if let chafa {
+    tools.append(Tool(name: "chafa kitty", kitty: true) { file, _ in
+        (chafa, ["-f", "kitty", "-s", "\(box.width / 8)x\(box.height / 8)", "--font-ratio", "1", file])
+    })
+}
+
+var results: [String: [Measurement]] = [:]
+for file in files {
+    guard let data = FileManager.default.contents(atPath: file),
+        let full = try? decodeImage([UInt8](data))
+    else { continue }
+    let fitted = Viewport(imageSize: full.image.size, viewSize: box).outputSize
+    for tool in tools {
+        guard var (program, arguments) = tool.command(file, fitted) else { continue }
+        if tool.name == "img2sixel" { arguments.append(file) }
+        var times: [Double] = []
+        var output: [UInt8] = []
+        for _ in 0..<options.runs {
+            guard let run = try? ProcessTimer.run(program, arguments, environment: ["PATH": "/usr/bin:/bin", "TERM": "xterm"]),
+                run.exitCode == 0
+            else { break }
+            times.append(run.milliseconds)
+            output = run.output
+        }
+        guard !times.isEmpty else { continue }
+        let measurement = Measurement(
+            milliseconds: median(times), bytes: output.count, psnr: score(output, source: full.image, kitty: tool.kitty))
+        results[tool.name, default: []].append(measurement)
+    }
+    FileHandle.standardError.write(Data(".".utf8))
+}
+FileHandle.standardError.write(Data("\n".utf8))
+
+func summary(_ name: String) -> (ms: Double, kb: Double, psnr: Double)? {
+    guard let list = results[name], !list.isEmpty else { return nil }
+    return (median(list.map(\.milliseconds)), median(list.map { Double($0.bytes) / 1000 }), median(list.map(\.psnr).filter { !$0.isNaN }))
+}
+
+print("whole process, median over photos:")
+print("tool            time ms    size KB   PSNR dB")
+for tool in tools {
+    guard let s = summary(tool.name) else { continue }
+    let name = tool.name.padding(toLength: 14, withPad: " ", startingAt: 0)
+    print("\(name)  \(format(s.ms).leftPadded(7))  \(format(s.kb).leftPadded(9))  \(format(s.psnr).leftPadded(8))")
+}
+print("")
+func ratio(_ a: String, _ b: String) {
+    guard let x = summary(a), let y = summary(b) else { return }
+    print("\(a) / \(b): time \(format(x.ms / y.ms, 2))x, size \(format(x.kb / y.kb, 2))x, PSNR \(format(x.psnr - y.psnr, 1)) dB")
+}
+ratio("pxview sixel", "chafa sixel")
+ratio("pxview sixel", "img2sixel")
+ratio("pxview kitty", "chafa kitty")
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
