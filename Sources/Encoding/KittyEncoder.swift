@@ -24,9 +24,13 @@ public struct KittyEncoder: Sendable {
     /// The protocol's limit for base64 bytes per chunk.
     public static let maxChunkSize = 4096
 
-    /// zlib level for `.zlib` and `.png` by default: on photos level 1 is
-    /// several times faster than 6 for a stream a few percent bigger, and
-    /// the bytes only cross a local pty.
+    /// zlib level for `.zlib` and `.png` by default. Measured on four
+    /// 800x533 photos (release build): `.zlib` level 1 takes 21-31 ms for
+    /// 0.84-1.43 MB of output, level 6 33-45 ms for about the same size
+    /// (-6 % to +1 %); `.png` level 1 (Paeth) takes about as long as `.zlib`
+    /// level 1 and is 25-35 % smaller, level 6 3-7x slower for 5-15 % less;
+    /// `.none` takes 1.3-2.7 ms for 1.71 MB. Level 1 it is: the bytes only
+    /// cross a local pty.
     public static let defaultZlibLevel = 1
 
     public var zlibLevel: Int
