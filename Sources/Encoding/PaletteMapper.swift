@@ -97,15 +97,28 @@ public struct PaletteMapper: Sendable {
     static func meanNeighbourDistance(_ palette: Palette) -> Int {
         let colors = palette.colors
         guard colors.count > 1 else { return 0 }
-        var total = 0.0
+        var total = 0
         for (i, a) in colors.enumerated() {
             var best = Int.max
             for (j, b) in colors.enumerated() where j != i {
                 let dr = Int(a.r) - Int(b.r), dg = Int(a.g) - Int(b.g), db = Int(a.b) - Int(b.b)
                 best = min(best, dr * dr + dg * dg + db * db)
             }
-            total += Double(best).squareRoot()
+            total += integerSquareRoot(best)
         }
-        return Int((total / Double(colors.count)).rounded())
+        return (total + colors.count / 2) / colors.count
+    }
+
+    /// floor(sqrt(value)) in integers: keeps libm (which plain executables
+    /// do not link) out of the module.
+    static func integerSquareRoot(_ value: Int) -> Int {
+        guard value > 1 else { return max(0, value) }
+        var root = value
+        var next = (root + 1) / 2
+        while next < root {
+            root = next
+            next = (root + value / root) / 2
+        }
+        return root
     }
 }
