@@ -39,9 +39,8 @@ public struct PaletteBuilder: Sendable {
         if let exact = ExactColorCollector.distinctOpaqueColors(of: image, limit: maxColors) {
             return (Palette(colors: exact), true)
         }
-        var histogram = ColorHistogram(image: image, sampleTarget: Self.histogramSampleTarget)
-        var cut = MedianCut(bins: histogram.occupiedBins())
-        histogram = ColorHistogram.empty  // free the 32768-bin tables before the cut runs
+        // The 32768-bin histogram is a temporary: only its occupied bins live on.
+        var cut = MedianCut(bins: ColorHistogram(image: image, sampleTarget: Self.histogramSampleTarget).occupiedBins())
         cut.split(into: maxColors)
         var colors = cut.boxMeans()
         for _ in 0..<refinementPasses {
@@ -83,13 +82,6 @@ struct ColorHistogram {
 
     private var counts: [UInt32]
     private var sums: [UInt32]  // r, g, b per bin
-
-    static let empty = ColorHistogram(counts: [], sums: [])
-
-    private init(counts: [UInt32], sums: [UInt32]) {
-        self.counts = counts
-        self.sums = sums
-    }
 
     init(image: RGBAImage, sampleTarget: Int) {
         counts = [UInt32](repeating: 0, count: Self.binCount)

@@ -14,7 +14,7 @@ import Pixels
 public struct PaletteMapper: Sendable {
     public let palette: Palette
     public let dither: Dither
-    /// Peak-to-peak size of the ordered-dither offset added to each channel.
+    /// Peak-to-peak size of the dither offset added to each channel.
     public let ditherAmplitude: Int
 
     private let colormap: InverseColormap
@@ -22,10 +22,10 @@ public struct PaletteMapper: Sendable {
     /// Side of the (square, power-of-two) threshold tile.
     private let ditherSide: Int
 
-    /// - Parameter ditherAmplitude: override for the ordered-dither strength;
+    /// - Parameter ditherAmplitude: override for the dither strength;
     ///   by default it is the mean per-channel step from each palette colour
-    ///   to its nearest neighbour (`meanNeighbourStep`), which is what
-    ///   ordered dither needs to turn a flat gradient into a mix of the two
+    ///   to its nearest neighbour (`meanNeighbourStep`), which is what a
+    ///   threshold dither needs to turn a flat gradient into a mix of the two
     ///   neighbouring colours rather than bands.
     public init(palette: Palette, dither: Dither, ditherAmplitude: Int? = nil) {
         self.palette = palette
@@ -45,10 +45,10 @@ public struct PaletteMapper: Sendable {
 
     /// Maps every pixel. The dither pattern cell of pixel (x, y) is
     /// ((x + ditherOriginX) mod side, (y + ditherOriginY) mod side), side
-    /// being 8 (Bayer) or 32 (blue noise): leave the
-    /// origin at 0 to key the pattern to output positions, or pass the
-    /// crop's offset inside the full image to key it to image content, so a
-    /// panned view keeps every pixel's index. An empty palette maps every
+    /// being 8 (Bayer) or 32 (blue noise). Leave the origin at 0 to key the
+    /// pattern to output positions, or pass the crop's offset inside the
+    /// full image to key it to image content, so a panned view keeps every
+    /// pixel's index. An empty palette maps every
     /// pixel to transparent, since there is no colour to paint with.
     public func map(_ image: RGBAImage, ditherOriginX: Int = 0, ditherOriginY: Int = 0) -> IndexedImage {
         let width = image.width, height = image.height
