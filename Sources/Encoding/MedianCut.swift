@@ -150,7 +150,7 @@ struct MedianCut {
         var sums = [Double](repeating: 0, count: colors.count * 4)
         for bin in bins {
             let nearest = Int(search.nearest(
-                r: Int32(bin.r.rounded()), g: Int32(bin.g.rounded()), b: Int32(bin.b.rounded())))
+                r: Int32(bin.r + 0.5), g: Int32(bin.g + 0.5), b: Int32(bin.b + 0.5)))
             let slab = Slab(bin)
             sums[nearest * 4] += slab.sumR
             sums[nearest * 4 + 1] += slab.sumG
@@ -166,6 +166,8 @@ struct MedianCut {
     }
 
     private static func channel(_ value: Double) -> UInt8 {
-        UInt8(min(255, max(0, value.rounded())))
+        // Adding a half and truncating rounds these non-negative means
+        // without libm's round(), which plain executables do not link.
+        UInt8(min(255, max(0, value) + 0.5))
     }
 }

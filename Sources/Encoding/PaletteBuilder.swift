@@ -7,9 +7,13 @@ import Pixels
 /// variance-based median cut over a 5-bit-per-channel histogram of opaque
 /// pixels (sampled down to about a quarter million pixels on big images),
 /// then one k-means pass over the histogram bins moves each colour to the
-/// mean of the bins nearest to it. Median cut alone is fast but leaves
-/// colours where the box split them; the k-means pass costs little (the
-/// bins, not the pixels, are revisited) and gains about 1 dB PSNR on photos.
+/// mean of the bins nearest to it (the bins, not the pixels, are revisited).
+///
+/// Measured on 800x533 photos (256 colours, release build): 0.6-1.8 ms,
+/// sixel round trip 35.6-41.9 dB undithered. The k-means pass adds
+/// 0.1-0.8 ms for about +0.1 dB; a 6-bit histogram was slower and 0.4-2 dB
+/// worse (more sparse bins pull colours towards outliers), and a 6-bit
+/// mapping cube gained only 0.1 dB for 2-3x the mapping time.
 public struct PaletteBuilder: Sendable {
     public let maxColors: Int
     /// Lloyd iterations after the median cut; 0 turns refinement off.
@@ -35,9 +39,8 @@ public struct PaletteBuilder: Sendable {
         if let exact = ExactColorCollector.distinctOpaqueColors(of: image, limit: maxColors) {
             return (Palette(colors: exact), true)
         }
-        var histogram = ColorHistogram(image: image, sampleTarget: Self.histogramSampleTarget)
-        var cut = MedianCut(bins: histogram.occupiedBins())
-        histogram = ColorHistogram.empty  // free the 32768-bin tables before the cut runs
+        // The 32768-bin histogram is a temporary: only its occupied bins live on.
+        var cut = MedianCut(bins: ColorHistogram(image: image, sampleTarget: Self.histogramSampleTarget).occupiedBins())
         cut.split(into: maxColors)
         var colors = cut.boxMeans()
         for _ in 0..<refinementPasses {
@@ -80,13 +83,6 @@ struct ColorHistogram {
     private var counts: [UInt32]
     private var sums: [UInt32]  // r, g, b per bin
 
-    static let empty = ColorHistogram(counts: [], sums: [])
-
-    private init(counts: [UInt32], sums: [UInt32]) {
-        self.counts = counts
-        self.sums = sums
-    }
-
     init(image: RGBAImage, sampleTarget: Int) {
         counts = [UInt32](repeating: 0, count: Self.binCount)
         sums = [UInt32](repeating: 0, count: Self.binCount * 3)
@@ -95,7 +91,8 @@ struct ColorHistogram {
         var step = 1
         while area / (step * step) > sampleTarget { step += 1 }
         let width = image.width, height = image.height
-        let shift = 8 - Self.bitsPerChannel
+        let shift = UInt32(8 - Self.bitsPerChannel)
+        let bits = UInt32(Self.bitsPerChannel)
         image.pixels.withUnsafeBufferPointer { p in
             counts.withUnsafeMutableBufferPointer { counts in
                 sums.withUnsafeMutableBufferPointer { sums in
@@ -106,7 +103,7 @@ struct ColorHistogram {
                         while i < rowEnd {
                             if p[i + 3] >= 128 {
                                 let r = UInt32(p[i]), g = UInt32(p[i + 1]), b = UInt32(p[i + 2])
-                                let bin = Int((r >> shift) << 10 | (g >> shift) << 5 | (b >> shift))
+                                let bin = Int((r >> shift) << (2 * bits) | (g >> shift) << bits | (b >> shift))
                                 counts[bin] &+= 1
                                 sums[bin * 3] &+= r
                                 sums[bin * 3 + 1] &+= g
@@ -125,12 +122,14 @@ struct ColorHistogram {
     func occupiedBins() -> [HistogramBin] {
         var bins: [HistogramBin] = []
         bins.reserveCapacity(4096)
+        let mask = (1 << Self.bitsPerChannel) - 1
         for bin in 0..<counts.count where counts[bin] > 0 {
             let n = Float(counts[bin])
             bins.append(HistogramBin(
                 r: Float(sums[bin * 3]) / n, g: Float(sums[bin * 3 + 1]) / n, b: Float(sums[bin * 3 + 2]) / n,
                 weight: n,
-                cell: (UInt8(bin >> 10), UInt8((bin >> 5) & 31), UInt8(bin & 31))))
+                cell: (UInt8(bin >> (2 * Self.bitsPerChannel)), UInt8((bin >> Self.bitsPerChannel) & mask),
+                       UInt8(bin & mask))))
         }
         return bins
     }

@@ -14,22 +14,26 @@ import Pixels
 public struct PaletteMapper: Sendable {
     public let palette: Palette
     public let dither: Dither
-    /// Peak-to-peak size of the ordered-dither offset added to each channel.
+    /// Peak-to-peak size of the dither offset added to each channel.
     public let ditherAmplitude: Int
 
     private let colormap: InverseColormap
     private let ditherOffsets: [Int32]
+    /// Side of the (square, power-of-two) threshold tile.
+    private let ditherSide: Int
 
-    /// - Parameter ditherAmplitude: override for the ordered-dither strength;
-    ///   by default it is the mean distance from each palette colour to its
-    ///   nearest neighbour, i.e. about one palette step, which is what
-    ///   ordered dither needs to turn a flat gradient into a mix of the two
+    /// - Parameter ditherAmplitude: override for the dither strength;
+    ///   by default it is the mean per-channel step from each palette colour
+    ///   to its nearest neighbour (`meanNeighbourStep`), which is what a
+    ///   threshold dither needs to turn a flat gradient into a mix of the two
     ///   neighbouring colours rather than bands.
     public init(palette: Palette, dither: Dither, ditherAmplitude: Int? = nil) {
         self.palette = palette
         self.dither = dither
-        self.ditherAmplitude = dither == .none ? 0 : max(0, ditherAmplitude ?? Self.meanNeighbourDistance(palette))
-        ditherOffsets = BayerMatrix.offsets(amplitude: self.ditherAmplitude)
+        self.ditherAmplitude = dither == .none ? 0 : max(0, ditherAmplitude ?? Self.meanNeighbourStep(palette))
+        let matrix = dither.matrix ?? .bayer8
+        ditherSide = matrix.side
+        ditherOffsets = matrix.offsets(amplitude: self.ditherAmplitude)
         colormap = InverseColormap(palette: palette)
     }
 
@@ -40,10 +44,11 @@ public struct PaletteMapper: Sendable {
     }
 
     /// Maps every pixel. The dither pattern cell of pixel (x, y) is
-    /// ((x + ditherOriginX) mod 8, (y + ditherOriginY) mod 8): leave the
-    /// origin at 0 to key the pattern to output positions, or pass the
-    /// crop's offset inside the full image to key it to image content, so a
-    /// panned view keeps every pixel's index. An empty palette maps every
+    /// ((x + ditherOriginX) mod side, (y + ditherOriginY) mod side), side
+    /// being 8 (Bayer) or 32 (blue noise). Leave the origin at 0 to key the
+    /// pattern to output positions, or pass the crop's offset inside the
+    /// full image to key it to image content, so a panned view keeps every
+    /// pixel's index. An empty palette maps every
     /// pixel to transparent, since there is no colour to paint with.
     public func map(_ image: RGBAImage, ditherOriginX: Int = 0, ditherOriginY: Int = 0) -> IndexedImage {
         let width = image.width, height = image.height
@@ -57,13 +62,14 @@ public struct PaletteMapper: Sendable {
         let hasAlpha = image.hasTransparency
         var transparent = hasAlpha ? [Bool](repeating: false, count: count) : []
         let dithering = dither != .none && ditherAmplitude > 0
+        let side = ditherSide, tileMask = ditherSide - 1
         colormap.withLookup { lookup in
             image.pixels.withUnsafeBufferPointer { p in
                 ditherOffsets.withUnsafeBufferPointer { offsets in
                     indices.withUnsafeMutableBufferPointer { out in
                         transparent.withUnsafeMutableBufferPointer { mask in
                             for y in 0..<height {
-                                let patternRow = ((y &+ ditherOriginY) & 7) << 3
+                                let patternRow = ((y &+ ditherOriginY) & tileMask) &* side
                                 var i = y * width
                                 for x in 0..<width {
                                     let s = i << 2
@@ -74,7 +80,7 @@ public struct PaletteMapper: Sendable {
                                     }
                                     var r = Int32(p[s]), g = Int32(p[s + 1]), b = Int32(p[s + 2])
                                     if dithering {
-                                        let d = offsets[patternRow | ((x &+ ditherOriginX) & 7)]
+                                        let d = offsets[patternRow &+ ((x &+ ditherOriginX) & tileMask)]
                                         r = min(255, max(0, r &+ d))
                                         g = min(255, max(0, g &+ d))
                                         b = min(255, max(0, b &+ d))
@@ -92,20 +98,24 @@ public struct PaletteMapper: Sendable {
                             transparent: hasAlpha ? transparent : nil)
     }
 
-    /// Mean distance from each colour to its nearest other colour; 0 for
-    /// palettes of fewer than two colours (nothing to dither between).
-    static func meanNeighbourDistance(_ palette: Palette) -> Int {
+    /// Mean over the palette of the distance to the nearest other colour,
+    /// measured as the largest per-channel difference; 0 for palettes of
+    /// fewer than two colours (nothing to dither between). Per-channel,
+    /// because the dither offset moves all three channels together: for
+    /// black and white the step is 255, not the 441 of the diagonal, and
+    /// with 441 a 25 % grey would come out 35 % white.
+    static func meanNeighbourStep(_ palette: Palette) -> Int {
         let colors = palette.colors
         guard colors.count > 1 else { return 0 }
-        var total = 0.0
+        var total = 0
         for (i, a) in colors.enumerated() {
             var best = Int.max
             for (j, b) in colors.enumerated() where j != i {
-                let dr = Int(a.r) - Int(b.r), dg = Int(a.g) - Int(b.g), db = Int(a.b) - Int(b.b)
-                best = min(best, dr * dr + dg * dg + db * db)
+                let step = max(abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)))
+                best = min(best, step)
             }
-            total += Double(best).squareRoot()
+            total += best
         }
-        return Int((total / Double(colors.count)).rounded())
+        return (total + colors.count / 2) / colors.count
     }
 }

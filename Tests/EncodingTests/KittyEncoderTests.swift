@@ -62,6 +62,8 @@ import Testing
                                     crop: PixelRect(x: 10, y: 20, width: 300, height: 200), zIndex: -1)
         #expect(TestImages.string(cropped)
             == "\u{1B}_Ga=p,i=5,p=2,c=40,r=12,x=10,y=20,w=300,h=200,z=-1,C=1,q=2\u{1B}\\")
+        #expect(TestImages.string(encoder.place(imageID: 5, placementID: 0, columns: 0, rows: -3))
+            == "\u{1B}_Ga=p,i=5,C=1,q=2\u{1B}\\")
     }
 
     @Test func transmitAndPlaceCarriesBoth() throws {
