@@ -35,6 +35,9 @@ let package = Package(
         .target(name: "Scaling", dependencies: ["Pixels"]),
         .target(name: "Encoding", dependencies: ["Pixels", "CZlib"]),
         .target(name: "Terminal", dependencies: ["Pixels"]),
+        /// Reads sixel and kitty output back into pixels: tests and pxbench score
+        /// pxview's (and other tools') output with it. Never used to draw.
+        .target(name: "GraphicsReadback", dependencies: ["Pixels", "Encoding", "CZlib"]),
         .target(name: "HTTP", dependencies: ["CCurl"]),
         .target(
             name: "Pixabay", dependencies: ["HTTP"],
@@ -48,13 +51,15 @@ let package = Package(
             name: "pxview",
             dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Terminal", "HTTP", "Pixabay", "Explorer"]),
         .executableTarget(
-            name: "pxbench", dependencies: ["Pixels", "Decoding", "Scaling", "Encoding"]),
+            name: "pxbench",
+            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Explorer", "GraphicsReadback"]),
 
         // MARK: Tests
         .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Pixels"]),
         .testTarget(name: "ScalingTests", dependencies: ["Scaling", "Pixels"]),
-        .testTarget(name: "EncodingTests", dependencies: ["Encoding", "Pixels", "Decoding", "Scaling", "CZlib"]),
+        .testTarget(
+            name: "EncodingTests", dependencies: ["Encoding", "Pixels", "Decoding", "Scaling", "CZlib", "GraphicsReadback"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP"]),

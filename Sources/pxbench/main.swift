@@ -91,10 +91,10 @@ func score(_ output: [UInt8], source: RGBAImage, kitty: Bool) -> Double {
     do {
         let image: RGBAImage
         if kitty {
-            image = try KittyReadback.image(from: output).image
+            image = try KittyDecoder.image(output).image
         } else {
             guard let start = output.firstIndex(of: 0x1B) else { return .nan }
-            image = try SixelReadback.decode(Array(output[start...])).image
+            image = try SixelDecoder.decode(Array(output[start...])).image
         }
         let reference = LanczosReference.resize(source, to: image.size)
         return LanczosReference.psnr(image, reference: reference)
@@ -198,8 +198,7 @@ for file in files {
     else { continue }
     let fitted = Viewport(imageSize: full.image.size, viewSize: box).outputSize
     for tool in tools {
-        guard var (program, arguments) = tool.command(file, fitted) else { continue }
-        if tool.name == "img2sixel" { arguments.append(file) }
+        guard let (program, arguments) = tool.command(file, fitted) else { continue }
         var times: [Double] = []
         var output: [UInt8] = []
         for _ in 0..<options.runs {
@@ -218,7 +217,7 @@ for file in files {
 }
 FileHandle.standardError.write(Data("\n".utf8))
 
-func summary(_ name: String) -> (ms: Double, kb: Double, psnr: Double)? {
+func summary(_ name: String, _ results: [String: [Measurement]]) -> (ms: Double, kb: Double, psnr: Double)? {
     guard let list = results[name], !list.isEmpty else { return nil }
     return (median(list.map(\.milliseconds)), median(list.map { Double($0.bytes) / 1000 }), median(list.map(\.psnr).filter { !$0.isNaN }))
 }
@@ -226,18 +225,18 @@ func summary(_ name: String) -> (ms: Double, kb: Double, psnr: Double)? {
 print("whole process, median over photos:")
 print("tool            time ms    size KB   PSNR dB")
 for tool in tools {
-    guard let s = summary(tool.name) else { continue }
+    guard let s = summary(tool.name, results) else { continue }
     let name = tool.name.padding(toLength: 14, withPad: " ", startingAt: 0)
     print("\(name)  \(format(s.ms).leftPadded(7))  \(format(s.kb).leftPadded(9))  \(format(s.psnr).leftPadded(8))")
 }
 print("")
-func ratio(_ a: String, _ b: String) {
-    guard let x = summary(a), let y = summary(b) else { return }
+func ratio(_ a: String, _ b: String, _ results: [String: [Measurement]]) {
+    guard let x = summary(a, results), let y = summary(b, results) else { return }
     print("\(a) / \(b): time \(format(x.ms / y.ms, 2))x, size \(format(x.kb / y.kb, 2))x, PSNR \(format(x.psnr - y.psnr, 1)) dB")
 }
-ratio("pxview sixel", "chafa sixel")
-ratio("pxview sixel", "img2sixel")
-ratio("pxview kitty", "chafa kitty")
+ratio("pxview sixel", "chafa sixel", results)
+ratio("pxview sixel", "img2sixel", results)
+ratio("pxview kitty", "chafa kitty", results)
 
 extension String {
     func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }

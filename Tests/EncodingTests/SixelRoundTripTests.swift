@@ -1,3 +1,4 @@
+import GraphicsReadback
 import Encoding
 import Pixels
 import Testing

@@ -6,21 +6,21 @@ import Pixels
 /// RGBA pixels. Never-painted pixels stay transparent (alpha 0), as on a
 /// terminal honouring P2 = 1. Strict: anything unexpected is an error, so an
 /// encoder bug shows up as a failed parse rather than a silently odd image.
-struct SixelDecoder {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public struct SixelDecoder {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    struct Result {
-        var image: RGBAImage
+    public struct Result {
+        public var image: RGBAImage
         /// The P2 parameter (1 = unpainted pixels transparent).
-        var backgroundSelect: Int
-        var registers: [Int: RGB]
+        public var backgroundSelect: Int
+        public var registers: [Int: RGB]
         /// How many times any pixel was painted more than once.
-        var overpaints: Int
+        public var overpaints: Int
     }
 
-    static func decode(_ bytes: [UInt8]) throws -> Result {
+    public static func decode(_ bytes: [UInt8]) throws -> Result {
         var reader = Reader(bytes: bytes)
         guard reader.take() == 0x1B, reader.take() == UInt8(ascii: "P") else { throw Failure(description: "no DCS introducer") }
         var parameters: [Int] = []
@@ -111,7 +111,7 @@ struct SixelDecoder {
 /// A cursor over bytes with the small number parsing both decoders need.
 struct Reader {
     let bytes: [UInt8]
-    var position = 0
+    public var position = 0
 
     mutating func take() -> UInt8? {
         guard position < bytes.count else { return nil }

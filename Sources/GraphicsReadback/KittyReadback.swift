@@ -5,20 +5,20 @@ import Pixels
 /// A kitty graphics decoder for checking pxview's own output: splits the
 /// APC commands, joins chunked payloads, base64-decodes, inflates `o=z`
 /// data or decodes the PNG of `f=100`, and rebuilds the RGBA image.
-struct KittyDecoder {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public struct KittyDecoder {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    struct Command: Equatable {
-        var keys: [String: String]
+    public struct Command: Equatable {
+        public var keys: [String: String]
         /// Keys in the order written, to check which ones a chunk carries.
-        var keyOrder: [String]
-        var payload: [UInt8]
+        public var keyOrder: [String]
+        public var payload: [UInt8]
     }
 
     /// Every `ESC _ G keys[;payload] ESC \` in `bytes`; anything else is an error.
-    static func commands(_ bytes: [UInt8]) throws -> [Command] {
+    public static func commands(_ bytes: [UInt8]) throws -> [Command] {
         var commands: [Command] = []
         var i = 0
         while i < bytes.count {
@@ -48,7 +48,7 @@ struct KittyDecoder {
     }
 
     /// The image carried by a transmission (first command `a=t` or `a=T`).
-    static func image(_ bytes: [UInt8]) throws -> (image: RGBAImage, commands: [Command]) {
+    public static func image(_ bytes: [UInt8]) throws -> (image: RGBAImage, commands: [Command]) {
         let commands = try commands(bytes)
         guard let first = commands.first else { throw Failure(description: "no commands") }
         var base64: [UInt8] = []
@@ -83,7 +83,7 @@ struct KittyDecoder {
         }
     }
 
-    static func inflate(_ data: [UInt8], expected: Int) throws -> [UInt8] {
+    public static func inflate(_ data: [UInt8], expected: Int) throws -> [UInt8] {
         var output = [UInt8](repeating: 0, count: expected)
         var outputCount = uLongf(expected)
         let status = output.withUnsafeMutableBufferPointer { out in
@@ -100,8 +100,8 @@ struct KittyDecoder {
 
 /// Just enough PNG decoding for the encoder's own output: 8-bit RGB/RGBA,
 /// non-interlaced, any of the five filter types.
-enum PNGDecoder {
-    static func decode(_ file: [UInt8]) throws -> RGBAImage {
+public enum PNGDecoder {
+    public static func decode(_ file: [UInt8]) throws -> RGBAImage {
         guard file.count > 8, Array(file[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else {
             throw KittyDecoder.Failure(description: "no PNG signature")
         }
