@@ -7,7 +7,7 @@ import Terminal
 /// Every cell is sanitized before it is measured: a tag cannot carry an
 /// escape sequence into the output. Columns other than the last are capped
 /// at `maxColumnWidth`; the last takes what is left of the line and is cut
-/// with "…" when it does not fit.
+/// with "…" when it does not fit. Cells cut to fit end in "…".
 struct TextTable {
     var headers: [String]
     var rows: [[String]]
@@ -17,6 +17,8 @@ struct TextTable {
     var minLastColumnWidth = 10
 
     static let gap = "  "
+    /// A text column squeezed for a narrow line keeps at least this many cells.
+    static let minShrunkWidth = 5
 
     /// Lines without trailing spaces, header first.
     func render(width: Int) -> [String] {
@@ -28,7 +30,16 @@ struct TextTable {
         var widths = (0..<columnCount).map { column in
             min(maxColumnWidth, cleanRows.map { TerminalText.displayWidth($0[column]) }.max() ?? 0)
         }
-        let used = widths.dropLast().reduce(0, +) + Self.gap.count * (columnCount - 1)
+        // On a narrow line, text columns (not numbers, which must stay whole)
+        // give up cells, widest first, before the last column drops below its minimum.
+        let shrinkable = (0..<(columnCount - 1)).filter { !rightAligned.contains($0) }
+        var used = widths.dropLast().reduce(0, +) + Self.gap.count * (columnCount - 1)
+        while width - used < minLastColumnWidth,
+            let widest = shrinkable.max(by: { widths[$0] < widths[$1] }), widths[widest] > Self.minShrunkWidth
+        {
+            widths[widest] -= 1
+            used -= 1
+        }
         widths[columnCount - 1] = max(minLastColumnWidth, width - used)
         return cleanRows.map { row in
             let cells = row.enumerated().map { column, text -> String in
