@@ -36,40 +36,30 @@ enum Search {
     /// The query the flags describe, checked (exit 2) before any request is made.
     static func searchQuery(from parsed: ParsedArguments) throws(UsageError) -> SearchQuery {
         let command = Commands.search.name
+        func word<T: FlagValue>(_ option: String) throws(UsageError) -> T? {
+            guard let text = parsed.value(option) else { return nil }
+            return try ValueParser.flagValue(text, option: option, command: command)
+        }
+        func number(_ option: String) throws(UsageError) -> Int? {
+            guard let text = parsed.value(option) else { return nil }
+            return try ValueParser.wholeNumber(text, option: option, command: command)
+        }
         var query = SearchQuery(q: parsed.positionals.joined(separator: " "))
-        if let text = parsed.value("--type") {
-            query.imageType = try ValueParser.flagValue(text, option: "--type", command: command)
-        }
-        if let text = parsed.value("--orientation") {
-            query.orientation = try ValueParser.flagValue(text, option: "--orientation", command: command)
-        }
-        if let text = parsed.value("--category") {
-            query.category = try ValueParser.flagValue(text, option: "--category", command: command)
-        }
+        query.imageType = try word("--type") ?? query.imageType
+        query.orientation = try word("--orientation") ?? query.orientation
+        query.category = try word("--category")
+        query.order = try word("--order") ?? query.order
+        query.lang = try word("--lang") ?? query.lang
+        query.minWidth = try number("--min-width") ?? query.minWidth
+        query.minHeight = try number("--min-height") ?? query.minHeight
+        query.page = try number("--page") ?? query.page
+        query.perPage = try number("--per-page") ?? query.perPage
         if let text = parsed.value("--colors") {
             do {
                 query.colors = try ColorFilter.parseList(text, flag: "--colors")
             } catch {
                 throw UsageError(error, command: command)
             }
-        }
-        if let text = parsed.value("--order") {
-            query.order = try ValueParser.flagValue(text, option: "--order", command: command)
-        }
-        if let text = parsed.value("--lang") {
-            query.lang = try ValueParser.flagValue(text, option: "--lang", command: command)
-        }
-        if let text = parsed.value("--min-width") {
-            query.minWidth = try ValueParser.wholeNumber(text, option: "--min-width", command: command)
-        }
-        if let text = parsed.value("--min-height") {
-            query.minHeight = try ValueParser.wholeNumber(text, option: "--min-height", command: command)
-        }
-        if let text = parsed.value("--page") {
-            query.page = try ValueParser.wholeNumber(text, option: "--page", command: command)
-        }
-        if let text = parsed.value("--per-page") {
-            query.perPage = try ValueParser.wholeNumber(text, option: "--per-page", command: command)
         }
         query.safeSearch = parsed.has("--safe")
         query.editorsChoice = parsed.has("--editors-choice")
