@@ -55,16 +55,18 @@ let package = Package(
             dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Explorer", "GraphicsReadback"]),
 
         // MARK: Tests
+        /// Helpers shared by test targets (a local HTTP server, temp dirs, a hand-moved clock).
+        .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Pixels"]),
         .testTarget(name: "ScalingTests", dependencies: ["Scaling", "Pixels"]),
         .testTarget(
             name: "EncodingTests", dependencies: ["Encoding", "Pixels", "Decoding", "Scaling", "CZlib", "GraphicsReadback"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
-        .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP", "TestSupport"]),
         .testTarget(name: "ExplorerTests", dependencies: ["Explorer"]),
-        .testTarget(name: "pxviewTests", dependencies: ["pxview"]),
+        .testTarget(name: "pxviewTests", dependencies: ["pxview", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

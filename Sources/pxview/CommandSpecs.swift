@@ -55,4 +55,65 @@ enum Commands {
             helpOption,
         ],
         maxPositionals: nil, minPositionals: 1)
+
+    /// One flag per Pixabay search parameter; values are checked before any request.
+    static let searchFilterOptions: [OptionSpec] = [
+        OptionSpec(name: "--type", valueName: "T", help: "all|photo|illustration|vector (default all)"),
+        OptionSpec(name: "--orientation", valueName: "O", help: "all|horizontal|vertical (default all)"),
+        OptionSpec(name: "--category", valueName: "NAME", help: "one of Pixabay's 20 categories, e.g. nature, animals"),
+        OptionSpec(name: "--colors", valueName: "LIST", help: "comma list, e.g. red,blue (grayscale, transparent, …)"),
+        OptionSpec(name: "--min-width", valueName: "N", help: "smallest original width in pixels"),
+        OptionSpec(name: "--min-height", valueName: "N", help: "smallest original height in pixels"),
+        OptionSpec(name: "--order", valueName: "O", help: "popular|latest (default popular)"),
+        OptionSpec(name: "--safe", help: "only images suitable for all ages"),
+        OptionSpec(name: "--editors-choice", help: "only Editor's Choice images"),
+        OptionSpec(name: "--lang", valueName: "CODE", help: "language of the query, e.g. de (default en)"),
+        OptionSpec(name: "--page", valueName: "N", help: "page of results, from 1"),
+        OptionSpec(name: "--per-page", valueName: "N", help: "results per page, 3-200 (default 20)"),
+    ]
+
+    static let search = CommandSpec(
+        name: "search", usage: "pxview search [QUERY...] [OPTIONS]",
+        summary: """
+            Prints one page of results: id, size, user, likes and tags, then where they are from.
+            With no query, Pixabay's "famous quotes" (the explorer's launch query), or the whole
+            offline catalog. Thumbnails are drawn above the table when standard output is a terminal.
+            """,
+        options: searchFilterOptions + [
+            OptionSpec(name: "--json", help: "print Pixabay-shaped JSON (total, totalHits, hits) only"),
+            OptionSpec(name: "--no-images", help: "text only, no thumbnails"),
+            OptionSpec(name: "--interactive", aliases: ["-i"], help: "browse the results in the explorer"),
+        ] + globalOptions + [helpOption],
+        maxPositionals: nil)
+
+    static let open = CommandSpec(
+        name: "open", usage: "pxview open ID [OPTIONS]",
+        summary: "Downloads one Pixabay image (the large rendition) and shows it as 'pxview show' does.",
+        options: viewOptions + globalOptions + [helpOption],
+        maxPositionals: 1, minPositionals: 1)
+
+    static let save = CommandSpec(
+        name: "save", usage: "pxview save ID [--out PATH] [--size preview|web|large] [--force]",
+        summary: """
+            Downloads one image to a file, by default pixabay-ID.jpg (or .png: the extension
+            follows the real bytes) in the current directory. Never overwrites without --force.
+            """,
+        options: [
+            OptionSpec(name: "--out", aliases: ["-o"], valueName: "PATH", help: "file (or existing directory) to write"),
+            OptionSpec(name: "--size", valueName: "S", help: "preview|web|large (default large)"),
+            OptionSpec(name: "--force", aliases: ["-f"], help: "replace an existing file"),
+        ] + globalOptions + [helpOption],
+        maxPositionals: 1, minPositionals: 1)
+
+    static let fav = CommandSpec(
+        name: "fav", usage: "pxview fav add ID | fav rm ID | fav list [--json]",
+        summary: "Keeps favourites in $XDG_DATA_HOME/pxview/favourites.json (tags and user included).",
+        options: [OptionSpec(name: "--json", help: "list as Pixabay-shaped JSON")] + globalOptions + [helpOption],
+        maxPositionals: 2, minPositionals: 1)
+
+    static let cache = CommandSpec(
+        name: "cache", usage: "pxview cache info|clear",
+        summary: "Shows or empties the disk cache of search results and images ($XDG_CACHE_HOME/pxview).",
+        options: globalOptions + [helpOption],
+        maxPositionals: 1, minPositionals: 1)
 }

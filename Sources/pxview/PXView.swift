@@ -34,6 +34,16 @@ struct PXView {
                 return await Explore.run(parsed)
             case "show":
                 return try await Show.run(leading + rest)
+            case "search":
+                return try await Search.run(leading + rest)
+            case "open":
+                return try await Open.run(leading + rest)
+            case "save":
+                return try await Save.run(leading + rest)
+            case "fav":
+                return try await Fav.run(leading + rest)
+            case "cache":
+                return try await Cache.run(leading + rest)
             case "help":
                 Output.out(Commands.main.helpText)
                 return ExitCode.success

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import HTTP
 
@@ -343,19 +344,5 @@ final class ProgressRecorder: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return recorded
-    }
-}
-
-/// A fresh directory under the system temp dir, removed when dropped.
-final class TemporaryDirectory: @unchecked Sendable {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "pxview-http-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
     }
 }

@@ -1,31 +1,8 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import HTTP
-
-/// A clock tests move by hand.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
-        current = start
-    }
-
-    var now: Date {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
-    }
-
-    func advance(by seconds: TimeInterval) {
-        lock.lock()
-        current += seconds
-        lock.unlock()
-    }
-
-    var function: @Sendable () -> Date { { [self] in now } }
-}
 
 private func fileNames(in directory: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()

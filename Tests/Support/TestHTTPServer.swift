@@ -7,8 +7,8 @@ import Foundation
 /// A small HTTP/1.1 server on 127.0.0.1 for tests that must exercise a real
 /// network stack without touching the internet.
 ///
-/// Self-contained (Foundation + Glibc only, no pxview module) so it can be
-/// moved to a shared test-support target as is. It binds to port 0 (the
+/// Self-contained (Foundation + Glibc only, no pxview module) so every test
+/// target can share it through `TestSupport`. It binds to port 0 (the
 /// kernel picks a free port), accepts on a background thread and serves each
 /// connection on its own thread, one request per connection
 /// (`Connection: close`). Every request is recorded so tests can assert what
@@ -18,55 +18,77 @@ import Foundation
 ///     defer { server.stop() }
 ///     server.route("/hello") { _ in .text("hi") }
 ///     // fetch server.url("/hello")
-final class TestHTTPServer: @unchecked Sendable {
+public final class TestHTTPServer: @unchecked Sendable {
     /// What the server received.
-    struct Request: Sendable, Equatable {
-        var method: String
+    public struct Request: Sendable, Equatable {
+        public var method: String
         /// Path plus query exactly as sent, e.g. `/api/?q=cat&key=x`.
-        var target: String
+        public var target: String
         /// Header names lower-cased.
-        var headers: [String: String]
+        public var headers: [String: String]
 
-        var path: String { String(target.prefix { $0 != "?" }) }
-        var query: String? { target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) } }
+        public init(method: String, target: String, headers: [String: String]) {
+            self.method = method
+            self.target = target
+            self.headers = headers
+        }
+
+        public var path: String { String(target.prefix { $0 != "?" }) }
+        public var query: String? { target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) } }
     }
 
     /// What to answer, with knobs for the failure modes clients must survive.
-    struct Response: Sendable {
-        var status: Int = 200
-        var headers: [String: String] = [:]
-        var body: [UInt8] = []
+    public struct Response: Sendable {
+        public var status: Int = 200
+        public var headers: [String: String] = [:]
+        public var body: [UInt8] = []
         /// Wait this long before sending anything (timeouts, parallelism).
-        var delay: TimeInterval = 0
+        public var delay: TimeInterval = 0
         /// Declare this Content-Length instead of the body's; a larger value
         /// followed by closing the connection simulates a truncated body.
-        var declaredLength: Int? = nil
+        public var declaredLength: Int? = nil
         /// Send the body with `Transfer-Encoding: chunked`.
-        var chunked = false
+        public var chunked = false
         /// Send the body gzip-encoded with `Content-Encoding: gzip`.
-        var gzip = false
+        public var gzip = false
         /// Send the body in pieces of `dripBytes`, sleeping `dripInterval` between them.
-        var dripBytes: Int? = nil
-        var dripInterval: TimeInterval = 0
+        public var dripBytes: Int? = nil
+        public var dripInterval: TimeInterval = 0
 
-        static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> Response {
+        public init(
+            status: Int = 200, headers: [String: String] = [:], body: [UInt8] = [], delay: TimeInterval = 0,
+            declaredLength: Int? = nil, chunked: Bool = false, gzip: Bool = false, dripBytes: Int? = nil,
+            dripInterval: TimeInterval = 0
+        ) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.delay = delay
+            self.declaredLength = declaredLength
+            self.chunked = chunked
+            self.gzip = gzip
+            self.dripBytes = dripBytes
+            self.dripInterval = dripInterval
+        }
+
+        public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> Response {
             var allHeaders = ["Content-Type": "text/plain; charset=utf-8"]
             allHeaders.merge(headers) { $1 }
             return Response(status: status, headers: allHeaders, body: Array(text.utf8))
         }
 
-        static func redirect(to location: String, status: Int = 302) -> Response {
+        public static func redirect(to location: String, status: Int = 302) -> Response {
             Response(status: status, headers: ["Location": location], body: Array("moved".utf8))
         }
     }
 
-    typealias Handler = @Sendable (Request) -> Response
+    public typealias Handler = @Sendable (Request) -> Response
 
-    let port: UInt16
+    public let port: UInt16
     private let state: State
 
     /// Starts listening immediately.
-    init() throws {
+    public init() throws {
         let listener = try Self.makeListeningSocket()
         port = listener.port
         state = State(listeningSocket: listener.fd)
@@ -81,29 +103,29 @@ final class TestHTTPServer: @unchecked Sendable {
     }
 
     /// `http://127.0.0.1:PORT`
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    func url(_ pathAndQuery: String) -> String { baseURL + pathAndQuery }
+    public func url(_ pathAndQuery: String) -> String { baseURL + pathAndQuery }
 
     /// Answers requests whose path (query ignored) equals `path`. Unrouted paths get a 404.
-    func route(_ path: String, _ handler: @escaping Handler) {
+    public func route(_ path: String, _ handler: @escaping Handler) {
         state.withLock { $0.routes[path] = handler }
     }
 
     /// Every request received so far, in arrival order.
-    var requests: [Request] { state.withLock { $0.requests } }
+    public var requests: [Request] { state.withLock { $0.requests } }
 
-    func requestCount(path: String) -> Int { requests.filter { $0.path == path }.count }
+    public func requestCount(path: String) -> Int { requests.filter { $0.path == path }.count }
 
     /// Stops accepting; connections already being served finish on their own.
     /// Afterwards the port refuses connections.
-    func stop() {
+    public func stop() {
         state.stop()
     }
 
     /// A port on 127.0.0.1 that nothing listens on: bound then released
     /// without `listen`, so connecting to it is refused.
-    static func closedPort() throws -> UInt16 {
+    public static func closedPort() throws -> UInt16 {
         let listener = try makeListeningSocket(listen: false)
         close(listener.fd)
         return listener.port
@@ -111,10 +133,10 @@ final class TestHTTPServer: @unchecked Sendable {
 
     // MARK: - Sockets
 
-    struct SocketError: Error, CustomStringConvertible {
-        var call: String
-        var code: Int32
-        var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
+    public struct SocketError: Error, CustomStringConvertible {
+        public var call: String
+        public var code: Int32
+        public var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
     }
 
     private static func makeListeningSocket(listen shouldListen: Bool = true) throws -> (fd: Int32, port: UInt16) {
@@ -302,8 +324,8 @@ final class TestHTTPServer: @unchecked Sendable {
     /// gzip without zlib: a deflate stream of "stored" (uncompressed) blocks
     /// is valid gzip that any decoder must accept, which is all a test of
     /// Content-Encoding handling needs, and keeps this file dependency-free.
-    enum Gzip {
-        static func stored(_ data: [UInt8]) -> [UInt8] {
+    public enum Gzip {
+        public static func stored(_ data: [UInt8]) -> [UInt8] {
             var out: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]
             var offset = 0
             repeat {
@@ -318,7 +340,7 @@ final class TestHTTPServer: @unchecked Sendable {
             return out
         }
 
-        static func crc32(_ data: [UInt8]) -> UInt32 {
+        public static func crc32(_ data: [UInt8]) -> UInt32 {
             var crc: UInt32 = 0xffff_ffff
             for byte in data {
                 crc ^= UInt32(byte)

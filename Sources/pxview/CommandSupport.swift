@@ -1,0 +1,111 @@
+import Foundation
+import HTTP
+import Pixabay
+import Terminal
+
+/// A runtime failure (network, files, a missing favourite): one line on
+/// stderr and exit 1. Usage mistakes are `UsageError`s instead (exit 2).
+struct CommandError: Error, Equatable, CustomStringConvertible {
+    var message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+
+    var description: String { message }
+}
+
+/// The photo source of one command run, built from the global options and
+/// the environment, with its notes going to stderr.
+enum SourceContext {
+    static var userAgent: String { "pxview/\(Commands.version)" }
+
+    /// Builds the stack and prints the no-key hint when falling back to the catalog.
+    /// - Parameter showProgress: show download progress on stderr (photos, not searches).
+    static func make(_ parsed: ParsedArguments, showProgress: Bool = false) throws -> SourceStack {
+        let settings = SourceSettings(
+            apiKeyOption: parsed.value("--api-key"), apiURLOption: parsed.value("--api-url"),
+            offline: parsed.has("--offline"), noCache: parsed.has("--no-cache"),
+            environment: ProcessInfo.processInfo.environment)
+        let stack = try SourceStack(
+            settings: settings, userAgent: userAgent, progress: showProgress ? terminalProgress : nil)
+        if let hint = stack.hint { Output.err(Sanitized.text(hint) + "\n") }
+        return stack
+    }
+
+    /// `StderrProgressReporter` per download: silent unless stderr is a
+    /// terminal and the download takes more than half a second.
+    static let terminalProgress: ProgressReportingFetcher.Start = { label in
+        let reporter = StderrProgressReporter(label: TerminalText.sanitize(label))
+        return (reporter.callback, { reporter.finish() })
+    }
+}
+
+extension SourceStack {
+    /// Says once, on stderr, that what was shown is an old cached copy.
+    func reportStaleCopies() {
+        if let age = staleCopies.oldestStaleAge {
+            Output.err("pxview: \(StaleCopyLog.note(age: age))\n")
+        }
+    }
+}
+
+extension UsageError {
+    /// Pixabay's checks phrase problems for the CLI flag already; anything
+    /// else it throws here is still the user's input being refused.
+    init(_ error: PixabayError, command: String) {
+        switch error {
+        case .invalidQuery(let message):
+            self.init(message: Sanitized.text(message), command: command)
+        default:
+            self.init(message: Sanitized.text(error.description), command: command)
+        }
+    }
+}
+
+extension ValueParser {
+    /// A Pixabay image id: a positive whole number.
+    static func imageID(_ text: String, command: String) throws(UsageError) -> Int {
+        guard let id = Int(text), id > 0 else {
+            throw UsageError(
+                message: "ID must be a positive whole number, like 195893 (got '\(Sanitized.text(text))')",
+                command: command)
+        }
+        return id
+    }
+
+    /// Any whole number; the range is checked where the meaning is known
+    /// (`SearchQuery.validate`), so the message can say what the limit is.
+    static func wholeNumber(_ text: String, option: String, command: String) throws(UsageError) -> Int {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            throw UsageError(
+                message: "\(option) expects a whole number (got '\(Sanitized.text(text))')", command: command)
+        }
+        return value
+    }
+
+    /// One of a `FlagValue`'s words, with Pixabay's message listing the choices.
+    static func flagValue<T: FlagValue>(
+        _ text: String, option: String, command: String, as type: T.Type = T.self
+    ) throws(UsageError) -> T {
+        do {
+            return try T.parse(text, flag: option)
+        } catch {
+            throw UsageError(error, command: command)
+        }
+    }
+}
+
+/// Output helpers shared by the listing commands.
+enum Listing {
+    /// The search/favourites table, laid out for the terminal (or $COLUMNS, or 100 cells).
+    static func table(headers: [String], rows: [[String]], numericColumns: Set<Int>) -> String {
+        let table = TextTable(headers: headers, rows: rows, rightAligned: numericColumns)
+        return table.render(width: TextTable.outputWidth()).joined(separator: "\n") + "\n"
+    }
+
+    /// Pixabay-shaped JSON on stdout, nothing else.
+    static func printJSON(_ response: PixabayResponse) {
+        Output.write(ResultsListing.json(response) + [UInt8(ascii: "\n")])
+    }
+}

@@ -1,0 +1,32 @@
+import Pixabay
+
+/// `pxview open ID`: the largest rendition of one image, drawn as `show` draws a file.
+enum Open {
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try ArgumentParser.parse(arguments, spec: Commands.open)
+        if parsed.has("--help") { Output.out(Commands.open.helpText); return ExitCode.success }
+        let id = try ValueParser.imageID(parsed.positionals[0], command: Commands.open.name)
+        let stack = try SourceContext.make(parsed, showProgress: true)
+        let image = try await Download.image(id: id, size: .large, from: stack)
+        return try await Show.display(bytes: image.bytes, name: "pixabay-\(id).\(image.type.fileExtension)", parsed: parsed)
+    }
+}
+
+/// Fetching one image's bytes by id, shared by `open` and `save`.
+enum Download {
+    /// Looks the hit up (so an unknown id says so), downloads the rendition
+    /// (`large` falls back to `web` when a hit has no large URL) and checks
+    /// the bytes really are a JPEG or PNG before anyone decodes or saves them.
+    static func image(id: Int, size: ImageSize, from stack: SourceStack) async throws -> (
+        bytes: [UInt8], type: ImageFileType
+    ) {
+        let hit = try await stack.source.hit(id: id)
+        let bytes = try await stack.source.imageBytes(for: hit, size: size)
+        stack.reportStaleCopies()
+        guard let type = ImageFileType(sniffing: bytes) else {
+            throw CommandError(
+                "image \(id) is not an image: the server sent \(ImageFileType.describeNonImage(bytes)) (\(bytes.count) bytes)")
+        }
+        return (bytes, type)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import HTTP
+import Pixabay
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
+
+/// `pxview save ID`: one image to a file, atomically, never clobbering one by accident.
+enum Save {
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try ArgumentParser.parse(arguments, spec: Commands.save)
+        if parsed.has("--help") { Output.out(Commands.save.helpText); return ExitCode.success }
+        let command = Commands.save.name
+        let id = try ValueParser.imageID(parsed.positionals[0], command: command)
+        let size: ImageSize =
+            try parsed.value("--size").map { text throws(UsageError) in
+                try ValueParser.flagValue(text, option: "--size", command: command)
+            } ?? .large
+        let force = parsed.has("--force")
+        let out = parsed.value("--out")
+        let outIsDirectory = out.map(isDirectory) ?? false
+        // A named file that exists is refused before any download: no wasted request.
+        if let out, !outIsDirectory, !force, exists(out) {
+            throw CommandError("\(out) already exists (use --force to replace it)")
+        }
+        let stack = try SourceContext.make(parsed, showProgress: true)
+        let image = try await Download.image(id: id, size: size, from: stack)
+        let defaultName = "pixabay-\(id).\(image.type.fileExtension)"
+        let path: String
+        if let out {
+            path = outIsDirectory ? (out.hasSuffix("/") ? out : out + "/") + defaultName : out
+        } else {
+            path = defaultName
+        }
+        try AtomicFile.write(image.bytes, to: path, replacing: force)
+        let sizeText = StderrProgressReporter.formatBytes(Double(image.bytes.count))
+        Output.out("saved \(Sanitized.text(path)) (\(sizeText))\n")
+        return ExitCode.success
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}
+
+/// Writes a whole file or nothing: the bytes go to a hidden temporary file in
+/// the destination's directory (same file system, so the final step is
+/// atomic) which is then linked or renamed into place. A failure at any
+/// point removes the temporary file, so nothing half-written is left behind.
+enum AtomicFile {
+    /// - Parameter replacing: false refuses an existing file, also one that
+    ///   appeared while writing (link(2) fails with EEXIST rather than replace).
+    static func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let temporary =
+            (directory.isEmpty ? "" : directory + "/") + ".\(name).part-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw CommandError("cannot write \(path): \(errnoText())") }
+        var failure = writeAll(bytes, to: fd)
+        if failure == nil, fsync(fd) != 0 { failure = errnoText() }
+        if close(fd) != 0, failure == nil { failure = errnoText() }
+        if failure == nil {
+            failure = replacing ? moveReplacing(temporary, path) : moveRefusingExisting(temporary, path)
+        }
+        if let failure {
+            unlink(temporary)
+            throw CommandError(failure.hasPrefix("\(path) ") ? failure : "cannot write \(path): \(failure)")
+        }
+    }
+
+    private static func moveReplacing(_ temporary: String, _ path: String) -> String? {
+        rename(temporary, path) == 0 ? nil : errnoText()
+    }
+
+    /// link(2) then unlink the temporary name: atomic "create if absent".
+    /// File systems without hard links fall back to check-then-rename.
+    private static func moveRefusingExisting(_ temporary: String, _ path: String) -> String? {
+        if link(temporary, path) == 0 {
+            unlink(temporary)
+            return nil
+        }
+        let linkError = errno
+        if linkError == EEXIST { return "\(path) already exists (use --force to replace it)" }
+        guard linkError == EPERM || linkError == ENOTSUP || linkError == EXDEV || linkError == EMLINK else {
+            return String(cString: strerror(linkError))
+        }
+        if Save.exists(path) { return "\(path) already exists (use --force to replace it)" }
+        return moveReplacing(temporary, path)
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> String? {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return errnoText() }
+            offset += count
+        }
+        return nil
+    }
+
+    private static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+}
