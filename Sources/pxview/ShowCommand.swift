@@ -177,12 +177,4 @@ struct Screen {
         }
         return Screen(target: target, drawsGraphics: drawsGraphics)
     }
-
-    /// Draws one image's encoded bytes as `show` would; `open` calls this
-    /// after downloading. Being wired to the pixel pipeline: until then it
-    /// describes what it was given.
-    static func display(bytes: [UInt8], name: String, parsed: ParsedArguments) async throws -> Int32 {
-        Output.out("\(Sanitized.text(name)): \(bytes.count) bytes\n")
-        return ExitCode.success
-    }
 }
