@@ -36,6 +36,11 @@ public struct KittyEncoder: Sendable {
     /// level 1 and is 25-35 % smaller, level 6 3-7x slower for 5-15 % less;
     /// `.none` takes 1.3-2.7 ms for 1.71 MB. Level 1 it is: the bytes only
     /// cross a local pty.
+    ///
+    /// `.png` is the default since it switched to Sub filtering with
+    /// Huffman-only deflate: on the same photos it is 2-3x smaller than
+    /// `.zlib` (storm 447 KB vs 1.4 MB base64) in less time, because
+    /// filtering removes what string matching could not find.
     public static let defaultZlibLevel = 1
 
     public var zlibLevel: Int
@@ -49,7 +54,7 @@ public struct KittyEncoder: Sendable {
 
     /// Uploads `image` as `imageID` without showing it (`a=t`). An empty
     /// image yields no bytes: kitty rejects zero-sized images.
-    public func transmit(_ image: RGBAImage, imageID: UInt32, compression: KittyCompression = .zlib) -> [UInt8] {
+    public func transmit(_ image: RGBAImage, imageID: UInt32, compression: KittyCompression = .png) -> [UInt8] {
         guard let (keys, payload) = transmission(image, action: "t", imageID: imageID, compression: compression) else {
             return []
         }
@@ -69,7 +74,7 @@ public struct KittyEncoder: Sendable {
     /// Uploads and shows in one command sequence (`a=T`).
     public func transmitAndPlace(_ image: RGBAImage, imageID: UInt32, placementID: UInt32, columns: Int, rows: Int,
                                  crop: PixelRect? = nil, zIndex: Int? = nil,
-                                 compression: KittyCompression = .zlib) -> [UInt8] {
+                                 compression: KittyCompression = .png) -> [UInt8] {
         guard let (keys, payload) = transmission(image, action: "T", imageID: imageID, compression: compression) else {
             return []
         }

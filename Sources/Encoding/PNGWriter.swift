@@ -1,10 +1,14 @@
+import CZlib
 import Pixels
 
 /// A minimal PNG encoder for kitty's `f=100`: 8-bit RGB (opaque images) or
-/// RGBA, no interlace, every row Paeth-filtered, one IDAT from zlib.
+/// RGBA, no interlace, every row Sub-filtered, one IDAT from zlib with
+/// Huffman coding only.
 ///
-/// Paeth alone is the usual best single filter for photos; per-row
-/// adaptive filter choice would cost four filter passes for a few percent.
+/// Measured on an 800x533 photo (zlib level 1): Sub + Huffman-only gives
+/// 398 KB in about a third of the time Paeth + full deflate takes for 532 KB:
+/// filtered photo rows are noise-like residuals that string matching barely
+/// shortens, while their skewed byte histogram is exactly what Huffman codes.
 /// libpng is not needed for this: the format is a signature, three chunks
 /// and zlib's CRC.
 enum PNGWriter {
@@ -14,7 +18,8 @@ enum PNGWriter {
     static func encode(_ image: RGBAImage, level: Int32) -> [UInt8]? {
         let opaque = !image.hasTransparency
         let channels = opaque ? 3 : 4
-        guard let compressed = Zlib.compress(filteredScanlines(image, channels: channels), level: level) else {
+        guard let compressed = Zlib.compress(filteredScanlines(image, channels: channels), level: level, strategy: Z_HUFFMAN_ONLY)
+        else {
             return nil
         }
         var header: [UInt8] = []
@@ -38,13 +43,12 @@ enum PNGWriter {
         file.appendBigEndian(Zlib.crc32(file[typeStart...]))
     }
 
-    /// Each row: filter byte 4 (Paeth), then the row's bytes minus the Paeth predictor.
+    /// Each row: filter byte 1 (Sub), then each byte minus the same channel of the pixel to its left.
     private static func filteredScanlines(_ image: RGBAImage, channels: Int) -> [UInt8] {
         let width = image.width, height = image.height
         let rowBytes = width * channels
         let total = height * (rowBytes + 1)
         // Rows in the output's channel layout, so the predictor reads unfiltered neighbours.
-        var previous = [UInt8](repeating: 0, count: rowBytes)
         var current = [UInt8](repeating: 0, count: rowBytes)
         return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
             image.pixels.withUnsafeBufferPointer { pixels in
@@ -59,32 +63,21 @@ enum PNGWriter {
                             d &+= channels
                         }
                     }
-                    out[o] = 4
+                    out[o] = 1
                     o &+= 1
                     current.withUnsafeBufferPointer { row in
-                        previous.withUnsafeBufferPointer { above in
-                            for i in 0..<rowBytes {
-                                let a = i >= channels ? Int(row[i &- channels]) : 0
-                                let b = Int(above[i])
-                                let c = i >= channels ? Int(above[i &- channels]) : 0
-                                out[o &+ i] = row[i] &- paeth(a, b, c)
-                            }
+                        for i in 0..<min(channels, rowBytes) { out[o &+ i] = row[i] }
+                        var i = channels
+                        while i < rowBytes {
+                            out[o &+ i] = row[i] &- row[i &- channels]
+                            i &+= 1
                         }
                     }
                     o &+= rowBytes
-                    swap(&previous, &current)
                 }
             }
             initialized = total
         }
-    }
-
-    @inline(__always)
-    private static func paeth(_ a: Int, _ b: Int, _ c: Int) -> UInt8 {
-        let p = a + b - c
-        let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
-        if pa <= pb && pa <= pc { return UInt8(truncatingIfNeeded: a) }
-        return UInt8(truncatingIfNeeded: pb <= pc ? b : c)
     }
 }
 

@@ -89,6 +89,11 @@ struct Measurement {
 /// Decodes a tool's output back to pixels and scores it.
 func score(_ output: [UInt8], source: RGBAImage, kitty: Bool) -> Double {
     do {
+        // Score the graphics only: cut anything after the last ST (`ESC \`).
+        var end = output.count
+        while end >= 2, !(output[end - 2] == 0x1B && output[end - 1] == UInt8(ascii: "\\")) { end -= 1 }
+        guard end >= 2 else { return .nan }
+        let output = Array(output[..<end])
         let image: RGBAImage
         if kitty {
             image = try KittyDecoder.image(output).image
@@ -178,8 +183,8 @@ if let chafa {
     })
 }
 if let img2sixel {
-    tools.append(Tool(name: "img2sixel", kitty: false) { _, fitted in
-        (img2sixel, ["-w", "\(fitted.width)", "-h", "\(fitted.height)"])
+    tools.append(Tool(name: "img2sixel", kitty: false) { file, fitted in
+        (img2sixel, ["-w", "\(fitted.width)", "-h", "\(fitted.height)", file])
     })
 }
 tools.append(Tool(name: "pxview kitty", kitty: true) { file, _ in

@@ -22,10 +22,18 @@ import Testing
 
     @Test func zlibTransmitHasCompressionKey() throws {
         let image = TestImages.image([[RGBA(r: 10, g: 20, b: 30)]])
-        let commands = try KittyDecoder.commands(encoder.transmit(image, imageID: 7))
+        let commands = try KittyDecoder.commands(encoder.transmit(image, imageID: 7, compression: .zlib))
         #expect(commands.count == 1)
         #expect(commands[0].keyOrder == ["a", "f", "s", "v", "i", "o", "q"])
         #expect(commands[0].keys["o"] == "z")
+        #expect(try KittyDecoder.image(encoder.transmit(image, imageID: 7, compression: .zlib)).image == image)
+    }
+
+    @Test func defaultTransmitIsPNG() throws {
+        let image = TestImages.noise(width: 30, height: 20)
+        let commands = try KittyDecoder.commands(encoder.transmit(image, imageID: 7))
+        #expect(commands[0].keyOrder == ["a", "f", "i", "q"])
+        #expect(commands[0].keys["f"] == "100")
         #expect(try KittyDecoder.image(encoder.transmit(image, imageID: 7)).image == image)
     }
 
@@ -69,7 +77,7 @@ import Testing
 
     @Test func transmitAndPlaceCarriesBoth() throws {
         let image = TestImages.noise(width: 60, height: 40)
-        let bytes = encoder.transmitAndPlace(image, imageID: 9, placementID: 1, columns: 6, rows: 2)
+        let bytes = encoder.transmitAndPlace(image, imageID: 9, placementID: 1, columns: 6, rows: 2, compression: .zlib)
         let (decoded, commands) = try KittyDecoder.image(bytes)
         #expect(decoded == image)
         #expect(commands[0].keyOrder == ["a", "f", "s", "v", "i", "o", "p", "c", "r", "C", "q", "m"])
