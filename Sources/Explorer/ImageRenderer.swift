@@ -54,8 +54,9 @@ public struct ImageRenderer: Sendable {
         return try decodeImage(bytes, options: options)
     }
 
-    /// The viewport of `image` in `target` with the user's framing. Zoom and
-    /// centre are fractions, so they mean the same on a DCT-scaled decode.
+    /// The viewport of an image of `image` size (its full size, even when
+    /// the pixels come from a DCT-scaled decode, so the output size does not
+    /// depend on how it was decoded) in `target` with the user's framing.
     public func viewport(for image: PixelSize, settings: ViewSettings, target: DisplayTarget) -> Viewport {
         switch target.graphics {
         case .kitty, .sixel:
@@ -74,13 +75,12 @@ public struct ImageRenderer: Sendable {
     /// Draws the visible part of `image` through `viewport`.
     public func render(_ image: RGBAImage, viewport: Viewport, target: DisplayTarget, imageID: UInt32 = 1) -> RenderedImage {
         let output = viewport.outputSize
-        var source = viewport.sourceRect
-        if target.graphics == .blocks {
-            // Back from half-block units to the image's own rows.
-            let stretch = Double(viewport.imageSize.height) / Double(max(1, image.height))
-            source.y /= stretch
-            source.height /= stretch
-        }
+        // The viewport measures the full image (stretched for half-blocks); the
+        // pixels at hand may be a DCT-scaled decode: map the source across.
+        let sx = Double(image.width) / Double(max(1, viewport.imageSize.width))
+        let sy = Double(image.height) / Double(max(1, viewport.imageSize.height))
+        let rect = viewport.sourceRect
+        let source = SourceRect(x: rect.x * sx, y: rect.y * sy, width: rect.width * sx, height: rect.height * sy)
         let pixels = resampler.resample(image, from: source, to: output)
         var bytes: [UInt8]
         let cells: PixelSize

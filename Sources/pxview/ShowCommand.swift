@@ -44,7 +44,7 @@ enum Show {
             for warning in decoded.warnings {
                 Output.err("pxview: warning: \(name): \(Sanitized.text(warning))\n")
             }
-            let viewport = renderer.viewport(for: decoded.image.size, settings: view.settings, target: screen.target)
+            let viewport = renderer.viewport(for: decoded.fullSize, settings: view.settings, target: screen.target)
             guard screen.drawsGraphics else {
                 Output.out(
                     "\(name): \(decoded.format.displayName) \(decoded.fullSize), fits \(viewport.outputSize) px in a \(screen.target.box) box"
@@ -131,9 +131,10 @@ struct ViewOptions {
         }
         var settings = ViewSettings()
         if let text = parsed.value("--fit") {
-            let fit: FitMode = try ValueParser.choice(text, option: "--fit", command: command)
-            guard fit != .actual else {
-                throw UsageError(message: "--fit expects contain|cover|down (got 'actual')", command: command)
+            // `actual` (1:1 pixels) is a viewer key, not a fit for a box.
+            guard let fit = FitMode(rawValue: text), fit != .actual else {
+                throw UsageError(
+                    message: "--fit expects contain|cover|down (got '\(Sanitized.text(text))')", command: command)
             }
             settings.fit = fit
         }

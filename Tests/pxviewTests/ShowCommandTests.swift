@@ -1,0 +1,160 @@
+import Foundation
+import GraphicsReadback
+import Pixels
+import Testing
+
+/// `pxview show` as a script would use it: exact flags, exit codes, one-line
+/// errors, and escape codes only when asked for.
+@Suite struct ShowCommandTests {
+    let images = packageRoot().appendingPathComponent("Tests/Fixtures/images").path
+    let bad = packageRoot().appendingPathComponent("Tests/Fixtures/bad").path
+
+    @Test func describesInsteadOfDrawingWhenNotATerminal() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run(["show", "--size", "800x600", "\(images)/p03_storm_1920x1280.jpg"])
+        #expect(result.status == 0)
+        #expect(result.outLines == [
+            "\(images)/p03_storm_1920x1280.jpg: JPEG 1920x1280, fits 800x533 px in a 800x600 box"
+                + " (not a terminal: pass --protocol to draw)"
+        ])
+        #expect(!result.stdout.contains(0x1B))
+    }
+
+    @Test func sixelOutputIsExactlyTheFittedSize() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run(["show", "--protocol", "sixel", "--size", "200x150", "\(images)/p01_china_640x427.jpg"])
+        #expect(result.status == 0)
+        #expect(String(result.out.prefix(20)) == "\u{1B}P0;1;0q\"1;1;200;133")
+        let decoded = try SixelDecoder.decode(result.stdout.dropLastNewlines())
+        #expect(decoded.image.size == PixelSize(width: 200, height: 133))
+    }
+
+    @Test func zoomedViewIsExactlyTheBoxCroppedAroundTheCenter() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run([
+            "show", "--protocol", "kitty", "--size", "300x200", "--zoom", "4", "--center", "0,1",
+            "\(images)/p01_china_640x427.jpg",
+        ])
+        #expect(result.status == 0)
+        let (image, commands) = try KittyDecoder.image(result.stdout.dropLastNewlines())
+        #expect(image.size == PixelSize(width: 300, height: 200))
+        #expect(commands[0].keys["a"] == "T")
+        // Centre (0,1) is clamped to the bottom-left corner: no empty margin.
+        let full = try KittyDecoder.image(
+            try sandbox.run(["show", "--protocol", "kitty", "--size", "1200x800", "\(images)/p01_china_640x427.jpg"]).stdout
+                .dropLastNewlines())
+        #expect(full.image.size == PixelSize(width: 1199, height: 800))
+        // The crop's bottom-left pixel is the full view's bottom-left pixel, seen 4x/1.875x closer.
+        let corner = image[0, 199]
+        let fullCorner = full.image[0, 799]
+        #expect(abs(Int(corner.r) - Int(fullCorner.r)) < 40 && abs(Int(corner.g) - Int(fullCorner.g)) < 40)
+    }
+
+    @Test func blocksFitTheCellBox() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run([
+            "show", "--protocol", "blocks", "--cells", "40x10", "--cell-size", "10x20", "\(images)/p01_china_640x427.jpg",
+        ])
+        #expect(result.status == 0)
+        let lines = result.out.split(separator: "\r\n", omittingEmptySubsequences: false)
+        // 640x427 in a 400x200 px box of 10x20 cells: 300x200 px, 30 columns x 10 rows.
+        #expect(lines.filter { $0.contains("▀") || $0.contains("▄") }.count == 10)
+        #expect(lines[0].filter { $0 == "▀" || $0 == "▄" || $0 == " " }.count == 30)
+    }
+
+    @Test func tmuxWrapsExplicitGraphicsAndAutoFallsBackToText() throws {
+        let sandbox = try CLISandbox()
+        let wrapped = try sandbox.run(
+            ["show", "--protocol", "sixel", "--size", "40x30", "\(images)/p01_china_640x427.jpg"],
+            environment: ["TMUX": "/tmp/tmux-0/default,1,0"])
+        #expect(String(wrapped.out.prefix(16)) == "\u{1B}Ptmux;\u{1B}\u{1B}P0;1;0q")
+        let environmentChoice = try sandbox.run(
+            ["show", "--size", "40x30", "\(images)/p01_china_640x427.jpg"], environment: ["PXVIEW_PROTOCOL": "blocks"])
+        #expect(environmentChoice.status == 0 && environmentChoice.out.contains("▀") == true)
+    }
+
+    @Test func badFilesGetOneLineEachAndTheRestStillDraw() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run([
+            "show", "--size", "100x100", "\(bad)/truncated_header.jpg", "\(images)/p01_china_640x427.jpg",
+            "\(bad)/bomb_100000x100000.png", "\(bad)/text.jpg", "\(bad)/empty.jpg", "/no/such/photo.jpg",
+        ])
+        #expect(result.status == 1)
+        #expect(result.errLines == [
+            "pxview: cannot decode \(bad)/truncated_header.jpg: truncated JPEG data",
+            "pxview: cannot decode \(bad)/bomb_100000x100000.png: image is 100000x100000 (10000000000 pixels), over the 100000000-pixel limit",
+            "pxview: cannot decode \(bad)/text.jpg: not a JPEG or PNG image",
+            "pxview: cannot decode \(bad)/empty.jpg: file is empty",
+            "pxview: cannot read /no/such/photo.jpg: no such file",
+        ])
+        #expect(result.outLines.count == 1)
+    }
+
+    @Test func truncatedJPEGWarnsAndStillShows() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run(["show", "--size", "100x100", "\(bad)/truncated_scan.jpg"])
+        #expect(result.status == 0)
+        #expect(result.errLines == ["pxview: warning: \(bad)/truncated_scan.jpg: premature end of JPEG file"])
+        #expect(result.outLines.count == 1)
+    }
+
+    @Test func maxPixelsIsHonoured() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run(["show", "--max-pixels", "1000", "\(images)/p01_china_640x427.jpg"])
+        #expect(result.status == 1)
+        #expect(result.err.contains("over the 1000-pixel limit"))
+    }
+
+    @Test func hostileFileNameIsNotEchoedRaw() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run(["show", "/tmp/\u{1B}]0;owned\u{07}.jpg"])
+        #expect(result.status == 1)
+        #expect(!result.stderr.contains(0x1B) && !result.stderr.contains(0x07))
+    }
+
+    @Test(arguments: [
+        (["show"], "pxview: missing argument: usage: pxview show [OPTIONS] PATH|URL..."),
+        (["show", "--fit", "stretch", "a.jpg"], "pxview: --fit expects contain|cover|down (got 'stretch')"),
+        (["show", "--protocol", "iterm", "a.jpg"], "pxview: --protocol expects auto|sixel|kitty|blocks (got 'iterm')"),
+        (["show", "--size", "800", "a.jpg"], "pxview: --size expects WxH with positive whole numbers, like 800x600 (got '800')"),
+        (["show", "--center", "2,0", "a.jpg"], "pxview: --center expects X,Y fractions between 0 and 1, like 0.5,0.5 (got '2,0')"),
+        (["show", "--bogus", "a.jpg"], "pxview: unknown option '--bogus' for 'pxview show'"),
+        (["frobnicate"], "pxview: unknown command 'frobnicate'"),
+    ])
+    func badFlagsExitTwoWithAHint(arguments: [String], message: String) throws {
+        let result = try CLISandbox().run(arguments)
+        #expect(result.status == 2)
+        #expect(result.errLines.first == message)
+        #expect(result.errLines.count == 2)
+        #expect(result.errLines.last?.hasPrefix("Try 'pxview") == true)
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func helpAndVersion() throws {
+        let sandbox = try CLISandbox()
+        let help = try sandbox.run(["--help"])
+        #expect(help.status == 0 && String(help.out.prefix(13)) == "usage: pxview")
+        let showHelp = try sandbox.run(["show", "--help"])
+        #expect(showHelp.status == 0)
+        for flag in ["--protocol", "--size", "--cells", "--cell-size", "--fit", "--zoom", "--center", "--max-pixels"] {
+            #expect(showHelp.out.contains(flag))
+        }
+        let version = try sandbox.run(["--version"])
+        #expect(version.status == 0 && String(version.out.prefix(7)) == "pxview ")
+    }
+}
+
+/// Index just past the last `ESC \` in `bytes`, if any.
+func lastStringTerminator(_ bytes: [UInt8]) -> Int? {
+    var i = bytes.count
+    while i >= 2 {
+        if bytes[i - 2] == 0x1B && bytes[i - 1] == UInt8(ascii: "\\") { return i }
+        i -= 1
+    }
+    return nil
+}
+
+extension Array where Element == UInt8 {
+    /// The graphics part of an output: everything up to the last `ESC \`.
+    func dropLastNewlines() -> [UInt8] { Array(self[..<(lastStringTerminator(self) ?? 0)]) }
+}
