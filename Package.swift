@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP", "TestSupport"]),
-        .testTarget(name: "ExplorerTests", dependencies: ["Explorer", "GraphicsReadback", "Decoding", "Scaling", "Pixels"]),
+        .testTarget(name: "ExplorerTests", dependencies: ["Explorer", "GraphicsReadback", "Decoding", "Scaling", "Pixels", "Terminal"]),
         .testTarget(name: "pxviewTests", dependencies: ["pxview", "TestSupport", "GraphicsReadback", "Pixels"]),
     ],
     swiftLanguageModes: [.v6]
