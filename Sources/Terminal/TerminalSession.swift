@@ -50,8 +50,10 @@ public final class TerminalSession {
     /// Everything any `Options` can turn on, turned off, plus an attribute
     /// reset and the end of a synchronized update that a crash may have cut
     /// short. A constant so a signal handler can write it with write(2).
-    /// Switching off a mode that was never on is harmless, so this one
-    /// sequence serves every session.
+    /// Switching off most modes that were never on is harmless, but not
+    /// `?1049l`: xterm restores the cursor saved on entering the alternate
+    /// screen even when it never entered it, which sends a raw-mode-only
+    /// session's cursor home. `restoreSequence(for:)` picks what to undo.
     public static let restoreSequence: [UInt8] = Array(
         ("\u{1B}[?2026l"  // end a synchronized update left open
             + "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"  // mouse reporting off
@@ -61,6 +63,15 @@ public final class TerminalSession {
             + "\u{1B}[?25h"  // cursor visible
             + "\u{1B}[?1049l"  // back to the main screen
         ).utf8)
+
+    /// The bytes that undo `enterSequence(for: options)`: nothing for a
+    /// raw-mode-only session (its screen was never touched), else the full
+    /// `restoreSequence`, less `?1049l` when the main screen was never left.
+    public static func restoreSequence(for options: Options) -> [UInt8] {
+        if options == .rawModeOnly { return [] }
+        if options.alternateScreen { return restoreSequence }
+        return Array(restoreSequence.dropLast("\u{1B}[?1049l".utf8.count))
+    }
 
     /// The bytes written on entering a session with `options`.
     public static func enterSequence(for options: Options) -> [UInt8] {
@@ -117,7 +128,8 @@ public final class TerminalSession {
         guard isActive else { return }
         isActive = false
         EmergencyRestore.disarm(session: ObjectIdentifier(self))
-        try? FileDescriptorIO.writeAll(Self.restoreSequence, to: outputFD)
+        let bytes = Self.restoreSequence(for: options)
+        if !bytes.isEmpty { try? FileDescriptorIO.writeAll(bytes, to: outputFD) }
         var original = originalSettings
         tcsetattr(inputFD, TCSADRAIN, &original)
         tcflush(inputFD, TCIFLUSH)
@@ -148,7 +160,7 @@ public final class TerminalSession {
         guard isActive else { return }
         EmergencyRestore.install(
             session: ObjectIdentifier(self), inputFD: inputFD, outputFD: outputFD,
-            settings: originalSettings, restoreBytes: Self.restoreSequence,
+            settings: originalSettings, restoreBytes: Self.restoreSequence(for: options),
             pipeWriteFD: signalPipe?.writeFD)
     }
 }

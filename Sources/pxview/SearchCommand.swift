@@ -23,7 +23,7 @@ enum Search {
         }
         // Graphics only where they can be seen, or where the user asked for a protocol explicitly.
         if !parsed.has("--no-images"), Output.isTerminal(1) || parsed.value("--protocol") != nil, !page.hits.isEmpty {
-            await drawThumbnailStrip(page: page, source: stack.source, protocolOption: parsed.value("--protocol"))
+            try await drawThumbnailStrip(page: page, source: stack.source, parsed: parsed)
         }
         Output.out(
             Listing.table(

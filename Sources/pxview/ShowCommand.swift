@@ -17,11 +17,13 @@ enum Show {
         let screen = try Screen.prepare(view: view, command: "show")
         let client = CurlClient(userAgent: "pxview/\(Commands.version)")
         var status = ExitCode.success
+        var imageID = ImageIDs.base()
         for input in parsed.positionals {
+            defer { imageID += 1 }
             let name = Sanitized.text(input)
             do {
                 let bytes = try await load(input, client: client)
-                status = max(status, display(bytes: bytes, name: name, view: view, screen: screen))
+                status = max(status, display(bytes: bytes, name: name, view: view, screen: screen, imageID: imageID))
             } catch {
                 Output.err("pxview: cannot read \(name): \(Sanitized.text(String(describing: error)))\n")
                 status = ExitCode.failure
@@ -37,7 +39,7 @@ enum Show {
         return display(bytes: bytes, name: Sanitized.text(name), view: view, screen: screen)
     }
 
-    static func display(bytes: [UInt8], name: String, view: ViewOptions, screen: Screen) -> Int32 {
+    static func display(bytes: [UInt8], name: String, view: ViewOptions, screen: Screen, imageID: UInt32 = ImageIDs.base()) -> Int32 {
         let renderer = ImageRenderer()
         do {
             let decoded = try renderer.decode(bytes, settings: view.settings, target: screen.target, maxPixels: view.maxPixels)
@@ -51,7 +53,7 @@ enum Show {
                         + " (not a terminal: pass --protocol to draw)\n")
                 return ExitCode.success
             }
-            let rendered = renderer.render(decoded.image, viewport: viewport, target: screen.target)
+            let rendered = renderer.render(decoded.image, viewport: viewport, target: screen.target, imageID: imageID)
             var frame = rendered.bytes
             // Leave the cursor on a fresh line below the picture, where the prompt goes.
             switch screen.target.graphics {

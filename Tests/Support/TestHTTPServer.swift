@@ -26,11 +26,20 @@ public final class TestHTTPServer: @unchecked Sendable {
         public var target: String
         /// Header names lower-cased.
         public var headers: [String: String]
+        /// When the request had been read, on the monotonic clock: tests of
+        /// parallel clients compare these instead of their own elapsed time,
+        /// which a busy test runner can stretch.
+        public var receivedAt: ContinuousClock.Instant
 
-        public init(method: String, target: String, headers: [String: String]) {
+        public init(method: String, target: String, headers: [String: String], receivedAt: ContinuousClock.Instant = .now) {
             self.method = method
             self.target = target
             self.headers = headers
+            self.receivedAt = receivedAt
+        }
+
+        public static func == (a: Request, b: Request) -> Bool {
+            a.method == b.method && a.target == b.target && a.headers == b.headers
         }
 
         public var path: String { String(target.prefix { $0 != "?" }) }

@@ -51,8 +51,19 @@ import Testing
         do {
             _ = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave, options: .rawModeOnly)
         }
-        #expect(pty.readFromMaster() == TerminalSession.restoreSequence)
+        // Raw mode only: the screen was never touched, so nothing is written
+        // (xterm's ?1049l would move the cursor home).
+        #expect(pty.readFromMaster() == [])
         #expect(sameSettings(pty.settings(), original))
+    }
+
+    @Test func restoreUndoesOnlyWhatWasEntered() {
+        #expect(TerminalSession.restoreSequence(for: .rawModeOnly) == [])
+        #expect(TerminalSession.restoreSequence(for: TerminalSession.Options()) == TerminalSession.restoreSequence)
+        let mainScreen = TerminalSession.Options(alternateScreen: false, hideCursor: true, mouse: true)
+        let bytes = String(decoding: TerminalSession.restoreSequence(for: mainScreen), as: UTF8.self)
+        #expect(!bytes.contains("\u{1B}[?1049l"))
+        #expect(bytes.hasSuffix("\u{1B}[?25h"))
     }
 
     @Test func restoreDiscardsUnreadInput() throws {
