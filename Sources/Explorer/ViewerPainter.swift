@@ -1,4 +1,6 @@
+import Dispatch
 import Encoding
+import Foundation
 import Pixels
 import Scaling
 import Terminal
@@ -95,6 +97,8 @@ public final class ViewerPainter {
     private var lastRows: [Int: [UInt8]] = [:]
     private var lastOverlayRows: [Int] = []
     private var needsFullRedraw = true
+    /// The last picture drawn (sixel, blocks): an unchanged view is not re-encoded.
+    private var drawnPicture: (Viewport, CellRect)?
 
     public init(
         image: RGBAImage, geometry: ScreenGeometry, colorRegisters: Int = 256, tmuxPassthrough: Bool = false,
@@ -112,6 +116,7 @@ public final class ViewerPainter {
     public func replaceImage(_ newImage: RGBAImage) {
         image = newImage
         kittyTransmitted = false
+        drawnPicture = nil
     }
 
     /// Forget what is on screen: the next frame redraws everything.
@@ -120,6 +125,7 @@ public final class ViewerPainter {
         lastRows = [:]
         lastOverlayRows = []
         kittyPlaced = false
+        drawnPicture = nil
     }
 
     /// Bytes that remove the picture when leaving the viewer.
@@ -146,8 +152,13 @@ public final class ViewerPainter {
             for row in lastOverlayRows { out += FrameText.erase(row: row, column: 0, count: geometry.windowCells.width) }
         }
         if let viewport = plan.viewport {
-            out += picture(viewport, cells: plan.imageCells, layout: layout)
+            let unchanged = drawnPicture.map { $0.0 == viewport && $0.1 == plan.imageCells } ?? false
+            if !unchanged || needsFullRedraw || !lastOverlayRows.isEmpty {
+                out += picture(viewport, cells: plan.imageCells, layout: layout)
+                drawnPicture = geometry.graphics == .kitty ? nil : (viewport, plan.imageCells)
+            }
         } else {
+            drawnPicture = nil
             if geometry.graphics == .kitty && kittyPlaced {
                 out += wrap(FrameText.kittyHidePlacements(imageID: Self.imageID))
                 kittyPlaced = false
@@ -186,21 +197,51 @@ public final class ViewerPainter {
                 imageID: Self.imageID, placementID: 1, columns: cells.columns, rows: cells.rows, crop: crop))
             kittyPlaced = true
             return out
-        case .sixel, .blocks:
+        case .sixel:
             var out = FrameText.erase(layout.imageArea, outside: cells)
-            let canvas = paddedView(viewport, source: source, cells: cells, layout: layout)
-            if geometry.graphics == .sixel {
-                if palette == nil { palette = Self.palette(for: image, registers: colorRegisters, resampler: resampler) }
-                let renderer = SixelRenderer(options: .init(colorRegisters: colorRegisters, palette: palette))
-                let origin = (x: Int(viewport.sourceRect.x * viewport.scale), y: Int(viewport.sourceRect.y * viewport.scale))
-                out += TerminalCommand.moveTo(row: cells.row + 1, column: cells.column + 1)
-                out += wrap(renderer.render(canvas, ditherOriginX: origin.x, ditherOriginY: origin.y))
-            } else {
-                out += HalfBlockEncoder(layout: .positioned(row: cells.row + 1, column: cells.column + 1))
-                    .encode(canvas, columns: canvas.width, rows: (canvas.height + 1) / 2)
+            if palette == nil { palette = Self.palette(for: image, registers: colorRegisters, resampler: resampler) }
+            let canvas = CanvasGeometry(viewport: viewport, source: source, cells: cells, layout: layout)
+            let bands = sixelBands(canvas, viewport: viewport)
+            for (index, bytes) in bands.enumerated() {
+                let row = cells.row + index * canvas.bandRows(count: bands.count)
+                out += TerminalCommand.moveTo(row: row + 1, column: cells.column + 1)
+                out += wrap(bytes)
             }
             return out
+        case .blocks:
+            var out = FrameText.erase(layout.imageArea, outside: cells)
+            let geometry = CanvasGeometry(viewport: viewport, source: source, cells: cells, layout: layout)
+            let canvas = geometry.render(image, rows: 0..<geometry.size.height, fill: 0, resampler: resampler)
+            out += HalfBlockEncoder(layout: .positioned(row: cells.row + 1, column: cells.column + 1))
+                .encode(canvas, columns: canvas.width, rows: (canvas.height + 1) / 2)
+            return out
         }
+    }
+
+    /// The sixel view in horizontal bands of whole cell rows, one per core,
+    /// each resampled, mapped to the fixed palette and encoded in parallel:
+    /// resampling, mapping and encoding all scale with the pixel count, so
+    /// two cores nearly halve the frame time. Each band is its own sixel
+    /// image, drawn one under the other.
+    private func sixelBands(_ canvas: CanvasGeometry, viewport: Viewport) -> [[UInt8]] {
+        guard let palette else { return [] }
+        let count = canvas.bandCount(maxBands: max(1, min(4, resampler.threads)))
+        let bandRows = canvas.bandRows(count: count)
+        let originX = Int(viewport.sourceRect.x * viewport.scale) - canvas.offsetX
+        let originY = Int(viewport.sourceRect.y * viewport.scale) - canvas.offsetY
+        let image = self.image
+        let serial = Resampler(threads: 1, upscaling: resampler.upscaling)
+        let results = BandResults(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            let first = index * bandRows * canvas.unitsPerCell.height
+            let last = min(canvas.size.height, first + bandRows * canvas.unitsPerCell.height)
+            guard first < last else { return }
+            let band = canvas.render(image, rows: first..<last, fill: 255, resampler: serial)
+            let indexed = PaletteMapper(palette: palette, dither: .ordered)
+                .map(band, ditherOriginX: originX, ditherOriginY: originY + first)
+            results.set(index, SixelEncoder().encode(indexed, palette: palette))
+        }
+        return results.values.filter { !$0.isEmpty }
     }
 
     /// The viewport's source rectangle in the decoded image's pixels.
@@ -209,46 +250,6 @@ public final class ViewerPainter {
         let sx = Double(image.width) / Double(max(1, viewport.imageSize.width))
         let sy = Double(image.height) / Double(max(1, viewport.imageSize.height))
         return SourceRect(x: source.x * sx, y: source.y * sy, width: source.width * sx, height: source.height * sy)
-    }
-
-    /// The view resampled and placed on a canvas that covers whole cells,
-    /// so every cell the picture touches is fully repainted.
-    func paddedView(_ viewport: Viewport, source: SourceRect, cells: CellRect, layout: ViewerLayout) -> RGBAImage {
-        let output = viewport.outputSize
-        let placement = viewport.placement
-        let units = geometry.unitsPerCell
-        let view = layout.viewSize
-        let originX = (cells.column - layout.imageArea.column) * units.width
-        let originY = (cells.row - layout.imageArea.row) * units.height
-        let width = min(cells.columns * units.width, view.width - originX)
-        let height = min(cells.rows * units.height, view.height - originY)
-        let pixels = resampler.resample(image, from: source, to: output)
-        let offsetX = placement.x - originX
-        let offsetY = placement.y - originY
-        if offsetX == 0, offsetY == 0, width == output.width, height == output.height { return pixels }
-        // Black behind sixel (it cannot show "nothing"); transparent for
-        // half-blocks, which then show the terminal's own background.
-        let fill: UInt8 = geometry.graphics == .sixel ? 255 : 0
-        return Self.place(pixels, onCanvas: PixelSize(width: max(1, width), height: max(1, height)), at: (offsetX, offsetY), alpha: fill)
-    }
-
-    static func place(_ pixels: RGBAImage, onCanvas size: PixelSize, at offset: (Int, Int), alpha: UInt8) -> RGBAImage {
-        var canvas = [UInt8](repeating: 0, count: size.width * size.height * 4)
-        if alpha != 0 {
-            for index in stride(from: 3, to: canvas.count, by: 4) { canvas[index] = alpha }
-        }
-        let rowBytes = pixels.width * 4
-        for y in 0..<pixels.height {
-            let targetY = y + offset.1
-            guard targetY >= 0, targetY < size.height else { continue }
-            let firstX = max(0, -offset.0)
-            let lastX = min(pixels.width, size.width - offset.0)
-            guard firstX < lastX else { continue }
-            let from = y * rowBytes + firstX * 4
-            let to = (targetY * size.width + firstX + offset.0) * 4
-            canvas.replaceSubrange(to..<(to + (lastX - firstX) * 4), with: pixels.pixels[from..<(from + (lastX - firstX) * 4)])
-        }
-        return RGBAImage(width: size.width, height: size.height, pixels: canvas)
     }
 
     /// One palette for the whole picture, from a small copy of it, with
@@ -271,5 +272,96 @@ public final class ViewerPainter {
 
     private func wrap(_ bytes: [UInt8]) -> [UInt8] {
         tmuxPassthrough ? TmuxPassthrough.wrap(bytes) : bytes
+    }
+}
+
+/// Band outputs written from `concurrentPerform`'s threads.
+private final class BandResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [[UInt8]]
+
+    init(count: Int) { storage = Array(repeating: [], count: count) }
+
+    func set(_ index: Int, _ bytes: [UInt8]) { lock.withLock { storage[index] = bytes } }
+
+    var values: [[UInt8]] { lock.withLock { storage } }
+}
+
+/// Where the view's pixels go on a canvas that covers whole cells, so every
+/// cell the picture touches is fully repainted (partial edge cells get
+/// padding: black for sixel, which cannot show "nothing", transparent for
+/// half-blocks, which then show the terminal's background).
+struct CanvasGeometry: Sendable {
+    /// The canvas, in view units.
+    var size: PixelSize
+    var unitsPerCell: PixelSize
+    /// The resampled output's top-left on the canvas.
+    var offsetX: Int
+    var offsetY: Int
+    var output: PixelSize
+    /// The source rectangle in decoded-image pixels.
+    var source: SourceRect
+
+    init(viewport: Viewport, source: SourceRect, cells: CellRect, layout: ViewerLayout) {
+        let units = layout.geometry.unitsPerCell
+        let view = layout.viewSize
+        let originX = (cells.column - layout.imageArea.column) * units.width
+        let originY = (cells.row - layout.imageArea.row) * units.height
+        size = PixelSize(
+            width: max(1, min(cells.columns * units.width, view.width - originX)),
+            height: max(1, min(cells.rows * units.height, view.height - originY)))
+        unitsPerCell = units
+        offsetX = viewport.placement.x - originX
+        offsetY = viewport.placement.y - originY
+        output = viewport.outputSize
+        self.source = source
+    }
+
+    /// Bands of at least 4 cell rows each, at most `maxBands`.
+    func bandCount(maxBands: Int) -> Int {
+        let cellRows = (size.height + unitsPerCell.height - 1) / unitsPerCell.height
+        return max(1, min(maxBands, cellRows / 4))
+    }
+
+    /// Cell rows per band.
+    func bandRows(count: Int) -> Int {
+        let cellRows = (size.height + unitsPerCell.height - 1) / unitsPerCell.height
+        return (cellRows + count - 1) / max(1, count)
+    }
+
+    /// Canvas rows `rows`, resampled from the source; padding alpha `fill`.
+    func render(_ image: RGBAImage, rows: Range<Int>, fill: UInt8, resampler: Resampler) -> RGBAImage {
+        let height = rows.count
+        // The output rows this band holds.
+        let top = max(rows.lowerBound, offsetY)
+        let bottom = min(rows.upperBound, offsetY + output.height)
+        let scaleY = source.height / Double(max(1, output.height))
+        var pixels: RGBAImage?
+        if top < bottom {
+            let band = SourceRect(
+                x: source.x, y: source.y + Double(top - offsetY) * scaleY, width: source.width,
+                height: Double(bottom - top) * scaleY)
+            pixels = resampler.resample(image, from: band, to: PixelSize(width: output.width, height: bottom - top))
+        }
+        if let pixels, offsetX == 0, top == rows.lowerBound, pixels.width == size.width, pixels.height == height {
+            return pixels
+        }
+        var canvas = [UInt8](repeating: 0, count: size.width * height * 4)
+        if fill != 0 {
+            for index in stride(from: 3, to: canvas.count, by: 4) { canvas[index] = fill }
+        }
+        if let pixels {
+            let firstX = max(0, -offsetX)
+            let lastX = min(pixels.width, size.width - offsetX)
+            if firstX < lastX {
+                let length = (lastX - firstX) * 4
+                for y in 0..<pixels.height {
+                    let from = (y * pixels.width + firstX) * 4
+                    let to = ((top - rows.lowerBound + y) * size.width + firstX + offsetX) * 4
+                    canvas.replaceSubrange(to..<(to + length), with: pixels.pixels[from..<(from + length)])
+                }
+            }
+        }
+        return RGBAImage(width: size.width, height: height, pixels: canvas)
     }
 }
