@@ -288,7 +288,7 @@ public struct BrowserState: Equatable, Sendable {
     public var statusText: String {
         if let message { return message }
         if searching { return "searching…" }
-        if showingFavourites { return "favourites: \(hits.count) · F: back to the search · ? keys" }
+        if showingFavourites { return "favourites: \(hits.count) · F: back to the search" }
         let pages = totalPages == 0 ? "no results" : "page \(page) of \(totalPages), \(totalHits) hits"
         let source = offline ? (note ?? "offline catalog (not from Pixabay)") : "Images from Pixabay"
         return "\(pages) · \(source)"
