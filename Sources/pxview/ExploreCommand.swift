@@ -1,7 +1,98 @@
-/// `pxview` with no command: the explorer (issue 4), until then the help.
+import Decoding
+import Explorer
+import Foundation
+import HTTP
+import Pixabay
+import Terminal
+
+/// `pxview` with no command: the explorer on the launch query. Online the
+/// launch query is the original app's "famous quotes"; offline it is empty,
+/// which lists the whole bundled catalog.
 enum Explore {
+    static let launchQuery = "famous quotes"
+
     static func run(_ parsed: ParsedArguments) async -> Int32 {
-        Output.out(Commands.main.helpText)
-        return ExitCode.success
+        do {
+            let resolved = try ExplorerSetup.source(parsed)
+            let display = try ExplorerSetup.display(parsed, command: "")
+            if let hint = resolved.hint { Output.err(hint + "\n") }
+            let query = resolved.source.isOffline ? "" : launchQuery
+            return try ExplorerApp.runBrowser(
+                source: resolved.source, query: query, display: display, options: ExplorerSetup.options())
+        } catch let error as UsageError {
+            Output.err("pxview: \(error.message)\n\(error.hint)\n")
+            return ExitCode.usage
+        } catch {
+            Output.err("pxview: \(Sanitized.text(String(describing: error)))\n")
+            return ExitCode.failure
+        }
     }
+}
+
+/// What every explorer entry point (`pxview`, `search -i`, `open`, `show -i`)
+/// builds the same way from the global options and the environment.
+enum ExplorerSetup {
+    /// Pixabay (cached on disk unless `--no-cache`) or the offline catalog.
+    static func source(
+        _ parsed: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> ResolvedSource {
+        let client = CurlClient(userAgent: "pxview/\(Commands.version)")
+        let fetcher: any HTTPFetching = parsed.has("--no-cache")
+            ? client
+            : CachingFetcher(wrapping: client, cache: DiskCache(directory: DiskCache.defaultDirectory(environment: environment)))
+        return try resolveSource(
+            apiKey: parsed.value("--api-key") ?? environment["PIXABAY_API_KEY"],
+            apiURL: parsed.value("--api-url") ?? environment["PIXABAY_API_URL"],
+            offline: parsed.has("--offline"), fetcher: fetcher)
+    }
+
+    /// Probes the terminal once (in raw mode, so no reply reaches the shell)
+    /// and picks the protocol: `--protocol`, else `PXVIEW_PROTOCOL`, else the probe.
+    static func display(
+        _ parsed: ParsedArguments, command: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> ExplorerDisplay {
+        guard Output.isTerminal(0), Output.isTerminal(1) else { throw ExplorerError.notATerminal }
+        var choice = ProtocolChoice.auto
+        if let text = parsed.value("--protocol") {
+            choice = try ValueParser.choice(text, option: "--protocol", command: command)
+        } else if let text = environment["PXVIEW_PROTOCOL"], !text.isEmpty {
+            choice = try ValueParser.choice(text, option: "PXVIEW_PROTOCOL", command: command)
+        }
+        let cellSize = try parsed.value("--cell-size").map { text throws(UsageError) in
+            try ValueParser.size(text, option: "--cell-size", command: command)
+        }
+        let capabilities = detectTerminal(probe: true)
+        let insideTmux = !(environment["TMUX"] ?? "").isEmpty
+        let decision = ProtocolDecision.decide(choice: choice, capabilities: capabilities, insideTmux: insideTmux)
+        if !(environment["PXVIEW_DEBUG"] ?? "").isEmpty {
+            Output.err("pxview: terminal \(capabilities.map { String(describing: $0) } ?? "none"); drawing \(decision)\n")
+        }
+        return ExplorerDisplay(decision: decision, capabilities: capabilities, cellSizeOverride: cellSize)
+    }
+
+    static func options(maxPixels: Int = 100_000_000) -> ExplorerOptions {
+        ExplorerOptions(favourites: FavouritesStore(), save: saveInCurrentDirectory, maxPixels: maxPixels)
+    }
+
+    /// Saves the viewed bytes next to the user as `pixabay-ID.jpg` (or the
+    /// file's own name for local files), never overwriting.
+    static let saveInCurrentDirectory: ExplorerSaveAction = { bytes, hit, title in
+        let ext = sniffImageFormat(bytes) == .png ? "png" : "jpg"
+        let stem = hit.map { "pixabay-\($0.id)" } ?? "pxview-" + ((title as NSString).lastPathComponent as NSString).deletingPathExtension
+        var name = "\(stem).\(ext)"
+        var counter = 1
+        while FileManager.default.fileExists(atPath: name) {
+            counter += 1
+            name = "\(stem)-\(counter).\(ext)"
+        }
+        guard FileManager.default.createFile(atPath: name, contents: Data(bytes)) else {
+            throw ExplorerSaveError(path: name)
+        }
+        return "saved \(bytes.count) bytes to \(name)"
+    }
+}
+
+struct ExplorerSaveError: Error, CustomStringConvertible {
+    var path: String
+    var description: String { "cannot write \(path)" }
 }

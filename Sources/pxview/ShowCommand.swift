@@ -13,6 +13,7 @@ enum Show {
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ArgumentParser.parse(arguments, spec: Commands.show)
         if parsed.has("--help") { Output.out(Commands.show.helpText); return ExitCode.success }
+        if parsed.has("--interactive") { return try await Viewer.run(parsed) }
         let view = try ViewOptions(parsed, command: "show")
         let screen = try Screen.prepare(view: view, command: "show")
         let client = CurlClient(userAgent: "pxview/\(Commands.version)")

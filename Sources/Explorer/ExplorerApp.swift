@@ -1,0 +1,154 @@
+import Decoding
+import Foundation
+import Glibc
+import Pixabay
+import Pixels
+import Terminal
+
+/// How the explorer draws: the protocol decided from the probe (or
+/// `--protocol`), what the probe found, and an optional `--cell-size`.
+public struct ExplorerDisplay: Sendable {
+    public var decision: ProtocolDecision
+    public var capabilities: TerminalCapabilities?
+    public var cellSizeOverride: PixelSize?
+
+    public init(decision: ProtocolDecision, capabilities: TerminalCapabilities?, cellSizeOverride: PixelSize? = nil) {
+        self.decision = decision
+        self.capabilities = capabilities
+        self.cellSizeOverride = cellSizeOverride
+    }
+
+    /// The geometry for the window as it is now (TIOCGWINSZ tracks resizes).
+    func geometry(window: WindowSize?) -> ScreenGeometry {
+        let cells = window?.cells ?? capabilities?.windowCells ?? DisplayTarget.fallbackCells
+        var cell = cellSizeOverride ?? capabilities?.cellSize ?? DisplayTarget.fallbackCellSize
+        if cellSizeOverride == nil, let pixels = window?.pixels, !cells.isEmpty {
+            let measured = PixelSize(width: pixels.width / cells.width, height: pixels.height / cells.height)
+            if !measured.isEmpty { cell = measured }
+        }
+        return ScreenGeometry(
+            graphics: decision.graphics, windowCells: cells, cellPixels: cell, sixelMaxSize: capabilities?.sixelMaxSize)
+    }
+}
+
+/// Saves the viewed image; returns the message to show ("saved to …").
+public typealias ExplorerSaveAction = @Sendable (_ bytes: [UInt8], _ hit: PixabayHit?, _ title: String) throws -> String
+
+/// Everything else the explorer needs from the command line.
+public struct ExplorerOptions: Sendable {
+    public var favourites: FavouritesStore?
+    public var save: ExplorerSaveAction?
+    public var maxPixels: Int
+    public var inputFD: Int32
+    public var outputFD: Int32
+
+    public init(
+        favourites: FavouritesStore? = nil, save: ExplorerSaveAction? = nil, maxPixels: Int = 100_000_000,
+        inputFD: Int32 = 0, outputFD: Int32 = 1
+    ) {
+        self.favourites = favourites
+        self.save = save
+        self.maxPixels = maxPixels
+        self.inputFD = inputFD
+        self.outputFD = outputFD
+    }
+}
+
+/// Why the explorer could not run.
+public enum ExplorerError: Error, CustomStringConvertible {
+    case notATerminal
+    case terminal(TerminalError)
+    case decode(String, DecodeError)
+
+    public var description: String {
+        switch self {
+        case .notATerminal: return "the explorer needs a terminal on standard input and output"
+        case .terminal(let error): return "terminal: \(error)"
+        case let .decode(name, error): return "cannot decode \(name): \(error)"
+        }
+    }
+}
+
+/// The two entry points: the browser (`pxview`, `pxview search -i`) and the
+/// viewer opened directly (`pxview show -i`, `pxview open`). Both block
+/// until the user quits and return the exit status.
+public enum ExplorerApp {
+    public static func runBrowser(
+        source: any PhotoSource, query: String, display: ExplorerDisplay, options: ExplorerOptions = ExplorerOptions()
+    ) throws(ExplorerError) -> Int32 {
+        try checkTerminal(options)
+        let loop = try ExplorerLoop(source: source, display: display, options: options)
+        return loop.runBrowser(query: query)
+    }
+
+    /// Opens the viewer on already-fetched image bytes; `hit` enables
+    /// favourites. Decoding errors are thrown before the screen changes.
+    public static func runViewer(
+        bytes: [UInt8], title: String, hit: PixabayHit? = nil, source: (any PhotoSource)? = nil,
+        display: ExplorerDisplay, options: ExplorerOptions = ExplorerOptions()
+    ) throws(ExplorerError) -> Int32 {
+        try checkTerminal(options)
+        let geometry = display.geometry(window: windowSize(fd: options.outputFD))
+        let decoded: DecodedImage
+        do {
+            decoded = try decodeImage(
+                bytes, options: DecodeOptions(maxPixels: options.maxPixels, targetSize: ViewerLayout(geometry: geometry).viewSize))
+        } catch {
+            throw .decode(title, error)
+        }
+        let loop = try ExplorerLoop(source: source, display: display, options: options)
+        return loop.runViewer(bytes: bytes, decoded: decoded, title: title, hit: hit)
+    }
+
+    private static func checkTerminal(_ options: ExplorerOptions) throws(ExplorerError) {
+        guard isatty(options.inputFD) == 1, isatty(options.outputFD) == 1 else { throw .notATerminal }
+    }
+}
+
+/// Results of background work, handed to the loop through a lock-protected
+/// queue plus one byte on a wake-up pipe the loop polls.
+enum Completion: Sendable {
+    case search(query: String, page: Int, outcome: SearchOutcome)
+    case thumbnail(id: Int, image: RGBAImage?)
+    case viewerImage(hit: PixabayHit, bytes: [UInt8], decoded: DecodedImage)
+    case viewerFailed(hit: PixabayHit, message: String)
+    case fullResolution(RGBAImage?)
+}
+
+final class CompletionQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Completion] = []
+    let readFD: Int32
+    private let writeFD: Int32
+
+    init() throws(ExplorerError) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw .terminal(TerminalError(operation: "pipe", errno: errno)) }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        readFD = fds[0]
+        writeFD = fds[1]
+    }
+
+    deinit {
+        close(readFD)
+        close(writeFD)
+    }
+
+    func post(_ item: Completion) {
+        lock.withLock { items.append(item) }
+        var byte: UInt8 = 1
+        _ = write(writeFD, &byte, 1)
+    }
+
+    func take() -> [Completion] {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while buffer.withUnsafeMutableBytes({ read(readFD, $0.baseAddress, $0.count) }) > 0 {}
+        return lock.withLock {
+            defer { items = [] }
+            return items
+        }
+    }
+}

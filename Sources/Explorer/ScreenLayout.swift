@@ -1,0 +1,164 @@
+import Pixels
+
+/// A rectangle of character cells, 0-based (row 0 is the terminal's row 1).
+public struct CellRect: Equatable, Sendable {
+    public var column: Int
+    public var row: Int
+    public var columns: Int
+    public var rows: Int
+
+    public init(column: Int, row: Int, columns: Int, rows: Int) {
+        self.column = column
+        self.row = row
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// True when the 0-based cell (column, row) lies inside.
+    public func contains(column: Int, row: Int) -> Bool {
+        column >= self.column && column < self.column + columns && row >= self.row && row < self.row + rows
+    }
+}
+
+/// The window as the explorer sees it: its size in cells, how many image
+/// units one cell holds (screen pixels for sixel and kitty; 1x2 half-block
+/// units for blocks), and the largest picture the terminal will show.
+public struct ScreenGeometry: Equatable, Sendable {
+    public var graphics: GraphicsProtocol
+    /// width = columns, height = rows.
+    public var windowCells: PixelSize
+    /// Screen pixels per cell (used for thumbnails and pixel protocols).
+    public var cellPixels: PixelSize
+    /// Sixel images larger than this are dropped by xterm, so views are capped.
+    public var sixelMaxSize: PixelSize?
+
+    public init(graphics: GraphicsProtocol, windowCells: PixelSize, cellPixels: PixelSize, sixelMaxSize: PixelSize? = nil) {
+        self.graphics = graphics
+        self.windowCells = PixelSize(width: max(1, windowCells.width), height: max(1, windowCells.height))
+        self.cellPixels = PixelSize(width: max(1, cellPixels.width), height: max(1, cellPixels.height))
+        self.sixelMaxSize = sixelMaxSize
+    }
+
+    /// Image units per cell: pixels for sixel/kitty, one column by two
+    /// half-rows for blocks.
+    public var unitsPerCell: PixelSize {
+        graphics == .blocks ? PixelSize(width: 1, height: 2) : cellPixels
+    }
+
+    /// The box for a picture covering `cells`, in image units, capped by the
+    /// sixel limit.
+    public func unitBox(cells: PixelSize) -> PixelSize {
+        let units = unitsPerCell
+        var box = PixelSize(width: cells.width * units.width, height: cells.height * units.height)
+        if graphics == .sixel, let limit = sixelMaxSize, !limit.isEmpty {
+            box = PixelSize(width: min(box.width, limit.width), height: min(box.height, limit.height))
+        }
+        return box
+    }
+
+    /// The viewport's notion of the image size: in half-block units the
+    /// image is stretched vertically by the cell's shape, so a fitted picture
+    /// keeps its proportions on screen.
+    public func unitImageSize(_ pixels: PixelSize) -> PixelSize {
+        guard graphics == .blocks else { return pixels }
+        let stretch = 2 * Double(cellPixels.width) / Double(cellPixels.height)
+        return PixelSize(width: pixels.width, height: max(1, Int((Double(pixels.height) * stretch).rounded())))
+    }
+}
+
+/// Where the viewer puts things: the picture fills every row but the last,
+/// which holds the info or status line.
+public struct ViewerLayout: Equatable, Sendable {
+    public var geometry: ScreenGeometry
+    /// Cells the picture may cover.
+    public var imageArea: CellRect
+    /// 0-based row of the status line.
+    public var statusRow: Int
+
+    public init(geometry: ScreenGeometry) {
+        self.geometry = geometry
+        let rows = geometry.windowCells.height
+        imageArea = CellRect(column: 0, row: 0, columns: geometry.windowCells.width, rows: max(1, rows - 1))
+        statusRow = max(0, rows - 1)
+    }
+
+    /// The view in image units (what the `Viewport` calls its view size).
+    public var viewSize: PixelSize {
+        geometry.unitBox(cells: PixelSize(width: imageArea.columns, height: imageArea.rows))
+    }
+
+    /// The middle of a 0-based cell, in view units from the view's top-left.
+    public func viewPoint(column: Int, row: Int) -> (x: Double, y: Double) {
+        let units = geometry.unitsPerCell
+        return (
+            (Double(column - imageArea.column) + 0.5) * Double(units.width),
+            (Double(row - imageArea.row) + 0.5) * Double(units.height)
+        )
+    }
+
+    /// The cells a drawn output covers, given its placement in view units.
+    public func cells(covering placement: PixelRect) -> CellRect {
+        let units = geometry.unitsPerCell
+        let firstColumn = placement.x / units.width
+        let firstRow = placement.y / units.height
+        let lastColumn = (placement.x + placement.width + units.width - 1) / units.width
+        let lastRow = (placement.y + placement.height + units.height - 1) / units.height
+        return CellRect(
+            column: imageArea.column + firstColumn, row: imageArea.row + firstRow,
+            columns: max(1, lastColumn - firstColumn), rows: max(1, lastRow - firstRow))
+    }
+}
+
+/// Where the browser puts things, top to bottom: the search field, a strip
+/// of framed thumbnail slots, the selected hit's details, the status line.
+public struct BrowserLayout: Equatable, Sendable {
+    public var geometry: ScreenGeometry
+    /// 0-based row of the search field.
+    public let searchRow = 0
+    /// Each slot: a one-cell frame around the thumbnail's cells.
+    public var slots: [CellRect]
+    /// The thumbnail cells inside a slot's frame.
+    public var tileCells: PixelSize
+    /// First of the detail rows (id/size/user/likes, then tags).
+    public var detailsRow: Int
+    public var statusRow: Int
+
+    /// Thumbnails are Pixabay previews, at most 150 px: taller tiles only blur.
+    public static let preferredTilePixelHeight = 150
+
+    public init(geometry: ScreenGeometry) {
+        self.geometry = geometry
+        let columns = geometry.windowCells.width
+        let rows = geometry.windowCells.height
+        let cell = geometry.cellPixels
+        // Rows: search, blank, frame + tile + frame, 2 detail rows, blank, status.
+        let spareRows = max(1, rows - 8)
+        let wantedRows = max(2, (Self.preferredTilePixelHeight + cell.height - 1) / cell.height)
+        let tileRows = min(wantedRows, spareRows)
+        // 3:2 landscape tiles, the shape most photos have.
+        let tileColumns = max(4, min(columns - 2, Int((Double(tileRows * cell.height) * 1.5 / Double(cell.width)).rounded())))
+        tileCells = PixelSize(width: tileColumns, height: tileRows)
+        let slotWidth = tileColumns + 2
+        let count = max(1, columns / slotWidth)
+        let margin = max(0, (columns - count * slotWidth) / 2)
+        slots = (0..<count).map { index in
+            CellRect(column: margin + index * slotWidth, row: 2, columns: slotWidth, rows: tileRows + 2)
+        }
+        detailsRow = min(rows - 1, 2 + tileRows + 2 + 1)
+        statusRow = max(0, rows - 1)
+    }
+
+    /// The thumbnail cells of slot `index` (inside its frame).
+    public func tileArea(slot index: Int) -> CellRect {
+        let slot = slots[index]
+        return CellRect(column: slot.column + 1, row: slot.row + 1, columns: tileCells.width, rows: tileCells.height)
+    }
+
+    /// The tile box in image units.
+    public var tileBox: PixelSize { geometry.unitBox(cells: tileCells) }
+
+    /// The slot holding the 0-based cell, if any.
+    public func slot(atColumn column: Int, row: Int) -> Int? {
+        slots.firstIndex { $0.contains(column: column, row: row) }
+    }
+}

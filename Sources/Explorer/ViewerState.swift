@@ -1,0 +1,272 @@
+import Pixabay
+import Pixels
+import Scaling
+import Terminal
+
+/// Something the viewer asks the I/O loop to do; the state machine itself
+/// never touches the terminal, the network or the disk.
+public enum ViewerEffect: Equatable, Sendable {
+    /// Save the image (as `pxview save` does).
+    case save
+    /// Add or remove the hit from the favourites.
+    case toggleFavourite
+    /// Back to the browser.
+    case close
+    /// Leave the program (the viewer was opened directly).
+    case quit
+    /// The view now needs more pixels than were decoded: decode the full image once.
+    case needFullResolution
+}
+
+/// What can happen to the viewer: input (with a monotonic time in ms, for
+/// double clicks), a new window size, or an answer to one of its effects.
+public enum ViewerEvent: Equatable, Sendable {
+    case input(InputEvent, timeMs: Int)
+    case resized(ViewerLayout)
+    /// The full-resolution decode arrived: its pixel size.
+    case fullResolutionDecoded(PixelSize)
+    case favouriteChanged(isFavourite: Bool)
+    /// A one-line message for the status line ("saved to …", an error).
+    case message(String)
+}
+
+/// The picture viewer as a pure state machine: `handle` maps an event to a
+/// new state plus effects; drawing is a function of the state alone.
+///
+/// Zoom follows the original app: 1x is the fitted picture, `+`/`-` pinch
+/// by 1.25 about the view's centre, the wheel about the pointer, `z` and a
+/// double click toggle 1x/2x, `0`/`r` reset. `Viewport` does the math and
+/// the clamping (zoom from fit/4 up to 16 native pixels per image pixel).
+public struct ViewerState: Equatable, Sendable {
+    /// The fit modes `f` cycles through.
+    public static let fitCycle: [FitMode] = [.contain, .cover, .actual]
+    /// One pinch step.
+    public static let zoomStep = 1.25
+    /// One arrow-key pan: a fifth of the view.
+    public static let panStep = 0.2
+    /// Two left presses closer than this (and within one cell) are a double click.
+    public static let doubleClickMs = 400
+
+    public var viewport: Viewport
+    public var layout: ViewerLayout
+    /// Shown in the info line: the file name or "#id".
+    public var title: String
+    /// The Pixabay hit, when the image is one (enables saving and favourites).
+    public var hit: PixabayHit?
+    /// The decoded image's size in pixels (smaller than the full image when
+    /// the decoder scaled it down to the view).
+    public var decodedSize: PixelSize
+    /// The full image's size in pixels.
+    public var fullSize: PixelSize
+    public var showInfo = false
+    public var showHelp = false
+    public var isFavourite = false
+    public var message: String?
+    /// True when closing leaves the program instead of returning to a browser.
+    public var openedDirectly: Bool
+    public private(set) var fullResolutionRequested = false
+    /// The last drag position (0-based cell), while the left button is down.
+    public private(set) var dragFrom: CellPoint?
+    public private(set) var lastClick: (CellPoint, Int)?
+
+    /// A 0-based cell, for mouse bookkeeping.
+    public struct CellPoint: Equatable, Sendable {
+        public var column: Int
+        public var row: Int
+    }
+
+    public init(
+        title: String, hit: PixabayHit? = nil, fullSize: PixelSize, decodedSize: PixelSize, layout: ViewerLayout,
+        openedDirectly: Bool, fit: FitMode = .contain, isFavourite: Bool = false
+    ) {
+        self.title = title
+        self.hit = hit
+        self.fullSize = fullSize
+        self.decodedSize = decodedSize
+        self.layout = layout
+        self.openedDirectly = openedDirectly
+        self.isFavourite = isFavourite
+        viewport = Viewport(imageSize: layout.geometry.unitImageSize(fullSize), viewSize: layout.viewSize, fit: fit)
+        fullResolutionRequested = decodedSize.width >= fullSize.width
+    }
+
+    public static func == (lhs: ViewerState, rhs: ViewerState) -> Bool {
+        lhs.viewport == rhs.viewport && lhs.layout == rhs.layout && lhs.title == rhs.title && lhs.hit == rhs.hit
+            && lhs.decodedSize == rhs.decodedSize && lhs.fullSize == rhs.fullSize && lhs.showInfo == rhs.showInfo
+            && lhs.showHelp == rhs.showHelp && lhs.isFavourite == rhs.isFavourite && lhs.message == rhs.message
+            && lhs.openedDirectly == rhs.openedDirectly && lhs.fullResolutionRequested == rhs.fullResolutionRequested
+            && lhs.dragFrom == rhs.dragFrom && lhs.lastClick?.0 == rhs.lastClick?.0
+            && lhs.lastClick?.1 == rhs.lastClick?.1
+    }
+
+    /// `(state, event) -> (state, effects)` as a free-standing function.
+    public static func reduce(_ state: ViewerState, _ event: ViewerEvent) -> (ViewerState, [ViewerEffect]) {
+        var next = state
+        let effects = next.handle(event)
+        return (next, effects)
+    }
+
+    /// Applies `event`; returns what the I/O loop must do.
+    public mutating func handle(_ event: ViewerEvent) -> [ViewerEffect] {
+        switch event {
+        case let .input(input, time):
+            var effects = handleInput(input, timeMs: time)
+            if needsFullResolution {
+                fullResolutionRequested = true
+                effects.append(.needFullResolution)
+            }
+            return effects
+        case let .resized(newLayout):
+            layout = newLayout
+            viewport = viewport.resized(to: newLayout.viewSize)
+            viewport.imageSize = newLayout.geometry.unitImageSize(fullSize)
+            viewport = viewport.clamped()
+            if needsFullResolution {
+                fullResolutionRequested = true
+                return [.needFullResolution]
+            }
+            return []
+        case let .fullResolutionDecoded(size):
+            decodedSize = size
+            fullResolutionRequested = true
+            return []
+        case let .favouriteChanged(isFavourite):
+            self.isFavourite = isFavourite
+            message = isFavourite ? "added to favourites" : "removed from favourites"
+            return []
+        case let .message(text):
+            message = text
+            return []
+        }
+    }
+
+    /// True when the view shows more screen units per decoded pixel than one,
+    /// and the decoder had scaled the image down.
+    public var needsFullResolution: Bool {
+        guard !fullResolutionRequested, decodedSize.width < fullSize.width, decodedSize.width > 0 else { return false }
+        let unitsPerDecodedPixel = viewport.scale * Double(viewport.imageSize.width) / Double(decodedSize.width)
+        return unitsPerDecodedPixel > 1.0001
+    }
+
+    private mutating func handleInput(_ input: InputEvent, timeMs: Int) -> [ViewerEffect] {
+        switch input {
+        case .key(let key):
+            message = nil
+            return handleKey(key)
+        case .mouse(let mouse):
+            return handleMouse(mouse, timeMs: timeMs)
+        case .paste, .unknown:
+            return []
+        }
+    }
+
+    private mutating func handleKey(_ key: Key) -> [ViewerEffect] {
+        if key.modifiers.contains(.control), key.code == .char("c") { return [.quit] }
+        if showHelp {
+            // Any key closes the help; `q` and Esc only close it, too.
+            showHelp = false
+            return []
+        }
+        switch key.code {
+        case .char("+"), .char("="): viewport = viewport.zoomed(by: Self.zoomStep)
+        case .char("-"), .char("_"): viewport = viewport.zoomed(by: 1 / Self.zoomStep)
+        case .char("z"): viewport = viewport.toggledOneTwo()
+        case .char("0"), .char("r"): viewport = viewport.reset()
+        case .left, .char("h"): viewport = viewport.panned(byViewFractionX: -Self.panStep, y: 0)
+        case .right, .char("l"): viewport = viewport.panned(byViewFractionX: Self.panStep, y: 0)
+        case .up, .char("k"): viewport = viewport.panned(byViewFractionX: 0, y: -Self.panStep)
+        case .down, .char("j"): viewport = viewport.panned(byViewFractionX: 0, y: Self.panStep)
+        case .char("H"): viewport = viewport.edge(.left)
+        case .char("L"): viewport = viewport.edge(.right)
+        case .char("K"): viewport = viewport.edge(.top)
+        case .char("J"): viewport = viewport.edge(.bottom)
+        case .char("f"):
+            let index = Self.fitCycle.firstIndex(of: viewport.fit) ?? 0
+            var next = viewport
+            next.fit = Self.fitCycle[(index + 1) % Self.fitCycle.count]
+            next.zoom = 1
+            viewport = next.clamped()
+            message = "fit: \(Self.fitName(viewport.fit))"
+        case .char("i"): showInfo.toggle()
+        case .char("?"): showHelp = true
+        case .char("s"):
+            return [.save]
+        case .char("*"):
+            guard hit != nil else {
+                message = "favourites are for Pixabay images"
+                return []
+            }
+            return [.toggleFavourite]
+        case .char("q"), .escape:
+            return [openedDirectly ? .quit : .close]
+        default: break
+        }
+        return []
+    }
+
+    private mutating func handleMouse(_ mouse: MouseEvent, timeMs: Int) -> [ViewerEffect] {
+        let cell = CellPoint(column: mouse.x - 1, row: mouse.y - 1)
+        switch mouse.kind {
+        case .wheelUp: viewport = viewport.zoomed(by: Self.zoomStep, anchor: anchor(at: cell))
+        case .wheelDown: viewport = viewport.zoomed(by: 1 / Self.zoomStep, anchor: anchor(at: cell))
+        case .press(.left):
+            if let (previous, time) = lastClick, timeMs - time <= Self.doubleClickMs,
+                abs(previous.column - cell.column) <= 1, abs(previous.row - cell.row) <= 1
+            {
+                viewport = viewport.toggledOneTwo(anchor: anchor(at: cell))
+                lastClick = nil
+            } else {
+                lastClick = (cell, timeMs)
+            }
+            dragFrom = cell
+        case .drag(.left):
+            if let from = dragFrom {
+                let units = layout.geometry.unitsPerCell
+                // Dragging the picture right shows what is left of it.
+                let dx = Double((from.column - cell.column) * units.width)
+                let dy = Double((from.row - cell.row) * units.height)
+                viewport = viewport.panned(byViewPixelsX: dx, y: dy)
+                // A drag is not the first half of a double click.
+                if from != cell { lastClick = nil }
+            }
+            dragFrom = cell
+        case .release(.left):
+            dragFrom = nil
+        default: break
+        }
+        return []
+    }
+
+    /// The anchor `Viewport` wants for a cell: output units from the drawn
+    /// output's top-left.
+    private func anchor(at cell: CellPoint) -> (x: Double, y: Double) {
+        viewport.outputPoint(fromViewPoint: layout.viewPoint(column: cell.column, row: cell.row))
+    }
+
+    public static func fitName(_ fit: FitMode) -> String {
+        switch fit {
+        case .contain: return "contain"
+        case .cover: return "cover"
+        case .down: return "down"
+        case .actual: return "1:1 pixels"
+        }
+    }
+
+    /// Every key, for `?` and the README.
+    public static let helpLines: [String] = [
+        "+ =        zoom in (x1.25, about the centre)",
+        "-          zoom out",
+        "wheel      zoom about the pointer",
+        "z, dbl-click  toggle 1x / 2x",
+        "arrows, h j k l  pan by a fifth of the view",
+        "H J K L    jump to the left/bottom/top/right edge",
+        "drag       pan with the mouse",
+        "0, r       reset zoom (1x, centred)",
+        "f          cycle fit: contain, cover, 1:1 pixels",
+        "i          toggle the info line",
+        "s          save the image",
+        "*          toggle favourite",
+        "q, Esc     back (or quit)",
+        "?          this help (any key closes it)",
+    ]
+}

@@ -1,0 +1,260 @@
+import Pixabay
+import Pixels
+import Scaling
+import Terminal
+import Testing
+
+@testable import Explorer
+
+/// A 120x40-cell window of 10x20-pixel cells: the picture gets 120x39 cells,
+/// a 1200x780 view, and the 1920x1280 photo fits at 0.609.
+func viewerLayout(_ graphics: GraphicsProtocol = .kitty) -> ViewerLayout {
+    ViewerLayout(geometry: ScreenGeometry(
+        graphics: graphics, windowCells: PixelSize(width: 120, height: 40), cellPixels: PixelSize(width: 10, height: 20)))
+}
+
+func viewer(directly: Bool = true, hit: PixabayHit? = nil, decoded: PixelSize = PixelSize(width: 1920, height: 1280))
+    -> ViewerState
+{
+    ViewerState(
+        title: "storm.jpg", hit: hit, fullSize: PixelSize(width: 1920, height: 1280), decodedSize: decoded,
+        layout: viewerLayout(), openedDirectly: directly)
+}
+
+func key(_ character: Character) -> ViewerEvent { .input(.key(Key(.char(character))), timeMs: 0) }
+func key(_ code: KeyCode, _ modifiers: Modifiers = []) -> ViewerEvent { .input(.key(Key(code, modifiers)), timeMs: 0) }
+func mouse(_ kind: MouseEvent.Kind, x: Int, y: Int, at time: Int = 0) -> ViewerEvent {
+    .input(.mouse(MouseEvent(kind: kind, x: x, y: y)), timeMs: time)
+}
+
+func sampleHit(_ id: Int) -> PixabayHit {
+    PixabayHit(
+        id: id, pageURL: "https://pixabay.com/photos/\(id)/", type: "photo", tags: "tag\(id), sky",
+        previewURL: "p\(id)", previewWidth: 150, previewHeight: 100, webformatURL: "w\(id)", webformatWidth: 640,
+        webformatHeight: 427, largeImageURL: "l\(id)", imageWidth: 1920, imageHeight: 1280, imageSize: 1000,
+        views: 1, downloads: 1, collections: 0, likes: id % 100, comments: 0, userID: 7, user: "user\(id)",
+        userImageURL: "")
+}
+
+/// The image point (fraction) at the view's middle, which pinch steps must keep.
+func centrePoint(_ state: ViewerState) -> (Double, Double) {
+    let viewport = state.viewport
+    let middle = viewport.outputPoint(fromViewPoint: (Double(viewport.viewSize.width) / 2, Double(viewport.viewSize.height) / 2))
+    let point = viewport.imagePoint(atViewPoint: middle)
+    return (point.x / Double(viewport.imageSize.width), point.y / Double(viewport.imageSize.height))
+}
+
+@Suite struct ViewerStateTests {
+    @Test func opensFittedAndCentred() {
+        let state = viewer()
+        #expect(state.viewport.zoom == 1)
+        #expect(state.viewport.fit == .contain)
+        #expect(state.viewport.viewSize == PixelSize(width: 1200, height: 780))
+        #expect(state.viewport.outputSize == PixelSize(width: 1170, height: 780))
+        #expect(state.viewport.placement.x == 15)
+    }
+
+    @Test func plusAndEqualsZoomByAQuarterAboutTheCentre() {
+        var state = viewer()
+        _ = state.handle(key("+"))
+        #expect(abs(state.viewport.zoom - 1.25) < 1e-9)
+        _ = state.handle(key(.right))  // off-centre, so the anchor matters
+        let before = centrePoint(state)
+        _ = state.handle(key("="))
+        #expect(abs(state.viewport.zoom - 1.5625) < 1e-9)
+        let after = centrePoint(state)
+        #expect(abs(before.0 - after.0) < 1e-6 && abs(before.1 - after.1) < 1e-6)
+    }
+
+    @Test func minusZoomsOutAndZoomIsBounded() {
+        var state = viewer()
+        _ = state.handle(key("-"))
+        #expect(abs(state.viewport.zoom - 0.8) < 1e-9)
+        for _ in 0..<20 { _ = state.handle(key("-")) }
+        #expect(state.viewport.zoom == Viewport.minZoom)
+        for _ in 0..<60 { _ = state.handle(key("+")) }
+        // 16 screen pixels per image pixel at most.
+        #expect(abs(state.viewport.scale - 16) < 1e-9)
+    }
+
+    @Test func zTogglesOneAndTwoAndBack() {
+        var state = viewer()
+        _ = state.handle(key("z"))
+        #expect(state.viewport.zoom == 2)
+        _ = state.handle(key("z"))
+        #expect(state.viewport.zoom == 1)
+    }
+
+    @Test func arrowsAndVimKeysPanByAFifthOfTheView() {
+        var state = viewer()
+        _ = state.handle(key("z"))
+        let start = state.viewport.centerX
+        _ = state.handle(key(.right))
+        let step = 0.2 * 1200 / state.viewport.scale / 1920
+        #expect(abs(state.viewport.centerX - (start + step)) < 1e-9)
+        _ = state.handle(key("h"))
+        #expect(abs(state.viewport.centerX - start) < 1e-9)
+        _ = state.handle(key("l"))
+        #expect(abs(state.viewport.centerX - (start + step)) < 1e-9)
+        let top = state.viewport.centerY
+        _ = state.handle(key("j"))
+        #expect(state.viewport.centerY > top)
+        _ = state.handle(key("k"))
+        #expect(abs(state.viewport.centerY - top) < 1e-9)
+        _ = state.handle(key(.down))
+        _ = state.handle(key(.up))
+        #expect(abs(state.viewport.centerY - top) < 1e-9)
+        _ = state.handle(key(.left))
+        #expect(abs(state.viewport.centerX - start) < 1e-9)
+    }
+
+    @Test func panningIsClamped() {
+        var state = viewer()
+        _ = state.handle(key("z"))
+        for _ in 0..<20 { _ = state.handle(key(.right)) }
+        #expect(state.viewport.sourceRect.x + state.viewport.sourceRect.width <= 1920 + 1e-9)
+        // At fit nothing can pan.
+        var fitted = viewer()
+        _ = fitted.handle(key(.right))
+        #expect(fitted.viewport.centerX == 0.5)
+    }
+
+    @Test func shiftedVimKeysJumpToTheEdges() {
+        var state = viewer()
+        _ = state.handle(key("z"))
+        _ = state.handle(key("H"))
+        #expect(abs(state.viewport.sourceRect.x) < 1e-9)
+        _ = state.handle(key("L"))
+        #expect(abs(state.viewport.sourceRect.x + state.viewport.sourceRect.width - 1920) < 1e-9)
+        _ = state.handle(key("K"))
+        #expect(abs(state.viewport.sourceRect.y) < 1e-9)
+        _ = state.handle(key("J"))
+        #expect(abs(state.viewport.sourceRect.y + state.viewport.sourceRect.height - 1280) < 1e-9)
+    }
+
+    @Test func zeroAndRResetToFitCentred() {
+        for reset: Character in ["0", "r"] {
+            var state = viewer()
+            _ = state.handle(key("z"))
+            _ = state.handle(key(.right))
+            _ = state.handle(key(reset))
+            #expect(state.viewport == viewer().viewport)
+        }
+    }
+
+    @Test func fCyclesContainCoverActual() {
+        var state = viewer()
+        _ = state.handle(key("f"))
+        #expect(state.viewport.fit == .cover)
+        #expect(state.message == "fit: cover")
+        _ = state.handle(key("f"))
+        #expect(state.viewport.fit == .actual)
+        #expect(state.viewport.scale == 1)
+        _ = state.handle(key("f"))
+        #expect(state.viewport.fit == .contain)
+    }
+
+    @Test func iTogglesInfoAndQuestionMarkShowsHelpUntilAnyKey() {
+        var state = viewer()
+        _ = state.handle(key("i"))
+        #expect(state.showInfo)
+        _ = state.handle(key("?"))
+        #expect(state.showHelp)
+        // The key that closes the help does nothing else, even q.
+        #expect(state.handle(key("q")) == [])
+        #expect(!state.showHelp)
+        _ = state.handle(key("i"))
+        #expect(!state.showInfo)
+    }
+
+    @Test func saveAndFavouriteAreEffects() {
+        var state = viewer(hit: sampleHit(5))
+        #expect(state.handle(key("s")) == [.save])
+        #expect(state.handle(key("*")) == [.toggleFavourite])
+        _ = state.handle(.favouriteChanged(isFavourite: true))
+        #expect(state.isFavourite)
+        var file = viewer()
+        #expect(file.handle(key("*")) == [])
+        #expect(file.message == "favourites are for Pixabay images")
+    }
+
+    @Test func qAndEscapeCloseOrQuit() {
+        var direct = viewer(directly: true)
+        #expect(direct.handle(key("q")) == [.quit])
+        #expect(direct.handle(key(.escape)) == [.quit])
+        var fromBrowser = viewer(directly: false)
+        #expect(fromBrowser.handle(key("q")) == [.close])
+        #expect(fromBrowser.handle(key(.escape)) == [.close])
+        #expect(fromBrowser.handle(key(.char("c"), .control)) == [.quit])
+    }
+
+    @Test func wheelZoomsAboutThePointer() {
+        var state = viewer()
+        // Cell (31, 11) 1-based: its middle is view point (305, 210).
+        let before = state.viewport.imagePoint(atViewPoint: state.viewport.outputPoint(fromViewPoint: (305, 210)))
+        _ = state.handle(mouse(.wheelUp, x: 31, y: 11))
+        #expect(abs(state.viewport.zoom - 1.25) < 1e-9)
+        let after = state.viewport.imagePoint(atViewPoint: state.viewport.outputPoint(fromViewPoint: (305, 210)))
+        #expect(abs(before.x - after.x) < 1e-6 && abs(before.y - after.y) < 1e-6)
+        _ = state.handle(mouse(.wheelDown, x: 31, y: 11))
+        #expect(abs(state.viewport.zoom - 1) < 1e-9)
+    }
+
+    @Test func doubleClickTogglesAtThePointButSlowClicksDoNot() {
+        var state = viewer()
+        _ = state.handle(mouse(.press(.left), x: 31, y: 11, at: 1000))
+        _ = state.handle(mouse(.release(.left), x: 31, y: 11, at: 1050))
+        _ = state.handle(mouse(.press(.left), x: 31, y: 11, at: 1200))
+        #expect(state.viewport.zoom == 2)
+        let anchor = state.viewport.imagePoint(atViewPoint: state.viewport.outputPoint(fromViewPoint: (305, 210)))
+        let fitted = viewer().viewport
+        let original = fitted.imagePoint(atViewPoint: fitted.outputPoint(fromViewPoint: (305, 210)))
+        #expect(abs(anchor.x - original.x) < 1e-6 && abs(anchor.y - original.y) < 1e-6)
+        var slow = viewer()
+        _ = slow.handle(mouse(.press(.left), x: 31, y: 11, at: 1000))
+        _ = slow.handle(mouse(.press(.left), x: 31, y: 11, at: 2000))
+        #expect(slow.viewport.zoom == 1)
+    }
+
+    @Test func dragPansTheImageWithThePointer() {
+        var state = viewer()
+        _ = state.handle(key("z"))
+        let start = state.viewport.centerX
+        _ = state.handle(mouse(.press(.left), x: 60, y: 20))
+        _ = state.handle(mouse(.drag(.left), x: 50, y: 20))
+        // Pulling the picture 10 cells left shows 100 screen pixels more on the right.
+        #expect(abs(state.viewport.centerX - (start + 100 / state.viewport.scale / 1920)) < 1e-9)
+        _ = state.handle(mouse(.release(.left), x: 50, y: 20))
+        _ = state.handle(mouse(.drag(.left), x: 40, y: 20))
+        #expect(abs(state.viewport.centerX - (start + 100 / state.viewport.scale / 1920)) < 1e-9)
+    }
+
+    @Test func zoomBeyondTheDecodedPixelsAsksForTheFullImageOnce() {
+        // Decoded at 2/3: at fit 0.61 x 1.5 = 0.91 screen px per decoded px.
+        var state = viewer(decoded: PixelSize(width: 1280, height: 853))
+        #expect(state.handle(key("i")) == [])
+        #expect(state.handle(key("+")) == [.needFullResolution])
+        #expect(state.handle(key("+")) == [])
+        _ = state.handle(.fullResolutionDecoded(PixelSize(width: 1920, height: 1280)))
+        #expect(state.decodedSize == PixelSize(width: 1920, height: 1280))
+        // A full decode never asks.
+        var full = viewer()
+        for _ in 0..<10 { #expect(full.handle(key("+")) == []) }
+    }
+
+    @Test func resizeKeepsZoomAndCentre() {
+        var state = viewer()
+        _ = state.handle(key("z"))
+        let smaller = ViewerLayout(geometry: ScreenGeometry(
+            graphics: .kitty, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 10, height: 20)))
+        _ = state.handle(.resized(smaller))
+        #expect(state.viewport.zoom == 2)
+        #expect(state.viewport.viewSize == PixelSize(width: 800, height: 460))
+    }
+
+    @Test func reduceIsTheSameMachine() {
+        let (next, effects) = ViewerState.reduce(viewer(), key("z"))
+        #expect(next.viewport.zoom == 2)
+        #expect(effects == [])
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Drives the real `pxview` binary on a pseudo-terminal: the test plays the
+/// terminal emulator, answers the capability probe like a sixel terminal
+/// or like kitty, types keys, and checks the frames and the restore.
+final class PseudoTerminalSession: @unchecked Sendable {
+    enum Emulation {
+        case sixel, kitty
+
+        var probeReply: [UInt8] {
+            switch self {
+            case .sixel: return Array("\u{1B}[?62;4;22c".utf8)
+            case .kitty: return Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c".utf8)
+            }
+        }
+    }
+
+    let master: Int32
+    let process = Process()
+    private let lock = NSLock()
+    private var received: [UInt8] = []
+    private var readerDone = false
+
+    /// `_IOW('T', 0x31, int)` and `_IOR('T', 0x30, unsigned int)`.
+    private static let setLock = UInt(0x4004_5431)
+    private static let getNumber = UInt(0x8004_5430)
+
+    init(arguments: [String], emulation: Emulation, rows: UInt16 = 12, columns: UInt16 = 40) throws {
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard master >= 0, ioctl(master, Self.setLock, &unlock) == 0, ioctl(master, Self.getNumber, &number) == 0 else {
+            throw POSIXError(.ENODEV)
+        }
+        // 8x16-pixel cells: small frames keep debug builds quick.
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: columns * 8, ws_ypixel: rows * 16)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        guard let slave = FileHandle(forUpdatingAtPath: "/dev/pts/\(number)") else { throw POSIXError(.ENODEV) }
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.environment = Self.environment
+        process.standardInput = slave
+        process.standardOutput = slave
+        process.standardError = slave
+        try process.run()
+        try slave.close()
+        let fd = master
+        let reply = emulation.probeReply
+        Thread { [self] in
+            var answered = false
+            while true {
+                var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&descriptor, 1, 100)
+                if ready < 0 && errno == EINTR { continue }
+                if ready == 0 {
+                    if !process.isRunning { break }
+                    continue
+                }
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                let all: [UInt8] = lock.withLock {
+                    received += buffer.prefix(count)
+                    return received
+                }
+                if !answered, all.containsSequence(Array("\u{1B}[c".utf8)) {
+                    answered = true
+                    _ = reply.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                }
+            }
+            lock.withLock { readerDone = true }
+        }.start()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        close(master)
+    }
+
+    static var binary: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pxview")
+    }
+
+    /// No network, no user files: the offline catalog and private XDG folders.
+    static var environment: [String: String] {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pxview-pty-\(getpid())").path
+        return [
+            "PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "HOME": scratch,
+            "XDG_DATA_HOME": scratch + "/data", "XDG_CACHE_HOME": scratch + "/cache",
+        ]
+    }
+
+    var output: [UInt8] { lock.withLock { received } }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Waits (at most `seconds`) until the output holds `count` copies of `needle`.
+    @discardableResult
+    func waitFor(_ needle: String, count: Int = 1, seconds: Double = 20) -> Bool {
+        let bytes = Array(needle.utf8)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if output.occurrences(of: bytes) >= count { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    /// Waits for the process to end; nil if it did not within `seconds`.
+    func waitForExit(seconds: Double = 20) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            process.terminate()
+            return nil
+        }
+        // Let the reader collect the last bytes.
+        let readDeadline = Date().addingTimeInterval(2)
+        while !lock.withLock({ readerDone }) && Date() < readDeadline { usleep(10_000) }
+        return process.terminationStatus
+    }
+}
+
+extension Array where Element == UInt8 {
+    func occurrences(of needle: [UInt8]) -> Int {
+        guard !needle.isEmpty, count >= needle.count else { return 0 }
+        var found = 0
+        var index = 0
+        while index <= count - needle.count {
+            if self[index] == needle[0] && self[index..<(index + needle.count)].elementsEqual(needle) {
+                found += 1
+                index += needle.count
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+
+    func containsSequence(_ needle: [UInt8]) -> Bool { occurrences(of: needle) > 0 }
+
+    /// The bytes after the last occurrence of `needle`.
+    func after(last needle: String) -> [UInt8] {
+        let bytes = Array(needle.utf8)
+        var index = count - bytes.count
+        while index >= 0 {
+            if self[index..<(index + bytes.count)].elementsEqual(bytes) { return Array(self[(index + bytes.count)...]) }
+            index -= 1
+        }
+        return []
+    }
+}
+
+let fixtureImage: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Fixtures").path) {
+        url.deleteLastPathComponent()
+    }
+    return url.appendingPathComponent("Fixtures/images/p01_china_640x427.jpg").path
+}()
+
+let sixelStart = "\u{1B}P0;1;0q"
+let alternateScreenOn = "\u{1B}[?1049h"
+let alternateScreenOff = "\u{1B}[?1049l"
+let cursorShown = "\u{1B}[?25h"
+let mouseOff = "\u{1B}[?1006l"
+
+/// The terminal is put back: alternate screen left, cursor shown, mouse off.
+func expectRestored(_ session: PseudoTerminalSession) {
+    let output = session.output
+    #expect(output.containsSequence(Array(alternateScreenOn.utf8)))
+    #expect(output.containsSequence(Array("\u{1B}[?1006h".utf8)))
+    let tail = output.after(last: "\u{1B}[?1049h")
+    #expect(tail.containsSequence(Array(alternateScreenOff.utf8)))
+    #expect(tail.containsSequence(Array(cursorShown.utf8)))
+    #expect(tail.containsSequence(Array(mouseOff.utf8)))
+}
+
+@Suite(.serialized) struct ExplorerTerminalTests {
+    @Test func viewerDrawsSixelFramesAndRestoresOnQ() throws {
+        let session = try PseudoTerminalSession(arguments: ["show", "-i", fixtureImage], emulation: .sixel)
+        #expect(session.waitFor(sixelStart))
+        let before = session.output.occurrences(of: Array(sixelStart.utf8))
+        session.send("+")
+        #expect(session.waitFor(sixelStart, count: before + 1))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        expectRestored(session)
+    }
+
+    @Test func viewerRestoresOnControlC() throws {
+        let session = try PseudoTerminalSession(arguments: ["show", "-i", fixtureImage], emulation: .sixel)
+        #expect(session.waitFor(sixelStart))
+        session.send("\u{03}")
+        #expect(session.waitForExit() == 0)
+        expectRestored(session)
+    }
+
+    @Test func viewerRestoresOnSIGTERM() throws {
+        let session = try PseudoTerminalSession(arguments: ["show", "-i", fixtureImage], emulation: .sixel)
+        #expect(session.waitFor(sixelStart))
+        session.process.terminate()
+        #expect(session.waitForExit() == 128 + SIGTERM)
+        expectRestored(session)
+    }
+
+    @Test func kittyTransmitsOnceThenZoomsByReplacingWithACrop() throws {
+        let session = try PseudoTerminalSession(arguments: ["show", "-i", fixtureImage], emulation: .kitty)
+        #expect(session.waitFor("\u{1B}_Ga=t"))
+        #expect(session.waitFor("a=p,i=1,p=1"))
+        // The first zoom step passes the decoded resolution (the decoder
+        // scaled the photo down to the small view): the full image is
+        // decoded and transmitted once more.
+        session.send("+")
+        #expect(session.waitFor("\u{1B}_Ga=t", count: 2))
+        #expect(session.waitFor("a=p,i=1,p=1", count: 3))
+        usleep(200_000)
+        let before = session.output.count
+        session.send("+")
+        #expect(session.waitFor("a=p,i=1,p=1", count: 4))
+        usleep(200_000)
+        let step = Array(session.output[before...])
+        let retransmitted = step.containsSequence(Array("a=t".utf8))
+        let cropped = step.containsSequence(Array(",x=".utf8))
+        #expect(step.count <= 512)
+        #expect(!retransmitted)
+        #expect(cropped)
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        #expect(session.output.containsSequence(Array("a=d,d=A".utf8)))
+        expectRestored(session)
+    }
+
+    @Test func browserShowsTheOfflineCatalogOpensTheViewerAndComesBack() throws {
+        let session = try PseudoTerminalSession(
+            arguments: ["--offline"], emulation: .sixel, rows: 20, columns: 60)
+        #expect(session.waitFor("offline catalog"))
+        #expect(session.waitFor(sixelStart))  // a thumbnail arrived
+        session.send("l")
+        #expect(session.waitFor("#"))
+        let before = session.output.count
+        session.send("\r")
+        #expect(session.waitFor("q back"))
+        #expect(Array(session.output[before...]).containsSequence(Array(sixelStart.utf8)))
+        session.send("q")
+        #expect(session.waitFor("Search:", count: 2))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        expectRestored(session)
+    }
+
+    @Test func refusesWithoutATerminal() throws {
+        let process = Process()
+        process.executableURL = PseudoTerminalSession.binary
+        process.arguments = ["--offline"]
+        process.environment = PseudoTerminalSession.environment
+        let errors = Pipe()
+        process.standardInput = Pipe()
+        process.standardOutput = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 1)
+        #expect(message == "pxview: the explorer needs a terminal on standard input and output\n")
+    }
+}
