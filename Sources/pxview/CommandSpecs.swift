@@ -88,8 +88,14 @@ enum Commands {
 
     static let open = CommandSpec(
         name: "open", usage: "pxview open ID [OPTIONS]",
-        summary: "Downloads one Pixabay image (the large rendition) and shows it as 'pxview show' does.",
-        options: viewOptions + globalOptions + [helpOption],
+        summary: """
+            Downloads one Pixabay image (the large rendition) and shows it as 'pxview show' does;
+            with -i, opens it in the interactive viewer instead.
+            """,
+        options: viewOptions + globalOptions + [
+            OptionSpec(name: "--interactive", aliases: ["-i"], help: "open the viewer (zoom, pan) instead of drawing once"),
+            helpOption,
+        ],
         maxPositionals: 1, minPositionals: 1)
 
     static let save = CommandSpec(

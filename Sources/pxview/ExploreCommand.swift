@@ -9,16 +9,13 @@ import Terminal
 /// launch query is the original app's "famous quotes"; offline it is empty,
 /// which lists the whole bundled catalog.
 enum Explore {
-    static let launchQuery = "famous quotes"
-
     static func run(_ parsed: ParsedArguments) async -> Int32 {
         do {
-            let resolved = try ExplorerSetup.source(parsed)
             let display = try ExplorerSetup.display(parsed, command: "")
-            if let hint = resolved.hint { Output.err(hint + "\n") }
-            let query = resolved.source.isOffline ? "" : launchQuery
+            let stack = try SourceContext.make(parsed)
+            let query = stack.source.isOffline ? "" : Search.launchQuery
             return try ExplorerApp.runBrowser(
-                source: resolved.source, query: query, display: display, options: ExplorerSetup.options())
+                source: stack.source, query: query, display: display, options: ExplorerSetup.options())
         } catch let error as UsageError {
             Output.err("pxview: \(error.message)\n\(error.hint)\n")
             return ExitCode.usage
@@ -32,20 +29,6 @@ enum Explore {
 /// What every explorer entry point (`pxview`, `search -i`, `open`, `show -i`)
 /// builds the same way from the global options and the environment.
 enum ExplorerSetup {
-    /// Pixabay (cached on disk unless `--no-cache`) or the offline catalog.
-    static func source(
-        _ parsed: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> ResolvedSource {
-        let client = CurlClient(userAgent: "pxview/\(Commands.version)")
-        let fetcher: any HTTPFetching = parsed.has("--no-cache")
-            ? client
-            : CachingFetcher(wrapping: client, cache: DiskCache(directory: DiskCache.defaultDirectory(environment: environment)))
-        return try resolveSource(
-            apiKey: parsed.value("--api-key") ?? environment["PIXABAY_API_KEY"],
-            apiURL: parsed.value("--api-url") ?? environment["PIXABAY_API_URL"],
-            offline: parsed.has("--offline"), fetcher: fetcher)
-    }
-
     /// Probes the terminal once (in raw mode, so no reply reaches the shell)
     /// and picks the protocol: `--protocol`, else `PXVIEW_PROTOCOL`, else the probe.
     static func display(
@@ -74,25 +57,15 @@ enum ExplorerSetup {
         ExplorerOptions(favourites: FavouritesStore(), save: saveInCurrentDirectory, maxPixels: maxPixels)
     }
 
-    /// Saves the viewed bytes next to the user as `pixabay-ID.jpg` (or the
-    /// file's own name for local files), never overwriting.
+    /// `s` in the viewer: the viewed bytes as `pixabay-ID.jpg|png` (a local
+    /// file: `pxview-NAME.ext`) in the current directory, written as
+    /// `pxview save` writes (atomically, never replacing an existing file).
     static let saveInCurrentDirectory: ExplorerSaveAction = { bytes, hit, title in
-        let ext = sniffImageFormat(bytes) == .png ? "png" : "jpg"
-        let stem = hit.map { "pixabay-\($0.id)" } ?? "pxview-" + ((title as NSString).lastPathComponent as NSString).deletingPathExtension
-        var name = "\(stem).\(ext)"
-        var counter = 1
-        while FileManager.default.fileExists(atPath: name) {
-            counter += 1
-            name = "\(stem)-\(counter).\(ext)"
-        }
-        guard FileManager.default.createFile(atPath: name, contents: Data(bytes)) else {
-            throw ExplorerSaveError(path: name)
-        }
-        return "saved \(bytes.count) bytes to \(name)"
+        let ext = ImageFileType(sniffing: bytes)?.fileExtension ?? "jpg"
+        let stem = hit.map { "pixabay-\($0.id)" }
+            ?? "pxview-" + ((title as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = "\(stem).\(ext)"
+        try AtomicFile.write(bytes, to: name, replacing: false)
+        return "saved \(name) (\(StderrProgressReporter.formatBytes(Double(bytes.count))))"
     }
-}
-
-struct ExplorerSaveError: Error, CustomStringConvertible {
-    var path: String
-    var description: String { "cannot write \(path)" }
 }

@@ -1,3 +1,4 @@
+import Explorer
 import Pixabay
 
 /// `pxview open ID`: the largest rendition of one image, drawn as `show` draws a file.
@@ -7,6 +8,16 @@ enum Open {
         if parsed.has("--help") { Output.out(Commands.open.helpText); return ExitCode.success }
         let id = try ValueParser.imageID(parsed.positionals[0], command: Commands.open.name)
         let stack = try SourceContext.make(parsed, showProgress: true)
+        if parsed.has("--interactive") {
+            // Probe before downloading: a missing terminal is reported at once.
+            let display = try ExplorerSetup.display(parsed, command: Commands.open.name)
+            let hit = try await stack.source.hit(id: id)
+            let image = try await Download.image(id: id, size: .large, from: stack)
+            let view = try ViewOptions(parsed, command: Commands.open.name)
+            return try ExplorerApp.runViewer(
+                bytes: image.bytes, title: "pixabay-\(id)", hit: hit, source: stack.source, display: display,
+                options: ExplorerSetup.options(maxPixels: view.maxPixels))
+        }
         let image = try await Download.image(id: id, size: .large, from: stack)
         return try await Show.display(bytes: image.bytes, name: "pixabay-\(id).\(image.type.fileExtension)", parsed: parsed)
     }

@@ -1,3 +1,4 @@
+import Explorer
 import Pixabay
 
 /// `pxview search`: one page of results as a table (or JSON), thumbnails above it on a terminal.
@@ -9,11 +10,13 @@ enum Search {
         let parsed = try ArgumentParser.parse(arguments, spec: Commands.search)
         if parsed.has("--help") { Output.out(Commands.search.helpText); return ExitCode.success }
         var query = try searchQuery(from: parsed)
-        if parsed.has("--interactive") {
-            throw CommandError("the interactive explorer is not available yet")
-        }
         let stack = try SourceContext.make(parsed)
         if query.q.isEmpty && !stack.source.isOffline { query.q = launchQuery }
+        if parsed.has("--interactive") {
+            let display = try ExplorerSetup.display(parsed, command: Commands.search.name)
+            return try ExplorerApp.runBrowser(
+                source: stack.source, query: query.q, display: display, options: ExplorerSetup.options())
+        }
         let page = try await stack.source.search(query)
         stack.reportStaleCopies()
 

@@ -120,15 +120,14 @@ private func seconds(_ duration: Duration) -> Double {
             return response
         }
         let url = server.url("/slow")
-        let clock = ContinuousClock()
-        let start = clock.now
 
         let error = await fetchError(CurlClient(), HTTPRequest(url: url, totalTimeout: 0.3))
 
         #expect(error == .timedOut(url, seconds: 0.3))
         #expect(error?.description == "timed out after 0.3 s fetching \(url)")
-        // Far below the server's 10 s, with room for a loaded 2-core CI machine.
-        #expect(seconds(clock.now - start) < 5)
+        // The server holds its answer 10 s: had the limit not fired, the fetch
+        // would have succeeded instead. (No wall-clock bound here: a test
+        // runner busy with other suites can delay this task's resumption.)
     }
 
     @Test func bodyShorterThanContentLengthIsTruncated() async throws {
@@ -321,16 +320,15 @@ private func seconds(_ duration: Duration) -> Double {
         }
         let client = CurlClient()
         let url = server.url("/slow")
-        let clock = ContinuousClock()
-        let start = clock.now
         let task = Task { try await client.fetch(HTTPRequest(url: url)) }
         try await Task.sleep(for: .milliseconds(100))
 
         task.cancel()
         let result = await task.result
 
+        // Had cancellation waited for the server, the fetch would have
+        // succeeded ("late") after 10 s instead of throwing.
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(seconds(clock.now - start) < 5, "cancellation waited for the 10 s server")
     }
 }
 

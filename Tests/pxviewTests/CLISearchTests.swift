@@ -90,10 +90,13 @@ import TestSupport
         #expect(language.errLines.first?.hasSuffix(#"(got "xx")"#) == true)
     }
 
-    @Test func interactiveIsNotAvailableYet() throws {
-        let result = try CLISandbox().run(["search", "-i", "--offline"])
-        #expect(result.status == 1)
-        #expect(result.err == "pxview: the interactive explorer is not available yet\n")
+    @Test func interactiveNeedsATerminal() throws {
+        for arguments in [["search", "-i", "--offline"], ["open", "1000008", "-i", "--offline"], ["--offline"]] {
+            let result = try CLISandbox().run(arguments)
+            #expect(result.status == 1)
+            #expect(result.err == "pxview: the explorer needs a terminal on standard input and output\n")
+            #expect(result.stdout.isEmpty)
+        }
     }
 
     @Test func onlineSearchUsesTheLaunchQueryAndNeverPrintsTheKey() throws {
