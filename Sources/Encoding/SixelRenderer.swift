@@ -14,10 +14,17 @@ public struct SixelRenderer: Sendable {
         public var dither: Dither
         /// A palette to reuse across frames instead of quantizing each one.
         public var palette: Palette?
+        /// Dither amplitude as a fraction of `PaletteMapper`'s default (the
+        /// mean step between neighbouring palette colours).
+        public var ditherStrength: Double
 
-        public init(colorRegisters: Int = 256, dither: Dither = .ordered, palette: Palette? = nil) {
+        public init(
+            colorRegisters: Int = 256, dither: Dither = .ordered, palette: Palette? = nil,
+            ditherStrength: Double = SixelRenderer.defaultDitherStrength
+        ) {
             self.colorRegisters = min(max(1, colorRegisters), Palette.maxColors)
             self.dither = dither
+            self.ditherStrength = max(0, ditherStrength)
             self.palette = palette.map { Palette(colors: Array($0.colors.prefix(min(max(1, colorRegisters), 256)))) }
         }
     }
@@ -30,12 +37,19 @@ public struct SixelRenderer: Sendable {
         public var indexed: IndexedImage
     }
 
+    /// Half the full-step amplitude. Measured on ten 800x533-ish photos:
+    /// full strength 5.32 MB in all, half 4.86 MB (-9 %), none 4.68 MB; a
+    /// 256-colour photo palette is dense enough that half-strength ordered
+    /// dither still breaks up the banding in smooth skies (checked by eye on
+    /// the storm photo), while every extra dot costs sixel bytes.
+    public static let defaultDitherStrength = 0.5
+
     public let options: Options
     private let fixedMapper: PaletteMapper?
 
     public init(options: Options = Options()) {
         self.options = options
-        fixedMapper = options.palette.map { PaletteMapper(palette: $0, dither: options.dither) }
+        fixedMapper = options.palette.map { Self.mapper($0, dither: options.dither, strength: options.ditherStrength) }
     }
 
     /// Sixel bytes for `image`. The dither origin is passed to
@@ -52,10 +66,19 @@ public struct SixelRenderer: Sendable {
         } else {
             let (palette, isExact) = PaletteBuilder(maxColors: options.colorRegisters)
                 .buildReportingExactness(from: image)
-            mapper = PaletteMapper(palette: palette, dither: isExact ? .none : options.dither)
+            mapper = Self.mapper(palette, dither: isExact ? .none : options.dither, strength: options.ditherStrength)
         }
         let indexed = mapper.map(image, ditherOriginX: ditherOriginX, ditherOriginY: ditherOriginY)
         let bytes = SixelEncoder().encode(indexed, palette: mapper.palette)
         return Frame(bytes: bytes, palette: mapper.palette, indexed: indexed)
+    }
+
+    /// A mapper whose dither amplitude is `strength` times the default.
+    public static func mapper(
+        _ palette: Palette, dither: Dither, strength: Double = defaultDitherStrength
+    ) -> PaletteMapper {
+        guard strength != 1 else { return PaletteMapper(palette: palette, dither: dither) }
+        let amplitude = Double(PaletteMapper.meanNeighbourStep(palette)) * strength
+        return PaletteMapper(palette: palette, dither: dither, ditherAmplitude: Int(amplitude.rounded()))
     }
 }

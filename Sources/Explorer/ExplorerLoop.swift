@@ -153,7 +153,9 @@ final class ExplorerLoop {
         }
     }
 
-    private var colorRegisters: Int { display.capabilities?.colorRegisters ?? 256 }
+    private var colorRegisters: Int {
+        min(display.capabilities?.colorRegisters ?? DisplayTarget.sixelPaletteColors, DisplayTarget.sixelPaletteColors)
+    }
 
     // MARK: Events and effects
 

@@ -101,7 +101,7 @@ public final class ViewerPainter {
     private var drawnPicture: (Viewport, CellRect)?
 
     public init(
-        image: RGBAImage, geometry: ScreenGeometry, colorRegisters: Int = 256, tmuxPassthrough: Bool = false,
+        image: RGBAImage, geometry: ScreenGeometry, colorRegisters: Int = DisplayTarget.sixelPaletteColors, tmuxPassthrough: Bool = false,
         resampler: Resampler = Resampler()
     ) {
         self.image = image
@@ -237,7 +237,7 @@ public final class ViewerPainter {
             let last = min(canvas.size.height, first + bandRows * canvas.unitsPerCell.height)
             guard first < last else { return }
             let band = canvas.render(image, rows: first..<last, fill: 255, resampler: serial)
-            let indexed = PaletteMapper(palette: palette, dither: .ordered)
+            let indexed = SixelRenderer.mapper(palette, dither: .ordered)
                 .map(band, ditherOriginX: originX, ditherOriginY: originY + first)
             results.set(index, SixelEncoder().encode(indexed, palette: palette))
         }

@@ -54,7 +54,9 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-/// Photos to measure: JPEG and PNG files (by magic bytes) under the inputs.
+/// Photos to measure: JPEG and PNG files (by magic bytes) under the inputs,
+/// at least 256 px on the long side: smaller files (the decoder's synthetic
+/// orientation variants) would measure process start-up, not the pipeline.
 func photoFiles(_ inputs: [String]) -> [String] {
     var files: [String] = []
     for input in inputs {
@@ -67,7 +69,11 @@ func photoFiles(_ inputs: [String]) -> [String] {
             guard let handle = FileHandle(forReadingAtPath: file) else { continue }
             let head = [UInt8](handle.readData(ofLength: 8))
             try? handle.close()
-            if sniffImageFormat(head) != nil { files.append(file) }
+            guard sniffImageFormat(head) != nil, let data = FileManager.default.contents(atPath: file),
+                let decoded = try? decodeImage([UInt8](data), options: DecodeOptions(targetSize: PixelSize(width: 256, height: 256))),
+                max(decoded.fullSize.width, decoded.fullSize.height) >= 256
+            else { continue }
+            files.append(file)
         }
     }
     return files
@@ -197,11 +203,14 @@ if let chafa {
 }
 
 var results: [String: [Measurement]] = [:]
+var perPhoto: [(String, [String: Measurement])] = []
 for file in files {
     guard let data = FileManager.default.contents(atPath: file),
         let full = try? decodeImage([UInt8](data))
     else { continue }
     let fitted = Viewport(imageSize: full.image.size, viewSize: box).outputSize
+    var row: [String: Measurement] = [:]
+    defer { perPhoto.append((URL(fileURLWithPath: file).lastPathComponent, row)) }
     for tool in tools {
         guard let (program, arguments) = tool.command(file, fitted) else { continue }
         var times: [Double] = []
@@ -217,6 +226,7 @@ for file in files {
         let measurement = Measurement(
             milliseconds: median(times), bytes: output.count, psnr: score(output, source: full.image, kitty: tool.kitty))
         results[tool.name, default: []].append(measurement)
+        row[tool.name] = measurement
     }
     FileHandle.standardError.write(Data(".".utf8))
 }
@@ -227,6 +237,19 @@ func summary(_ name: String, _ results: [String: [Measurement]]) -> (ms: Double,
     return (median(list.map(\.milliseconds)), median(list.map { Double($0.bytes) / 1000 }), median(list.map(\.psnr).filter { !$0.isNaN }))
 }
 
+print("per photo (ms / KB / dB):")
+let header = "photo".padding(toLength: 34, withPad: " ", startingAt: 0)
+    + tools.map { $0.name.leftPadded(22) }.joined()
+print(header)
+for (name, row) in perPhoto {
+    var line = String(name.prefix(33)).padding(toLength: 34, withPad: " ", startingAt: 0)
+    for tool in tools {
+        let cell = row[tool.name].map { "\(format($0.milliseconds, 0))/\(format(Double($0.bytes) / 1000, 0))/\(format($0.psnr, 1))" } ?? "-"
+        line += cell.leftPadded(22)
+    }
+    print(line)
+}
+print("")
 print("whole process, median over photos:")
 print("tool            time ms    size KB   PSNR dB")
 for tool in tools {

@@ -16,14 +16,20 @@ enum Show {
         if parsed.has("--interactive") { return try await Viewer.run(parsed) }
         let view = try ViewOptions(parsed, command: "show")
         let screen = try Screen.prepare(view: view, command: "show")
-        let client = CurlClient(userAgent: "pxview/\(Commands.version)")
+        // libcurl's global set-up (TLS included) costs milliseconds: only for URLs.
+        var client: CurlClient?
         var status = ExitCode.success
         var imageID = ImageIDs.base()
         for input in parsed.positionals {
             defer { imageID += 1 }
             let name = Sanitized.text(input)
             do {
-                let bytes = try await load(input, client: client)
+                let bytes = try await load(input) {
+                    if let client { return client }
+                    let made = CurlClient(userAgent: "pxview/\(Commands.version)")
+                    client = made
+                    return made
+                }
                 status = max(status, display(bytes: bytes, name: name, view: view, screen: screen, imageID: imageID))
             } catch {
                 Output.err("pxview: cannot read \(name): \(Sanitized.text(String(describing: error)))\n")
@@ -74,10 +80,10 @@ enum Show {
     }
 
     /// Reads a local file, or fetches an http(s) or file:// URL.
-    static func load(_ input: String, client: CurlClient) async throws -> [UInt8] {
+    static func load(_ input: String, client: () -> CurlClient) async throws -> [UInt8] {
         let lower = input.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://") {
-            let response = try await client.fetch(HTTPRequest(url: input))
+            let response = try await client().fetch(HTTPRequest(url: input))
             guard response.status == 200 else { throw LoadError.httpStatus(response.status) }
             return response.body
         }
