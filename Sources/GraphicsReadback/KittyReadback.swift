@@ -51,9 +51,16 @@ public struct KittyDecoder {
     public static func image(_ bytes: [UInt8]) throws -> (image: RGBAImage, commands: [Command]) {
         let commands = try commands(bytes)
         guard let first = commands.first else { throw Failure(description: "no commands") }
-        var base64: [UInt8] = []
+        // Each chunk is decoded on its own, as kitty does: a chunk is a
+        // multiple of 4 base64 bytes, and some writers (chafa) pad every chunk.
+        var data: [UInt8] = []
         for (n, command) in commands.enumerated() {
-            base64 += command.payload
+            if !command.payload.isEmpty {
+                guard let decoded = Data(base64Encoded: Data(command.payload)) else {
+                    throw Failure(description: "bad base64 in chunk \(n)")
+                }
+                data += decoded
+            }
             let more = command.keys["m"] == "1"
             if !more {
                 guard n == commands.count - 1 else { throw Failure(description: "data after the last chunk") }
@@ -61,8 +68,6 @@ public struct KittyDecoder {
                 throw Failure(description: "last chunk says m=1")
             }
         }
-        guard let decoded = Data(base64Encoded: Data(base64)) else { throw Failure(description: "bad base64") }
-        let data = [UInt8](decoded)
         switch first.keys["f"] {
         case "100":
             return (try PNGDecoder.decode(data), commands)
