@@ -51,6 +51,12 @@ public struct PaletteMapper: Sendable {
     /// pixel's index. An empty palette maps every
     /// pixel to transparent, since there is no colour to paint with.
     public func map(_ image: RGBAImage, ditherOriginX: Int = 0, ditherOriginY: Int = 0) -> IndexedImage {
+        map(image, ditherOriginX: ditherOriginX, ditherOriginY: ditherOriginY,
+            parts: ParallelRows.parts(pixels: image.width * image.height, rows: image.height))
+    }
+
+    /// `map` with the number of parallel row parts chosen by the caller.
+    func map(_ image: RGBAImage, ditherOriginX: Int, ditherOriginY: Int, parts: Int) -> IndexedImage {
         let width = image.width, height = image.height
         let count = width * height
         guard !palette.isEmpty else {
@@ -63,30 +69,35 @@ public struct PaletteMapper: Sendable {
         var transparent = hasAlpha ? [Bool](repeating: false, count: count) : []
         let dithering = dither != .none && ditherAmplitude > 0
         let side = ditherSide, tileMask = ditherSide - 1
-        colormap.withLookup { lookup in
-            image.pixels.withUnsafeBufferPointer { p in
-                ditherOffsets.withUnsafeBufferPointer { offsets in
-                    indices.withUnsafeMutableBufferPointer { out in
-                        transparent.withUnsafeMutableBufferPointer { mask in
-                            for y in 0..<height {
-                                let patternRow = ((y &+ ditherOriginY) & tileMask) &* side
-                                var i = y * width
-                                for x in 0..<width {
-                                    let s = i << 2
-                                    if hasAlpha && p[s + 3] < 128 {
-                                        mask[i] = true
+        let parts = max(1, min(parts, height))
+        image.pixels.withUnsafeBufferPointer { p in
+            ditherOffsets.withUnsafeBufferPointer { offsets in
+                indices.withUnsafeMutableBufferPointer { out in
+                    transparent.withUnsafeMutableBufferPointer { mask in
+                        // Row bands run in parallel, each with its own lazily filled
+                        // lookup cube (a cube is not shared: it fills as it is read).
+                        ParallelRows.run(parts: parts, rows: height) { rows in
+                            colormap.withLookup { lookup in
+                                for y in rows {
+                                    let patternRow = ((y &+ ditherOriginY) & tileMask) &* side
+                                    var i = y * width
+                                    for x in 0..<width {
+                                        let s = i << 2
+                                        if hasAlpha && p[s + 3] < 128 {
+                                            mask[i] = true
+                                            i += 1
+                                            continue
+                                        }
+                                        var r = Int32(p[s]), g = Int32(p[s + 1]), b = Int32(p[s + 2])
+                                        if dithering {
+                                            let d = offsets[patternRow &+ ((x &+ ditherOriginX) & tileMask)]
+                                            r = min(255, max(0, r &+ d))
+                                            g = min(255, max(0, g &+ d))
+                                            b = min(255, max(0, b &+ d))
+                                        }
+                                        out[i] = lookup.index(r: r, g: g, b: b)
                                         i += 1
-                                        continue
                                     }
-                                    var r = Int32(p[s]), g = Int32(p[s + 1]), b = Int32(p[s + 2])
-                                    if dithering {
-                                        let d = offsets[patternRow &+ ((x &+ ditherOriginX) & tileMask)]
-                                        r = min(255, max(0, r &+ d))
-                                        g = min(255, max(0, g &+ d))
-                                        b = min(255, max(0, b &+ d))
-                                    }
-                                    out[i] = lookup.index(r: r, g: g, b: b)
-                                    i += 1
                                 }
                             }
                         }

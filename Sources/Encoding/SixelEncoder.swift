@@ -1,3 +1,4 @@
+import Glibc
 /// Writes an indexed image as one sixel DCS sequence.
 ///
 /// Output: `ESC P 0;1;0 q` (P2 = 1: pixels not drawn keep the background, so
@@ -21,6 +22,12 @@ public struct SixelEncoder: Sendable {
     /// Pixels whose index is not in `palette` are left unpainted, like
     /// transparent ones: there is no register to paint them with.
     public func encode(_ image: IndexedImage, palette: Palette) -> [UInt8] {
+        encode(image, palette: palette, parts: ParallelRows.parts(pixels: image.width * image.height, rows: image.height))
+    }
+
+    /// `encode` with the number of parallel parts chosen by the caller
+    /// (tests check every split gives the same bytes).
+    func encode(_ image: IndexedImage, palette: Palette, parts: Int) -> [UInt8] {
         let width = image.width, height = image.height
         let paletteCount = palette.count
         var out = ByteWriter(capacity: 4096 + width * height / 2)
@@ -43,7 +50,25 @@ public struct SixelEncoder: Sendable {
             out.appendDecimal(Self.percent(color.b))
         }
         if width > 0 && height > 0 && paletteCount > 0 {
-            writeBands(image, paletteCount: paletteCount, into: &out)
+            // Bands are independent: parts of whole bands are encoded in
+            // parallel and joined with the `-` that separates bands anyway.
+            let bandCount = (height + 5) / 6
+            let parts = min(parts, bandCount)
+            if parts <= 1 {
+                writeBands(image, bands: 0..<bandCount, paletteCount: paletteCount, into: &out)
+            } else {
+                let pieces = PartResults(count: parts)
+                ParallelRows.run(parts: parts, rows: bandCount) { bands in
+                    var piece = ByteWriter(capacity: 4096 + width * bands.count * 3)
+                    writeBands(image, bands: bands, paletteCount: paletteCount, into: &piece)
+                    pieces.set(bands.lowerBound, piece.finish())
+                }
+                for (n, piece) in pieces.ordered().enumerated() where !piece.isEmpty {
+                    if n > 0 { out.append(UInt8(ascii: "-")) }
+                    out.ensureSpare(piece.count)
+                    out.append(piece)
+                }
+            }
         }
         out.append(ControlBytes.stringTerminator)
         return out.finish()
@@ -69,7 +94,8 @@ public struct SixelEncoder: Sendable {
         return seen
     }
 
-    private func writeBands(_ image: IndexedImage, paletteCount: Int, into out: inout ByteWriter) {
+    /// Writes bands `bands` (six rows each), `-` between them but not before the first.
+    private func writeBands(_ image: IndexedImage, bands: Range<Int>, paletteCount: Int, into out: inout ByteWriter) {
         let width = image.width, height = image.height
         // Per colour: up to `width` entries of (x << 8 | six-bit mask).
         var entries = [UInt32](repeating: 0, count: 256 * width)
@@ -78,7 +104,6 @@ public struct SixelEncoder: Sendable {
         let noMask: [Bool] = []
         let mask = image.transparent ?? noMask
         let hasMask = image.transparent != nil
-        let bandCount = (height + 5) / 6
         // Worst case per band: every (colour, column) entry costs a gap run
         // (`!` + 5 digits + `?`) and one sixel; each colour `$#nnn`; one `-`.
         let bandWorstCase = 6 * width * 8 + 256 * 5 + 1
@@ -87,7 +112,7 @@ public struct SixelEncoder: Sendable {
                 entries.withUnsafeMutableBufferPointer { entries in
                     entryCount.withUnsafeMutableBufferPointer { entryCount in
                         lastColumn.withUnsafeMutableBufferPointer { lastColumn in
-                            for band in 0..<bandCount {
+                            for band in bands {
                                 let top = band * 6
                                 let rows = min(6, height - top)
                                 for x in 0..<width {
@@ -110,7 +135,7 @@ public struct SixelEncoder: Sendable {
                                     }
                                 }
                                 out.ensureSpare(bandWorstCase)
-                                if band > 0 { out.append(UInt8(ascii: "-")) }
+                                if band > bands.lowerBound { out.append(UInt8(ascii: "-")) }
                                 var firstLine = true
                                 for color in 0..<paletteCount where entryCount[color] > 0 {
                                     if !firstLine { out.append(UInt8(ascii: "$")) }
@@ -172,5 +197,40 @@ public struct SixelEncoder: Sendable {
         } else if length > 0 {
             out.append(char, times: length)
         }
+    }
+}
+
+/// Results of parallel parts, kept by their first band so they join in order.
+private final class PartResults: @unchecked Sendable {
+    // Guarded by `lock`: parts finish on different threads.
+    private var results: [(Int, [UInt8])] = []
+    private let lock = Mutex()
+
+    init(count: Int) { results.reserveCapacity(count) }
+
+    func set(_ key: Int, _ bytes: [UInt8]) {
+        lock.locked { results.append((key, bytes)) }
+    }
+
+    func ordered() -> [[UInt8]] {
+        lock.locked { results.sorted { $0.0 < $1.0 }.map(\.1) }
+    }
+}
+
+/// A pthread mutex: Encoding links without Foundation, so no NSLock.
+private final class Mutex: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
     }
 }

@@ -1,0 +1,32 @@
+import Pixels
+import Testing
+@testable import Encoding
+
+/// Splitting the sixel work across cores must not change a single byte.
+@Suite struct ParallelEncodingTests {
+    @Test(arguments: [2, 3, 4])
+    func mappingAndEncodingMatchTheSerialResult(parts: Int) throws {
+        var image = TestImages.noise(width: 97, height: 61, opaque: false)
+        image[0, 0] = RGBA(r: 1, g: 2, b: 3, a: 0)
+        let palette = PaletteBuilder(maxColors: 64).build(from: image)
+        let mapper = PaletteMapper(palette: palette, dither: .ordered)
+        let serial = mapper.map(image, ditherOriginX: 3, ditherOriginY: 5, parts: 1)
+        let parallel = mapper.map(image, ditherOriginX: 3, ditherOriginY: 5, parts: parts)
+        #expect(parallel == serial)
+        let encoder = SixelEncoder()
+        #expect(encoder.encode(serial, palette: palette, parts: parts) == encoder.encode(serial, palette: palette, parts: 1))
+    }
+
+    @Test func rowRangesCoverEveryRowOnceOnBandBoundaries() {
+        for rows in [1, 6, 7, 61, 533] {
+            for parts in 1...4 {
+                let ranges = (0..<parts).map { ParallelRows.range($0, of: parts, rows: rows, multiple: 6) }
+                #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == rows)
+                for (a, b) in zip(ranges, ranges.dropFirst()) {
+                    #expect(a.upperBound == b.lowerBound)
+                    #expect(a.upperBound % 6 == 0 || a.upperBound == rows)
+                }
+            }
+        }
+    }
+}
