@@ -122,14 +122,11 @@ final class CompletionQueue: @unchecked Sendable {
     private let writeFD: Int32
 
     init() throws(ExplorerError) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw .terminal(TerminalError(operation: "pipe", errno: errno)) }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        do {
+            (readFD, writeFD) = try makeWakePipe()
+        } catch {
+            throw .terminal(error)
         }
-        readFD = fds[0]
-        writeFD = fds[1]
     }
 
     deinit {

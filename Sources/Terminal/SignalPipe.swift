@@ -9,16 +9,7 @@ public final class SignalPipe {
     let writeFD: Int32
 
     public init() throws(TerminalError) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw .lastError("pipe") }
-        for fd in fds {
-            // Non-blocking: a handler must never block on a full pipe, and
-            // draining must stop when the pipe is empty.
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        readFD = fds[0]
-        writeFD = fds[1]
+        (readFD, writeFD) = try makeWakePipe()
     }
 
     deinit {
@@ -43,4 +34,18 @@ public final class SignalPipe {
             }
         }
     }
+}
+
+/// A pipe whose two ends are non-blocking and close-on-exec: the shape of
+/// every wake-up channel into a poll loop (signals, finished downloads).
+/// Non-blocking because a writer (a signal handler) must never block on a
+/// full pipe, and draining must stop when the pipe is empty.
+public func makeWakePipe() throws(TerminalError) -> (read: Int32, write: Int32) {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { throw .lastError("pipe") }
+    for fd in fds {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    return (fds[0], fds[1])
 }

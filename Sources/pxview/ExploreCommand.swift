@@ -9,20 +9,12 @@ import Terminal
 /// launch query is the original app's "famous quotes"; offline it is empty,
 /// which lists the whole bundled catalog.
 enum Explore {
-    static func run(_ parsed: ParsedArguments) async -> Int32 {
-        do {
-            let display = try ExplorerSetup.display(parsed, command: "")
-            let stack = try SourceContext.make(parsed)
-            let query = stack.source.isOffline ? "" : Search.launchQuery
-            return try ExplorerApp.runBrowser(
-                source: stack.source, query: query, display: display, options: ExplorerSetup.options())
-        } catch let error as UsageError {
-            Output.err("pxview: \(error.message)\n\(error.hint)\n")
-            return ExitCode.usage
-        } catch {
-            Output.err("pxview: \(Sanitized.text(String(describing: error)))\n")
-            return ExitCode.failure
-        }
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+        let display = try ExplorerSetup.display(parsed, command: "")
+        let stack = try SourceContext.make(parsed)
+        let query = stack.source.isOffline ? "" : Search.launchQuery
+        return try ExplorerApp.runBrowser(
+            source: stack.source, query: query, display: display, options: ExplorerSetup.options())
     }
 }
 

@@ -31,7 +31,7 @@ struct PXView {
                 let parsed = try ArgumentParser.parse(leading, spec: Commands.main)
                 if parsed.has("--help") { Output.out(Commands.main.helpText); return ExitCode.success }
                 if parsed.has("--version") { Output.out("pxview \(Commands.version)\n"); return ExitCode.success }
-                return await Explore.run(parsed)
+                return try await Explore.run(parsed)
             case "show":
                 return try await Show.run(leading + rest)
             case "search":
