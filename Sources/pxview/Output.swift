@@ -1,11 +1,17 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import Terminal
 
 /// Writes to the process's standard streams with write(2): whole buffers,
 /// retried on EINTR and short writes, so a frame is never half-sent.
 enum Output {
     static func write(_ bytes: [UInt8], fd: Int32 = 1) {
+        if fd == 1 {
+            // Slices, so an interrupted drawing can still close its sequence.
+            OutputGuard.write(bytes, fd: fd)
+            return
+        }
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {

@@ -16,6 +16,7 @@ enum Show {
         if parsed.has("--interactive") { return try await Viewer.run(parsed) }
         let view = try ViewOptions(parsed, command: "show")
         let screen = try Screen.prepare(view: view, command: "show")
+        if screen.drawsGraphics { OutputGuard.install() }
         // libcurl's global set-up (TLS included) costs milliseconds: only for URLs.
         var client: CurlClient?
         var status = ExitCode.success
@@ -24,12 +25,8 @@ enum Show {
             defer { imageID += 1 }
             let name = Sanitized.text(input)
             do {
-                let bytes = try await load(input) {
-                    if let client { return client }
-                    let made = CurlClient(userAgent: "pxview/\(Commands.version)")
-                    client = made
-                    return made
-                }
+                if isURL(input) && client == nil { client = CurlClient(userAgent: "pxview/\(Commands.version)") }
+                let bytes = try await load(input, client: client)
                 status = max(status, display(bytes: bytes, name: name, view: view, screen: screen, imageID: imageID))
             } catch {
                 Output.err("pxview: cannot read \(name): \(Sanitized.text(String(describing: error)))\n")
@@ -80,10 +77,16 @@ enum Show {
     }
 
     /// Reads a local file, or fetches an http(s) or file:// URL.
-    static func load(_ input: String, client: () -> CurlClient) async throws -> [UInt8] {
+    static func isURL(_ input: String) -> Bool {
         let lower = input.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://") {
-            let response = try await client().fetch(HTTPRequest(url: input))
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://")
+    }
+
+    /// `client` is needed only for URLs (see `isURL`).
+    static func load(_ input: String, client: CurlClient?) async throws -> [UInt8] {
+        if isURL(input) {
+            let client = client ?? CurlClient(userAgent: "pxview/\(Commands.version)")
+            let response = try await client.fetch(HTTPRequest(url: input))
             guard response.status == 200 else { throw LoadError.httpStatus(response.status) }
             return response.body
         }

@@ -13,7 +13,7 @@ enum Viewer {
         }
         let view = try ViewOptions(parsed, command: "show")
         let display = try ExplorerSetup.display(parsed, command: "show")
-        let bytes = try await Show.load(input) { CurlClient(userAgent: "pxview/\(Commands.version)") }
+        let bytes = try await Show.load(input, client: nil)
         return try ExplorerApp.runViewer(
             bytes: bytes, title: Sanitized.text(input), display: display,
             options: ExplorerSetup.options(maxPixels: view.maxPixels))

@@ -158,3 +158,32 @@ extension Array where Element == UInt8 {
     /// The graphics part of an output: everything up to the last `ESC \`.
     func dropLastNewlines() -> [UInt8] { Array(self[..<(lastStringTerminator(self) ?? 0)]) }
 }
+
+/// Ctrl-C in the middle of a picture must not leave the terminal inside it.
+@Suite struct ShowInterruptTests {
+    @Test func interruptedDrawingEndsTheOpenSequence() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try pxviewExecutable())
+        let photo = packageRoot().appendingPathComponent("Tests/Fixtures/images/p03_storm_1920x1280.jpg").path
+        // Far more output than a pipe holds: the writer blocks until read.
+        process.arguments = ["show", "--protocol", "kitty", "--size", "1920x1280", photo]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+        let reader = pipe.fileHandleForReading
+        // One read(2) of the first bytes (FileHandle may read ahead and
+        // drain the pipe); then the writer fills the pipe and blocks.
+        var output = [UInt8](repeating: 0, count: 4096)
+        let first = output.withUnsafeMutableBytes { read(reader.fileDescriptor, $0.baseAddress, 4096) }
+        output = Array(output.prefix(max(0, first)))
+        #expect(String(decoding: output.prefix(3), as: UTF8.self) == "\u{1B}_G")
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(process.processIdentifier, SIGINT)
+        output += [UInt8](reader.readDataToEndOfFile())
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(Array(output.suffix(8)) == Array("\u{1B}\\\u{1B}[0m\r\n".utf8))
+    }
+}

@@ -1,0 +1,72 @@
+import Glibc
+
+/// For one-shot drawing (`pxview show`, the search strip): if the user
+/// presses Ctrl-C or the process is told to stop while a sixel (DCS) or
+/// kitty (APC) sequence is half written, the terminal would stay inside that
+/// sequence and swallow the shell's next output.
+///
+/// A signal can land on any thread, not the one writing, and bytes written
+/// from a handler would interleave with the writer's. So the handler only
+/// records the signal (or exits at once when nothing is being drawn), and
+/// `write` sends frames in slices, checking between slices; when a signal
+/// is pending it ends any open string with ST, resets colours, moves to a
+/// fresh line and exits with the usual 128+signal status.
+///
+/// The two flags live in memory allocated once per process: signal
+/// handlers can reach nothing else (the same reason as `EmergencyRestore`).
+public enum OutputGuard {
+    /// [0]: 1 while `write` is drawing; [1]: the pending signal, 0 if none.
+    nonisolated(unsafe) static let state: UnsafeMutablePointer<Int32> = {
+        let pointer = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
+        pointer.initialize(repeating: 0, count: 2)
+        return pointer
+    }()
+
+    /// Bytes that close whatever sequence a slice boundary left open.
+    public static let closingBytes: [UInt8] = Array("\u{1B}\\\u{1B}[0m\r\n".utf8)
+    /// Small enough that a pending signal is seen within a few milliseconds
+    /// of terminal throughput.
+    static let sliceBytes = 16 * 1024
+
+    public static func install() {
+        _ = state
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { received in
+                if OutputGuard.state[0] == 0 { _exit(128 + received) }
+                OutputGuard.state[1] = received
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0  // no SA_RESTART: a write blocked on the terminal returns EINTR
+            sigaction(signalNumber, &action, nil)
+        }
+    }
+
+    /// Writes `bytes` to `fd` in slices, honouring a pending stop request
+    /// between them. Retries short writes and EINTR/EAGAIN.
+    public static func write(_ bytes: [UInt8], fd: Int32) {
+        state[0] = 1
+        defer { state[0] = 0 }
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                if state[1] != 0 { stop(fd: fd) }
+                let length = min(sliceBytes, raw.count - offset)
+                let n = Glibc.write(fd, raw.baseAddress! + offset, length)
+                if n > 0 {
+                    offset += n
+                } else if n < 0 && (errno == EINTR || errno == EAGAIN) {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+        if state[1] != 0 { stop(fd: fd) }
+    }
+
+    private static func stop(fd: Int32) -> Never {
+        closingBytes.withUnsafeBytes { _ = Glibc.write(fd, $0.baseAddress, $0.count) }
+        _exit(128 + state[1])
+    }
+}
