@@ -18,7 +18,10 @@ enum PNGWriter {
     static func encode(_ image: RGBAImage, level: Int32) -> [UInt8]? {
         let opaque = !image.hasTransparency
         let channels = opaque ? 3 : 4
-        guard let compressed = Zlib.compress(filteredScanlines(image, channels: channels), level: level, strategy: Z_HUFFMAN_ONLY)
+        let parts = ParallelRows.parts(pixels: image.width * image.height, rows: image.height)
+        guard
+            let compressed = Zlib.compressHuffmanOnly(
+                filteredScanlines(image, channels: channels), level: level, parts: parts)
         else {
             return nil
         }

@@ -22,6 +22,55 @@ enum Zlib {
         return status == Z_OK ? output : nil
     }
 
+    /// A zlib stream like `compress(_:level:strategy:)` with Huffman-only
+    /// coding, made by compressing `parts` slices in parallel (pigz's idea):
+    /// raw deflate pieces joined at sync-flush boundaries, behind one header,
+    /// with the Adler-32 of the whole combined from the pieces'. The result
+    /// inflates to exactly `input`, whatever the number of parts.
+    static func compressHuffmanOnly(_ input: [UInt8], level: Int32, parts requested: Int) -> [UInt8]? {
+        let parts = max(1, min(requested, input.count / 65536))
+        guard parts > 1 else { return compress(input, level: level, strategy: Z_HUFFMAN_ONLY) }
+        let ranges = (0..<parts).map { ParallelRows.range($0, of: parts, rows: input.count, multiple: 1) }
+        var pieces = [[UInt8]?](repeating: nil, count: parts)
+        var checksums = [UInt](repeating: 1, count: parts)
+        let clamped = min(9, max(0, level))
+        input.withUnsafeBufferPointer { source in
+            pieces.withUnsafeMutableBufferPointer { pieces in
+                checksums.withUnsafeMutableBufferPointer { checksums in
+                    ParallelRows.run(parts: parts, rows: parts) { indices in
+                        for index in indices {
+                            let range = ranges[index]
+                            let start = source.baseAddress! + range.lowerBound
+                            let bound = Int(pxview_deflate_piece_bound(UInt(range.count)))
+                            var count = UInt(bound)
+                            var status = Z_OK
+                            let piece = [UInt8](unsafeUninitializedCapacity: bound) { out, initialized in
+                                status = pxview_deflate_piece(
+                                    out.baseAddress, &count, start, UInt(range.count), clamped, Z_HUFFMAN_ONLY,
+                                    index == parts - 1 ? 1 : 0)
+                                initialized = status == Z_OK ? Int(count) : 0
+                            }
+                            pieces[index] = status == Z_OK ? piece : nil
+                            checksums[index] = adler32(1, start, uInt(range.count))
+                        }
+                    }
+                }
+            }
+        }
+        var adler = checksums[0]
+        for index in 1..<parts {
+            adler = adler32_combine(adler, checksums[index], off_t(ranges[index].count))
+        }
+        var out: [UInt8] = [0x78, 0x01]
+        out.reserveCapacity(pieces.reduce(6) { $0 + ($1?.count ?? 0) })
+        for piece in pieces {
+            guard let piece else { return nil }
+            out += piece
+        }
+        out.appendBigEndian(UInt32(truncatingIfNeeded: adler))
+        return out
+    }
+
     /// CRC-32 as PNG chunks need it.
     static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         bytes.withUnsafeBufferPointer { buffer in

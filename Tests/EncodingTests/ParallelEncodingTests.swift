@@ -1,3 +1,4 @@
+import GraphicsReadback
 import Pixels
 import Testing
 @testable import Encoding
@@ -28,5 +29,40 @@ import Testing
                 }
             }
         }
+    }
+}
+
+import CZlib
+
+@Suite struct ParallelDeflateTests {
+    @Test(arguments: [1, 2, 3, 4])
+    func piecesInflateToTheInput(parts: Int) throws {
+        var input = [UInt8](repeating: 0, count: 300_001)
+        var state: UInt32 = 12345
+        for i in input.indices {
+            state = state &* 1_103_515_245 &+ 12345
+            input[i] = i % 7 == 0 ? UInt8(truncatingIfNeeded: state >> 16) : UInt8(i % 13)
+        }
+        let stream = try #require(Zlib.compressHuffmanOnly(input, level: 1, parts: parts))
+        var outputCount = uLongf(input.count)
+        var output = [UInt8](repeating: 0, count: input.count)
+        let status = output.withUnsafeMutableBufferPointer { out in
+            stream.withUnsafeBufferPointer { source in
+                uncompress(out.baseAddress, &outputCount, source.baseAddress, uLong(source.count))
+            }
+        }
+        #expect(status == Z_OK)
+        #expect(Int(outputCount) == input.count)
+        #expect(output == input)
+    }
+}
+
+@Suite struct ParallelPNGTests {
+    @Test func largeImagesStillRoundTripExactly() throws {
+        // Over ParallelRows.minimumPixels, so filtering and deflate run in parts.
+        let image = TestImages.noise(width: 400, height: 320)
+        #expect(ParallelRows.parts(pixels: 400 * 320, rows: 320) >= 1)
+        let bytes = KittyEncoder().transmit(image, imageID: 3)
+        #expect(try KittyDecoder.image(bytes).image == image)
     }
 }
