@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import GraphicsReadback
 import Pixels
@@ -185,5 +186,28 @@ extension Array where Element == UInt8 {
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
         #expect(Array(output.suffix(8)) == Array("\u{1B}\\\u{1B}[0m\r\n".utf8))
+    }
+}
+
+@Suite struct ShowURLTests {
+    @Test func drawsFromHTTPAndReportsFailuresByURL() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let photo = packageRoot().appendingPathComponent("Tests/Fixtures/images/p01_china_640x427.jpg").path
+        let bytes = [UInt8](try #require(FileManager.default.contents(atPath: photo)))
+        server.route("/photo.jpg") { _ in TestHTTPServer.Response(body: bytes) }
+        server.route("/page.jpg") { _ in .text("<html>not a photo</html>") }
+        let result = try CLISandbox().run([
+            "show", "--size", "320x240", server.url("/photo.jpg"), server.url("/missing.jpg"), server.url("/page.jpg"),
+        ])
+        #expect(result.status == 1)
+        #expect(result.outLines == [
+            "\(server.url("/photo.jpg")): JPEG 640x427, fits 320x214 px in a 320x240 box (not a terminal: pass --protocol to draw)"
+        ])
+        #expect(result.errLines == [
+            "pxview: cannot read \(server.url("/missing.jpg")): HTTP status 404",
+            "pxview: cannot decode \(server.url("/page.jpg")): not a JPEG or PNG image",
+        ])
+        #expect(server.requests.allSatisfy { $0.headers["user-agent"]?.hasPrefix("pxview/") == true })
     }
 }
