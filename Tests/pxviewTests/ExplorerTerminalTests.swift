@@ -209,6 +209,14 @@ func expectRestored(_ session: PseudoTerminalSession) {
         expectRestored(session)
     }
 
+    @Test func viewerRestoresOnSIGHUP() throws {
+        let session = try PseudoTerminalSession(arguments: ["show", "-i", fixtureImage], emulation: .sixel)
+        #expect(session.waitFor(sixelStart))
+        kill(session.process.processIdentifier, SIGHUP)
+        #expect(session.waitForExit() == 128 + SIGHUP)
+        expectRestored(session)
+    }
+
     @Test func kittyTransmitsOnceThenZoomsByReplacingWithACrop() throws {
         let session = try PseudoTerminalSession(arguments: ["show", "-i", fixtureImage], emulation: .kitty)
         #expect(session.waitFor("\u{1B}_Ga=t"))
