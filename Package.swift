@@ -21,13 +21,16 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
             providers: [.apt(["libpng-dev"])]),
+        // Headers only: no pkgConfig, whose `-lcurl` would load libcurl (and
+        // its TLS, Kerberos and LDAP dependencies) at every start. CShims
+        // dlopens it on first use instead.
         .systemLibrary(
-            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            name: "CCurl", path: "Sources/CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "CShims", dependencies: ["CPNG"], path: "Sources/CShims"),
+        .target(name: "CShims", dependencies: ["CPNG", "CCurl"], path: "Sources/CShims"),
 
         // MARK: Libraries
         .target(name: "Pixels"),
@@ -38,7 +41,7 @@ let package = Package(
         /// Reads sixel and kitty output back into pixels: tests and pxbench score
         /// pxview's (and other tools') output with it. Never used to draw.
         .target(name: "GraphicsReadback", dependencies: ["Pixels", "Encoding", "CZlib"]),
-        .target(name: "HTTP", dependencies: ["CCurl"]),
+        .target(name: "HTTP", dependencies: ["CCurl", "CShims"]),
         .target(
             name: "Pixabay", dependencies: ["HTTP"],
             resources: [.copy("Catalog")]),

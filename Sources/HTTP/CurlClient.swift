@@ -1,4 +1,5 @@
 import CCurl
+import CShims
 import Foundation
 
 /// The libcurl-backed fetcher.
@@ -58,9 +59,17 @@ public final class CurlClient: HTTPFetching {
 /// under `lock` and call `curl_multi_wakeup`, which libcurl documents as
 /// callable from any thread.
 final class CurlMultiEngine: @unchecked Sendable {
-    /// Once per process: from libcurl 7.84 `curl_global_init` is thread-safe,
-    /// and a lazily initialised static runs exactly once.
-    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    /// Once per process: loads libcurl (see `pxview_curl_load`), then
+    /// `curl_global_init` (thread-safe from libcurl 7.84); a lazily
+    /// initialised static runs exactly once. nil on success, else why not.
+    private static let libcurlProblem: String? = {
+        var message = [CChar](repeating: 0, count: 256)
+        guard pxview_curl_load(&message, message.count) == 0 else {
+            return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        let code = pxview_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return code == CURLE_OK ? nil : "libcurl could not start: \(String(cString: pxview_curl_easy_strerror(code)))"
+    }()
 
     private let lock = NSLock()
     private let multi: UnsafeMutableRawPointer?
@@ -72,7 +81,7 @@ final class CurlMultiEngine: @unchecked Sendable {
     private var closed = false
 
     init() {
-        multi = Self.globalInit == CURLE_OK ? curl_multi_init() : nil
+        multi = Self.libcurlProblem == nil ? pxview_curl_multi_init() : nil
         guard let multi else {
             closed = true
             return
@@ -89,7 +98,8 @@ final class CurlMultiEngine: @unchecked Sendable {
         lock.lock()
         guard !closed, !stopping else {
             lock.unlock()
-            transfer.finish(.failure(HTTPError.other(transfer.request.redactedURL, detail: "HTTP client unavailable")))
+            transfer.finish(.failure(HTTPError.other(
+                transfer.request.redactedURL, detail: Self.libcurlProblem ?? "HTTP client unavailable")))
             return
         }
         incoming.append(transfer)
@@ -112,7 +122,7 @@ final class CurlMultiEngine: @unchecked Sendable {
     }
 
     private func wakeLocked() {
-        if !closed, let multi { _ = curl_multi_wakeup(multi) }
+        if !closed, let multi { _ = pxview_curl_multi_wakeup(multi) }
     }
 
     private func run() {
@@ -134,11 +144,11 @@ final class CurlMultiEngine: @unchecked Sendable {
                 }
                 do {
                     let easy = try transfer.makeEasyHandle()
-                    let added = curl_multi_add_handle(multi, easy)
+                    let added = pxview_curl_multi_add_handle(multi, easy)
                     guard added == CURLM_OK else {
                         throw HTTPError.other(
                             transfer.request.redactedURL,
-                            detail: "libcurl could not start the transfer: \(String(cString: curl_multi_strerror(added)))")
+                            detail: "libcurl could not start the transfer: \(String(cString: pxview_curl_multi_strerror(added)))")
                     }
                     active[easy] = transfer
                 } catch {
@@ -160,9 +170,9 @@ final class CurlMultiEngine: @unchecked Sendable {
             }
 
             var running: Int32 = 0
-            _ = curl_multi_perform(multi, &running)
+            _ = pxview_curl_multi_perform(multi, &running)
             var queued: Int32 = 0
-            while let message = curl_multi_info_read(multi, &queued) {
+            while let message = pxview_curl_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                     let transfer = active.removeValue(forKey: easy)
                 else { continue }
@@ -170,11 +180,11 @@ final class CurlMultiEngine: @unchecked Sendable {
                 remove(transfer, easy: easy, from: multi, result: result)
             }
             // Returns on socket activity, libcurl's own timers, or a wakeup.
-            _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+            _ = pxview_curl_multi_poll(multi, nil, 0, 1000, nil)
         }
         lock.lock()
         closed = true
-        curl_multi_cleanup(multi)
+        pxview_curl_multi_cleanup(multi)
         lock.unlock()
     }
 
@@ -182,7 +192,7 @@ final class CurlMultiEngine: @unchecked Sendable {
         _ transfer: CurlTransfer, easy: UnsafeMutableRawPointer, from multi: UnsafeMutableRawPointer,
         result: Result<HTTPResponse, any Error>
     ) {
-        _ = curl_multi_remove_handle(multi, easy)
+        _ = pxview_curl_multi_remove_handle(multi, easy)
         transfer.releaseHandle()
         transfer.finish(result)
     }

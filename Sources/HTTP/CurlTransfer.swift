@@ -1,4 +1,5 @@
 import CCurl
+import CShims
 import Foundation
 
 /// One request on its way through libcurl.
@@ -91,7 +92,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Creates and configures the easy handle. Throws `HTTPError` when
     /// libcurl refuses an option (e.g. a libcurl too old for `PROTOCOLS_STR`).
     func makeEasyHandle() throws -> UnsafeMutableRawPointer {
-        guard let easy = curl_easy_init() else {
+        guard let easy = pxview_curl_easy_init() else {
             throw HTTPError.other(request.redactedURL, detail: "libcurl could not create a transfer")
         }
         self.easy = easy
@@ -129,7 +130,7 @@ final class CurlTransfer: @unchecked Sendable {
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             // "Name;" is libcurl's way of sending a header with an empty value.
             let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
-            headerList = curl_slist_append(headerList, line)
+            headerList = pxview_curl_slist_append(headerList, line)
         }
         if let headerList {
             codes.append(pxview_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
@@ -148,7 +149,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         if let failure = codes.first(where: { $0 != CURLE_OK }) {
             throw HTTPError.other(
-                request.redactedURL, detail: "libcurl rejected an option: \(String(cString: curl_easy_strerror(failure)))")
+                request.redactedURL, detail: "libcurl rejected an option: \(String(cString: pxview_curl_easy_strerror(failure)))")
         }
         return easy
     }
@@ -253,17 +254,17 @@ final class CurlTransfer: @unchecked Sendable {
     /// libcurl's specific message when it left one, else the generic text for the code.
     private func errorText(for code: CURLcode) -> String {
         let specific = String(cString: errorBuffer)
-        return specific.isEmpty ? String(cString: curl_easy_strerror(code)) : specific
+        return specific.isEmpty ? String(cString: pxview_curl_easy_strerror(code)) : specific
     }
 
     /// Frees the easy handle and header list; safe to call twice.
     func releaseHandle() {
         if let easy {
-            curl_easy_cleanup(easy)
+            pxview_curl_easy_cleanup(easy)
             self.easy = nil
         }
         if let headerList {
-            curl_slist_free_all(headerList)
+            pxview_curl_slist_free_all(headerList)
             self.headerList = nil
         }
     }
