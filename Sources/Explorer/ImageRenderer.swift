@@ -90,8 +90,10 @@ public struct ImageRenderer: Sendable {
             cells = cellsCovering(output, target.cellSize)
         case .kitty:
             cells = cellsCovering(output, target.cellSize)
-            bytes = KittyEncoder().transmitAndPlace(
-                pixels, imageID: imageID, placementID: 1, columns: cells.width, rows: cells.height)
+            // No c/r: kitty would stretch the picture to fill whole cells
+            // (up to a cell's worth of distortion); at its own pixel size it
+            // is exact. `cells` still tells the caller how far to move on.
+            bytes = KittyEncoder().transmitAndPlace(pixels, imageID: imageID, placementID: 1, columns: 0, rows: 0)
         case .blocks:
             cells = PixelSize(width: output.width, height: (output.height + 1) / 2)
             bytes = HalfBlockEncoder().encode(pixels, columns: output.width)
