@@ -16,7 +16,6 @@ enum Show {
         if parsed.has("--interactive") { return try await Viewer.run(parsed) }
         let view = try ViewOptions(parsed, command: "show")
         let screen = try Screen.prepare(view: view, command: "show")
-        if screen.drawsGraphics { OutputGuard.install() }
         // libcurl's global set-up (TLS included) costs milliseconds: only for URLs.
         var client: CurlClient?
         var status = ExitCode.success
@@ -76,13 +75,14 @@ enum Show {
         }
     }
 
-    /// Reads a local file, or fetches an http(s) or file:// URL.
+    /// True for what `load` fetches through libcurl rather than reads from disk.
     static func isURL(_ input: String) -> Bool {
         let lower = input.lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://")
     }
 
-    /// `client` is needed only for URLs (see `isURL`).
+    /// Reads a local file, or fetches an http(s) or file:// URL (with
+    /// `client`, or a new one when nil).
     static func load(_ input: String, client: CurlClient?) async throws -> [UInt8] {
         if isURL(input) {
             let client = client ?? CurlClient(userAgent: "pxview/\(Commands.version)")
@@ -188,6 +188,8 @@ struct Screen {
         if !(environment["PXVIEW_DEBUG"] ?? "").isEmpty {
             Output.err("pxview: terminal \(capabilities.map { String(describing: $0) } ?? "none"); drawing \(target)\n")
         }
+        // From here on, Ctrl-C during a drawing closes the open sequence first.
+        if drawsGraphics { OutputGuard.install() }
         return Screen(target: target, drawsGraphics: drawsGraphics)
     }
 }

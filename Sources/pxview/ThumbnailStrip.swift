@@ -2,7 +2,6 @@ import Explorer
 import Foundation
 import Pixabay
 import Pixels
-import Terminal
 
 /// Draws the page's previews side by side above the results table, each
 /// labelled with its id. Previews download in parallel; one that fails to
@@ -11,7 +10,6 @@ func drawThumbnailStrip(page: SearchPage, source: any PhotoSource, parsed: Parse
     let view = try ViewOptions(parsed, command: "search")
     let screen = try Screen.prepare(view: view, command: "search")
     guard screen.drawsGraphics else { return }
-    OutputGuard.install()
     let cell = screen.target.cellSize
     var target = screen.target
     target.box = PixelSize(
