@@ -100,7 +100,6 @@ public struct SixelEncoder: Sendable {
         // Per colour: up to `width` entries of (x << 8 | six-bit mask).
         var entries = [UInt32](repeating: 0, count: 256 * width)
         var entryCount = [Int](repeating: 0, count: 256)
-        var lastColumn = [Int](repeating: -1, count: 256)
         let noMask: [Bool] = []
         let mask = image.transparent ?? noMask
         let hasMask = image.transparent != nil
@@ -111,12 +110,18 @@ public struct SixelEncoder: Sendable {
             mask.withUnsafeBufferPointer { mask in
                 entries.withUnsafeMutableBufferPointer { entries in
                     entryCount.withUnsafeMutableBufferPointer { entryCount in
-                        lastColumn.withUnsafeMutableBufferPointer { lastColumn in
+                        // A column's (up to six) colours and their bits, merged
+                        // before touching the per-colour lists: in smooth areas
+                        // the six pixels share one or two colours, so most
+                        // columns cost one or two list writes instead of six.
+                        withUnsafeTemporaryAllocation(of: Int.self, capacity: 6) { columnColors in
+                            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 6) { columnBits in
                             for band in bands {
                                 let top = band * 6
                                 let rows = min(6, height - top)
                                 for x in 0..<width {
                                     var p = top &* width &+ x
+                                    var distinct = 0
                                     for row in 0..<rows {
                                         let pixel = p
                                         p &+= width
@@ -124,14 +129,21 @@ public struct SixelEncoder: Sendable {
                                         let color = Int(indices[pixel])
                                         if color >= paletteCount { continue }
                                         let bit = UInt32(1) << UInt32(row)
-                                        let slot = color &* width
-                                        if lastColumn[color] == x {
-                                            entries[slot &+ entryCount[color] &- 1] |= bit
+                                        var k = 0
+                                        while k < distinct && columnColors[k] != color { k &+= 1 }
+                                        if k == distinct {
+                                            columnColors[k] = color
+                                            columnBits[k] = bit
+                                            distinct &+= 1
                                         } else {
-                                            entries[slot &+ entryCount[color]] = UInt32(truncatingIfNeeded: x) << 8 | bit
-                                            entryCount[color] &+= 1
-                                            lastColumn[color] = x
+                                            columnBits[k] |= bit
                                         }
+                                    }
+                                    let column = UInt32(truncatingIfNeeded: x) << 8
+                                    for k in 0..<distinct {
+                                        let color = columnColors[k]
+                                        entries[color &* width &+ entryCount[color]] = column | columnBits[k]
+                                        entryCount[color] &+= 1
                                     }
                                 }
                                 out.ensureSpare(bandWorstCase)
@@ -144,8 +156,8 @@ public struct SixelEncoder: Sendable {
                                     out.appendDecimal(color)
                                     Self.writeLine(entries, from: color * width, count: entryCount[color], into: &out)
                                     entryCount[color] = 0
-                                    lastColumn[color] = -1
                                 }
+                            }
                             }
                         }
                     }
