@@ -162,20 +162,22 @@ extension Array where Element == UInt8 {
 
 /// Ctrl-C in the middle of a picture must not leave the terminal inside it.
 @Suite struct ShowInterruptTests {
-    @Test func interruptedDrawingEndsTheOpenSequence() throws {
+    @Test func interruptedDrawingNeverLeavesASequenceOpen() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try pxviewExecutable())
         let photo = packageRoot().appendingPathComponent("Tests/Fixtures/images/p03_storm_1920x1280.jpg").path
-        // Far more output than a pipe holds: the writer blocks until read.
-        process.arguments = ["show", "--protocol", "kitty", "--size", "1920x1280", photo]
+        // Eight full-size kitty uploads: megabytes, far more than a pipe
+        // holds, so the writer is blocked (or between pictures) when the
+        // signal comes, whatever the machine's speed.
+        process.arguments = ["show", "--protocol", "kitty", "--size", "1920x1280"] + Array(repeating: photo, count: 8)
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         try process.run()
         let reader = pipe.fileHandleForReading
-        // One read(2) of the first bytes (FileHandle may read ahead and
-        // drain the pipe); then the writer fills the pipe and blocks.
+        // One read(2) of the first bytes (FileHandle may read ahead), then
+        // let the writer fill the pipe before interrupting it.
         var output = [UInt8](repeating: 0, count: 4096)
         let first = output.withUnsafeMutableBytes { read(reader.fileDescriptor, $0.baseAddress, 4096) }
         output = Array(output.prefix(max(0, first)))
@@ -185,7 +187,29 @@ extension Array where Element == UInt8 {
         output += [UInt8](reader.readDataToEndOfFile())
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
-        #expect(Array(output.suffix(8)) == Array("\u{1B}\\\u{1B}[0m\r\n".utf8))
+        // Interrupted, not finished: fewer than eight pictures' worth.
+        let single = try CLISandbox().run(["show", "--protocol", "kitty", "--size", "1920x1280", photo]).stdout.count
+        #expect(output.count < 8 * single)
+        // Whatever moment it hit, the last sequence opened was closed: either
+        // a picture had just ended, or the guard closed it with ST, reset the
+        // colours and moved to a fresh line.
+        let lastOpen = lastIndex(of: [0x1B, UInt8(ascii: "_")], in: output) ?? -1
+        let lastClose = lastIndex(of: [0x1B, UInt8(ascii: "\\")], in: output) ?? -1
+        #expect(lastClose > lastOpen)
+        if Array(output.suffix(8)) != Array("\u{1B}\\\u{1B}[0m\r\n".utf8) {
+            // No guard bytes: then the signal came between pictures.
+            #expect(output.last == UInt8(ascii: "\n"))
+        }
+    }
+
+    func lastIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        var i = haystack.count - needle.count
+        while i >= 0 {
+            if haystack[i] == needle[0] && Array(haystack[i..<(i + needle.count)]) == needle { return i }
+            i -= 1
+        }
+        return nil
     }
 }
 
