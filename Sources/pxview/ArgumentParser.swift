@@ -27,6 +27,9 @@ struct CommandSpec: Sendable {
     var maxPositionals: Int?
     var minPositionals: Int = 0
 
+    /// How messages name the command: `pxview show`, or just `pxview`.
+    var displayName: String { name.isEmpty ? "pxview" : "pxview \(name)" }
+
     func option(named text: String) -> OptionSpec? {
         options.first { $0.name == text || $0.aliases.contains(text) }
     }
@@ -99,7 +102,7 @@ enum ArgumentParser {
             }
             guard let option = spec.option(named: name) else {
                 throw UsageError(
-                    message: "unknown option '\(Sanitized.text(name))' for 'pxview \(spec.name)'",
+                    message: "unknown option '\(Sanitized.text(name))' for '\(spec.displayName)'",
                     command: spec.name.isEmpty ? nil : spec.name)
             }
             if option.takesValue {
@@ -127,7 +130,7 @@ enum ArgumentParser {
         if let max = spec.maxPositionals, parsed.positionals.count > max {
             let extra = parsed.positionals[max]
             throw UsageError(
-                message: "unexpected argument '\(Sanitized.text(extra))' for 'pxview \(spec.name)'",
+                message: "unexpected argument '\(Sanitized.text(extra))' for '\(spec.displayName)'",
                 command: spec.name.isEmpty ? nil : spec.name)
         }
         if parsed.positionals.count < spec.minPositionals {

@@ -65,3 +65,11 @@ import Pixels
         #expect(try ValueParser.positiveNumber("1.5", option: "--zoom", command: "show") == 1.5)
     }
 }
+
+@Suite struct TopLevelUsageTests {
+    @Test func unknownTopLevelOptionNamesPxviewAlone() throws {
+        let result = try CLISandbox().run(["--bogus"])
+        #expect(result.status == 2)
+        #expect(result.errLines == ["pxview: unknown option '--bogus' for 'pxview'", "Try 'pxview --help'."])
+    }
+}
