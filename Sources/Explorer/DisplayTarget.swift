@@ -25,6 +25,8 @@ public struct DisplayTarget: Equatable, Sendable {
     /// When nothing is known about the terminal: 80x24 cells of 10x20 pixels.
     public static let fallbackCellSize = PixelSize(width: 10, height: 20)
     public static let fallbackCells = PixelSize(width: 80, height: 24)
+    /// The largest box side pxview draws into (cells x cell size can exceed it).
+    public static let maxBoxSide = 16384
 
     public init(
         graphics: GraphicsProtocol, tmuxPassthrough: Bool = false, box: PixelSize,
@@ -71,6 +73,8 @@ public struct DisplayTarget: Equatable, Sendable {
                 width: fallbackCells.width * cell.width,
                 height: (fallbackCells.height - (reservePromptRow ? 1 : 0)) * cell.height)
         }
+        // Nothing a terminal shows is larger; a bigger box would only cost memory.
+        box = PixelSize(width: min(box.width, maxBoxSide), height: min(box.height, maxBoxSide))
         if decision.graphics == .sixel, let limit = capabilities?.sixelMaxSize, !limit.isEmpty {
             box = PixelSize(width: min(box.width, limit.width), height: min(box.height, limit.height))
         }

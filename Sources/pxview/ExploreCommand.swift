@@ -34,7 +34,7 @@ enum ExplorerSetup {
             choice = try ValueParser.choice(text, option: "PXVIEW_PROTOCOL", command: command)
         }
         let cellSize = try parsed.value("--cell-size").map { text throws(UsageError) in
-            try ValueParser.size(text, option: "--cell-size", command: command)
+            try ValueParser.size(text, option: "--cell-size", command: command, limit: 256)
         }
         let capabilities = detectTerminal(probe: true)
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty

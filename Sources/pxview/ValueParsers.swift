@@ -3,14 +3,18 @@ import Pixels
 /// Parsers for option values. Each throws a `UsageError` naming the option
 /// and the bad value, so `pxview show --size 80` says what was expected.
 enum ValueParser {
-    /// `WxH` with positive integers, e.g. `800x600`.
-    static func size(_ text: String, option: String, command: String) throws(UsageError) -> PixelSize {
+    /// `WxH` with positive integers, e.g. `800x600`, each at most `limit`:
+    /// a box no terminal can show would only make pxview allocate gigabytes.
+    static func size(_ text: String, option: String, command: String, limit: Int = 16384) throws(UsageError) -> PixelSize {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 1 << 20, h <= 1 << 20
-        else {
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
             throw UsageError(
                 message: "\(option) expects WxH with positive whole numbers, like 800x600 (got '\(Sanitized.text(text))')",
                 command: command)
+        }
+        guard w <= limit, h <= limit else {
+            throw UsageError(
+                message: "\(option) is at most \(limit)x\(limit) (got '\(Sanitized.text(text))')", command: command)
         }
         return PixelSize(width: w, height: h)
     }
