@@ -90,15 +90,27 @@ enum Show {
             guard response.status == 200 else { throw LoadError.httpStatus(response.status) }
             return response.body
         }
-        guard let data = FileManager.default.contents(atPath: input) else {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) {
-                throw LoadError.unreadable(isDirectory.boolValue ? "is a directory" : "permission denied")
-            }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
             throw LoadError.unreadable("no such file")
         }
+        if isDirectory.boolValue { throw LoadError.unreadable("is a directory") }
+        guard let handle = FileHandle(forReadingAtPath: input) else { throw LoadError.unreadable("permission denied") }
+        defer { try? handle.close() }
+        // Bounded: /dev/zero or a runaway file must not fill memory.
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maxFileBytes + 1) ?? Data()  // nil: empty file
+        } catch {
+            throw LoadError.unreadable("cannot be read")
+        }
+        guard data.count <= maxFileBytes else { throw LoadError.unreadable("larger than \(maxFileBytes >> 20) MB") }
         return [UInt8](data)
     }
+
+    /// No JPEG or PNG a terminal can show is larger (the 100-megapixel
+    /// decode limit is reached long before).
+    static let maxFileBytes = 256 << 20
 
     enum LoadError: Error, CustomStringConvertible {
         case httpStatus(Int)

@@ -106,6 +106,15 @@ import Testing
         #expect(result.err.contains("over the 1000-pixel limit"))
     }
 
+    @Test func directoriesAndEndlessFilesAreRefusedByName() throws {
+        let result = try CLISandbox().run(["show", "/tmp", "/dev/zero"])
+        #expect(result.status == 1)
+        #expect(result.errLines == [
+            "pxview: cannot read /tmp: is a directory",
+            "pxview: cannot read /dev/zero: larger than 256 MB",
+        ])
+    }
+
     @Test func hostileFileNameIsNotEchoedRaw() throws {
         let sandbox = try CLISandbox()
         let result = try sandbox.run(["show", "/tmp/\u{1B}]0;owned\u{07}.jpg"])
