@@ -73,31 +73,37 @@ public enum ExplorerError: Error, CustomStringConvertible {
 /// viewer opened directly (`pxview show -i`, `pxview open`). Both block
 /// until the user quits and return the exit status.
 public enum ExplorerApp {
+    /// `query` carries the filters (type, colours, order…) every page and
+    /// every new search typed in the browser keeps; its `q` and `page` start it.
     public static func runBrowser(
-        source: any PhotoSource, query: String, display: ExplorerDisplay, options: ExplorerOptions = ExplorerOptions()
+        source: any PhotoSource, query: SearchQuery, display: ExplorerDisplay, options: ExplorerOptions = ExplorerOptions()
     ) throws(ExplorerError) -> Int32 {
         try checkTerminal(options)
         let loop = try ExplorerLoop(source: source, display: display, options: options)
         return loop.runBrowser(query: query)
     }
 
-    /// Opens the viewer on already-fetched image bytes; `hit` enables
-    /// favourites. Decoding errors are thrown before the screen changes.
+    /// Opens the viewer on already-fetched image bytes, framed as `framing`
+    /// says (`--fit`, `--zoom`, `--center`); `hit` enables favourites.
+    /// Decoding errors are thrown before the screen changes.
     public static func runViewer(
-        bytes: [UInt8], title: String, hit: PixabayHit? = nil, source: (any PhotoSource)? = nil,
+        bytes: [UInt8], title: String, hit: PixabayHit? = nil, framing: ViewSettings = ViewSettings(),
         display: ExplorerDisplay, options: ExplorerOptions = ExplorerOptions()
     ) throws(ExplorerError) -> Int32 {
         try checkTerminal(options)
         let geometry = display.geometry(window: windowSize(fd: options.outputFD))
+        let view = ViewerLayout(geometry: geometry).viewSize
+        // Zoomed in from the start: decode enough pixels for that zoom.
+        let zoom = max(1, framing.zoom)
+        let target = PixelSize(width: Int(Double(view.width) * zoom), height: Int(Double(view.height) * zoom))
         let decoded: DecodedImage
         do {
-            decoded = try decodeImage(
-                bytes, options: DecodeOptions(maxPixels: options.maxPixels, targetSize: ViewerLayout(geometry: geometry).viewSize))
+            decoded = try decodeImage(bytes, options: DecodeOptions(maxPixels: options.maxPixels, targetSize: target))
         } catch {
             throw .decode(title, error)
         }
-        let loop = try ExplorerLoop(source: source, display: display, options: options)
-        return loop.runViewer(bytes: bytes, decoded: decoded, title: title, hit: hit)
+        let loop = try ExplorerLoop(source: nil, display: display, options: options)
+        return loop.runViewer(bytes: bytes, decoded: decoded, title: title, hit: hit, framing: framing)
     }
 
     private static func checkTerminal(_ options: ExplorerOptions) throws(ExplorerError) {

@@ -12,6 +12,8 @@ import Terminal
 /// blocking the loop); write one frame per batch of events.
 final class ExplorerLoop {
     private let source: (any PhotoSource)?
+    /// The command line's filters, kept for every search the browser makes.
+    private var filters = SearchQuery()
     private let display: ExplorerDisplay
     private let options: ExplorerOptions
     private let completions: CompletionQueue
@@ -38,8 +40,9 @@ final class ExplorerLoop {
         writer = FrameWriter(fd: options.outputFD, synchronizedOutput: display.capabilities?.synchronizedOutput ?? false)
     }
 
-    func runBrowser(query: String) -> Int32 {
-        var state = BrowserState(layout: BrowserLayout(geometry: geometry), query: query, offline: source?.isOffline ?? true)
+    func runBrowser(query: SearchQuery) -> Int32 {
+        filters = query
+        var state = BrowserState(layout: BrowserLayout(geometry: geometry), query: query.q, offline: source?.isOffline ?? true)
         if let store = options.favourites, let saved = try? store.list() { state.favouriteIDs = Set(saved.map(\.id)) }
         browserPainter = BrowserPainter(geometry: geometry, tmuxPassthrough: display.decision.tmuxPassthrough)
         let effects = state.start()
@@ -47,8 +50,8 @@ final class ExplorerLoop {
         return run { self.perform(effects) }
     }
 
-    func runViewer(bytes: [UInt8], decoded: DecodedImage, title: String, hit: PixabayHit?) -> Int32 {
-        openViewer(bytes: bytes, decoded: decoded, title: title, hit: hit, directly: true)
+    func runViewer(bytes: [UInt8], decoded: DecodedImage, title: String, hit: PixabayHit?, framing: ViewSettings) -> Int32 {
+        openViewer(bytes: bytes, decoded: decoded, title: title, hit: hit, directly: true, framing: framing)
         return run {}
     }
 
@@ -251,10 +254,13 @@ final class ExplorerLoop {
     private func search(query: String, page: Int) {
         guard let source else { return }
         let queue = completions
-        Task.detached {
+        var request = filters
+        request.q = query
+        request.page = page
+        Task.detached { [request] in
             let outcome: SearchOutcome
             do {
-                outcome = SearchOutcome(try await source.search(SearchQuery(q: query, page: page)))
+                outcome = SearchOutcome(try await source.search(request))
             } catch {
                 outcome = .failed("\(error)")
             }
@@ -323,7 +329,8 @@ final class ExplorerLoop {
     }
 
     private func openViewer(
-        bytes: [UInt8], decoded: DecodedImage, title: String, hit: PixabayHit?, directly: Bool, isFavourite: Bool = false
+        bytes: [UInt8], decoded: DecodedImage, title: String, hit: PixabayHit?, directly: Bool, isFavourite: Bool = false,
+        framing: ViewSettings = ViewSettings()
     ) {
         if let painter = browserPainter { try? writer.write(painter.teardown()) }
         viewerBytes = bytes
@@ -331,7 +338,7 @@ final class ExplorerLoop {
         if let hit, let store = options.favourites, let saved = try? store.contains(id: hit.id) { favourite = saved }
         viewer = ViewerState(
             title: title, hit: hit, fullSize: decoded.fullSize, decodedSize: decoded.image.size,
-            layout: ViewerLayout(geometry: geometry), openedDirectly: directly, isFavourite: favourite)
+            layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite)
         viewerPainter = ViewerPainter(
             image: decoded.image, geometry: geometry, colorRegisters: colorRegisters,
             tmuxPassthrough: display.decision.tmuxPassthrough)

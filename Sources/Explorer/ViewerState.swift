@@ -77,7 +77,7 @@ public struct ViewerState: Equatable, Sendable {
 
     public init(
         title: String, hit: PixabayHit? = nil, fullSize: PixelSize, decodedSize: PixelSize, layout: ViewerLayout,
-        openedDirectly: Bool, fit: FitMode = .contain, isFavourite: Bool = false
+        openedDirectly: Bool, framing: ViewSettings = ViewSettings(), isFavourite: Bool = false
     ) {
         self.title = title
         self.hit = hit
@@ -86,7 +86,9 @@ public struct ViewerState: Equatable, Sendable {
         self.layout = layout
         self.openedDirectly = openedDirectly
         self.isFavourite = isFavourite
-        viewport = Viewport(imageSize: layout.geometry.unitImageSize(fullSize), viewSize: layout.viewSize, fit: fit)
+        viewport = Viewport(
+            imageSize: layout.geometry.unitImageSize(fullSize), viewSize: layout.viewSize, fit: framing.fit,
+            zoom: framing.zoom, centerX: framing.centerX, centerY: framing.centerY)
         fullResolutionRequested = decodedSize.width >= fullSize.width
     }
 

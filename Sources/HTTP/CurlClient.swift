@@ -16,16 +16,18 @@ import Foundation
 public final class CurlClient: HTTPFetching {
     /// Sent as the User-Agent header, e.g. `pxview/1.0`.
     public let userAgent: String
-    private let engine: CurlMultiEngine
+    /// Made on the first fetch: loading libcurl (and its TLS libraries) and
+    /// starting the transfer thread cost milliseconds that a command which
+    /// never fetches (an offline search) should not pay.
+    private let engine = LazyEngine()
 
     /// - Parameter userAgent: the whole User-Agent value, e.g. `"pxview/1.2"`.
     public init(userAgent: String = "pxview") {
         self.userAgent = userAgent
-        engine = CurlMultiEngine()
     }
 
     deinit {
-        engine.shutdown()
+        engine.existing?.shutdown()
     }
 
     public func fetch(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -39,7 +41,7 @@ public final class CurlClient: HTTPFetching {
         _ request: HTTPRequest, progress: (@Sendable (Int64, Int64?) -> Void)?
     ) async throws -> HTTPResponse {
         let transfer = CurlTransfer(request: request, userAgent: userAgent, progress: progress)
-        let engine = self.engine
+        let engine = self.engine.get()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 if transfer.attach(continuation) {
@@ -51,6 +53,28 @@ public final class CurlClient: HTTPFetching {
                 engine.cancel(transfer)
             }
         }
+    }
+}
+
+/// Creates the engine once, on first use, from any thread.
+private final class LazyEngine: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var engine: CurlMultiEngine?
+
+    func get() -> CurlMultiEngine {
+        lock.lock()
+        defer { lock.unlock() }
+        if let engine { return engine }
+        let made = CurlMultiEngine()
+        engine = made
+        return made
+    }
+
+    var existing: CurlMultiEngine? {
+        lock.lock()
+        defer { lock.unlock() }
+        return engine
     }
 }
 

@@ -10,42 +10,34 @@ import Terminal
 /// which lists the whole bundled catalog.
 enum Explore {
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
-        let display = try ExplorerSetup.display(parsed, command: "")
+        let view = try ViewOptions(parsed, command: "")
+        let display = try ExplorerSetup.display(view, command: "")
         let stack = try SourceContext.make(parsed)
-        let query = stack.source.isOffline ? "" : Search.launchQuery
+        let query = SearchQuery(q: stack.source.isOffline ? "" : Search.launchQuery)
         return try ExplorerApp.runBrowser(
-            source: stack.source, query: query, display: display, options: ExplorerSetup.options())
+            source: stack.source, query: query, display: display, options: ExplorerSetup.options(maxPixels: view.maxPixels))
     }
 }
 
 /// What every explorer entry point (`pxview`, `search -i`, `open`, `show -i`)
 /// builds the same way from the global options and the environment.
 enum ExplorerSetup {
-    /// Probes the terminal once (in raw mode, so no reply reaches the shell)
-    /// and picks the protocol: `--protocol`, else `PXVIEW_PROTOCOL`, else the probe.
-    static func display(
-        _ parsed: ParsedArguments, command: String, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> ExplorerDisplay {
+    /// The terminal as the explorer sees it: probed once (in raw mode, so
+    /// no reply reaches the shell), with the protocol chosen exactly as
+    /// `show` chooses it (`Screen.probe`). The explorer fills the terminal,
+    /// so `--size` and `--cells` are refused rather than ignored.
+    static func display(_ view: ViewOptions, command: String) throws -> ExplorerDisplay {
         guard Output.isTerminal(0), Output.isTerminal(1) else { throw ExplorerError.notATerminal }
-        var choice = ProtocolChoice.auto
-        if let text = parsed.value("--protocol") {
-            choice = try ValueParser.choice(text, option: "--protocol", command: command)
-        } else if let text = environment["PXVIEW_PROTOCOL"], !text.isEmpty {
-            choice = try ValueParser.choice(text, option: "PXVIEW_PROTOCOL", command: command)
+        if view.size != nil || view.cells != nil {
+            throw UsageError(
+                message: "--size and --cells do not apply to the interactive viewer, which fills the terminal",
+                command: command)
         }
-        let cellSize = try parsed.value("--cell-size").map { text throws(UsageError) in
-            try ValueParser.size(text, option: "--cell-size", command: command, limit: 256)
-        }
-        let capabilities = detectTerminal(probe: true)
-        let insideTmux = !(environment["TMUX"] ?? "").isEmpty
-        let decision = ProtocolDecision.decide(choice: choice, capabilities: capabilities, insideTmux: insideTmux)
-        if !(environment["PXVIEW_DEBUG"] ?? "").isEmpty {
-            Output.err("pxview: terminal \(capabilities.map { String(describing: $0) } ?? "none"); drawing \(decision)\n")
-        }
-        return ExplorerDisplay(decision: decision, capabilities: capabilities, cellSizeOverride: cellSize)
+        let (capabilities, decision) = Screen.probe(view: view, drawsGraphics: true)
+        return ExplorerDisplay(decision: decision, capabilities: capabilities, cellSizeOverride: view.cellSize)
     }
 
-    static func options(maxPixels: Int = 100_000_000) -> ExplorerOptions {
+    static func options(maxPixels: Int) -> ExplorerOptions {
         ExplorerOptions(favourites: FavouritesStore(), save: saveInCurrentDirectory, maxPixels: maxPixels)
     }
 

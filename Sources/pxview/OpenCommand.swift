@@ -7,19 +7,21 @@ enum Open {
         let parsed = try ArgumentParser.parse(arguments, spec: Commands.open)
         if parsed.has("--help") { Output.out(Commands.open.helpText); return ExitCode.success }
         let id = try ValueParser.imageID(parsed.positionals[0], command: Commands.open.name)
-        let stack = try SourceContext.make(parsed, showProgress: true)
+        // Every flag is checked, and the terminal probed, before any download.
+        let view = try ViewOptions(parsed, command: Commands.open.name)
         if parsed.has("--interactive") {
-            // Probe before downloading: a missing terminal is reported at once.
-            let display = try ExplorerSetup.display(parsed, command: Commands.open.name)
-            let hit = try await stack.source.hit(id: id)
+            let display = try ExplorerSetup.display(view, command: Commands.open.name)
+            let stack = try SourceContext.make(parsed, showProgress: true)
             let image = try await Download.image(id: id, size: .large, from: stack)
-            let view = try ViewOptions(parsed, command: Commands.open.name)
             return try ExplorerApp.runViewer(
-                bytes: image.bytes, title: "pixabay-\(id)", hit: hit, source: stack.source, display: display,
+                bytes: image.bytes, title: "pixabay-\(id)", hit: image.hit, framing: view.settings, display: display,
                 options: ExplorerSetup.options(maxPixels: view.maxPixels))
         }
+        let screen = Screen.prepare(view: view)
+        let stack = try SourceContext.make(parsed, showProgress: true)
         let image = try await Download.image(id: id, size: .large, from: stack)
-        return try await Show.display(bytes: image.bytes, name: "pixabay-\(id).\(image.type.fileExtension)", parsed: parsed)
+        return Show.display(
+            bytes: image.bytes, name: "pixabay-\(id).\(image.type.fileExtension)", view: view, screen: screen)
     }
 }
 
@@ -29,7 +31,7 @@ enum Download {
     /// (`large` falls back to `web` when a hit has no large URL) and checks
     /// the bytes really are a JPEG or PNG before anyone decodes or saves them.
     static func image(id: Int, size: ImageSize, from stack: SourceStack) async throws -> (
-        bytes: [UInt8], type: ImageFileType
+        hit: PixabayHit, bytes: [UInt8], type: ImageFileType
     ) {
         let hit = try await stack.source.hit(id: id)
         let bytes = try await stack.source.imageBytes(for: hit, size: size)
@@ -38,6 +40,6 @@ enum Download {
             throw CommandError(
                 "image \(id) is not an image: the server sent \(ImageFileType.describeNonImage(bytes)) (\(bytes.count) bytes)")
         }
-        return (bytes, type)
+        return (hit, bytes, type)
     }
 }

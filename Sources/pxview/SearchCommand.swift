@@ -13,9 +13,10 @@ enum Search {
         let stack = try SourceContext.make(parsed)
         if query.q.isEmpty && !stack.source.isOffline { query.q = launchQuery }
         if parsed.has("--interactive") {
-            let display = try ExplorerSetup.display(parsed, command: Commands.search.name)
+            let view = try ViewOptions(parsed, command: Commands.search.name)
+            let display = try ExplorerSetup.display(view, command: Commands.search.name)
             return try ExplorerApp.runBrowser(
-                source: stack.source, query: query.q, display: display, options: ExplorerSetup.options())
+                source: stack.source, query: query, display: display, options: ExplorerSetup.options(maxPixels: view.maxPixels))
         }
         let page = try await stack.source.search(query)
         stack.reportStaleCopies()
@@ -24,8 +25,9 @@ enum Search {
             Listing.printJSON(page.response)
             return ExitCode.success
         }
-        // Graphics only where they can be seen, or where the user asked for a protocol explicitly.
-        if !parsed.has("--no-images"), Output.isTerminal(1) || parsed.value("--protocol") != nil, !page.hits.isEmpty {
+        // Graphics only where they can be seen, or where a protocol was asked
+        // for (--protocol or PXVIEW_PROTOCOL): the strip decides as `show` does.
+        if !parsed.has("--no-images"), !page.hits.isEmpty {
             try await drawThumbnailStrip(page: page, source: stack.source, parsed: parsed)
         }
         Output.out(

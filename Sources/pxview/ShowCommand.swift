@@ -15,33 +15,25 @@ enum Show {
         if parsed.has("--help") { Output.out(Commands.show.helpText); return ExitCode.success }
         if parsed.has("--interactive") { return try await Viewer.run(parsed) }
         let view = try ViewOptions(parsed, command: "show")
-        let screen = try Screen.prepare(view: view, command: "show")
-        // libcurl's global set-up (TLS included) costs milliseconds: only for URLs.
-        var client: CurlClient?
+        let screen = Screen.prepare(view: view)
+        let client = CurlClient(userAgent: "pxview/\(Commands.version)")  // loads libcurl only if used
         var status = ExitCode.success
         var imageID = ImageIDs.base()
         for input in parsed.positionals {
             defer { imageID += 1 }
-            let name = Sanitized.text(input)
             do {
-                if isURL(input) && client == nil { client = CurlClient(userAgent: "pxview/\(Commands.version)") }
                 let bytes = try await load(input, client: client)
-                status = max(status, display(bytes: bytes, name: name, view: view, screen: screen, imageID: imageID))
+                status = max(
+                    status, display(bytes: bytes, name: Sanitized.text(input), view: view, screen: screen, imageID: imageID))
             } catch {
-                Output.err("pxview: cannot read \(name): \(Sanitized.text(String(describing: error)))\n")
+                Output.err("pxview: \(error)\n")
                 status = ExitCode.failure
             }
         }
         return status
     }
 
-    /// Draws already-fetched image bytes as `show` does (used by `open` too).
-    static func display(bytes: [UInt8], name: String, parsed: ParsedArguments, command: String = "open") async throws -> Int32 {
-        let view = try ViewOptions(parsed, command: command)
-        let screen = try Screen.prepare(view: view, command: command)
-        return display(bytes: bytes, name: Sanitized.text(name), view: view, screen: screen)
-    }
-
+    /// Draws already-fetched image bytes (`open` uses it too).
     static func display(bytes: [UInt8], name: String, view: ViewOptions, screen: Screen, imageID: UInt32 = ImageIDs.base()) -> Int32 {
         let renderer = ImageRenderer()
         do {
@@ -81,30 +73,34 @@ enum Show {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://")
     }
 
-    /// Reads a local file, or fetches an http(s) or file:// URL (with
-    /// `client`, or a new one when nil).
-    static func load(_ input: String, client: CurlClient?) async throws -> [UInt8] {
+    /// Reads a local file, or fetches an http(s) or file:// URL. Every
+    /// failure is a `LoadError` naming the input.
+    static func load(_ input: String, client: CurlClient) async throws(LoadError) -> [UInt8] {
+        let name = Sanitized.text(input)
+        func fail(_ reason: String) -> LoadError { LoadError(name: name, reason: Sanitized.text(reason)) }
         if isURL(input) {
-            let client = client ?? CurlClient(userAgent: "pxview/\(Commands.version)")
-            let response = try await client.fetch(HTTPRequest(url: input))
-            guard response.status == 200 else { throw LoadError.httpStatus(response.status) }
+            let response: HTTPResponse
+            do {
+                response = try await client.fetch(HTTPRequest(url: input))
+            } catch {
+                throw fail(String(describing: error))
+            }
+            guard response.status == 200 else { throw fail("HTTP status \(response.status)") }
             return response.body
         }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
-            throw LoadError.unreadable("no such file")
-        }
-        if isDirectory.boolValue { throw LoadError.unreadable("is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: input) else { throw LoadError.unreadable("permission denied") }
+        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else { throw fail("no such file") }
+        if isDirectory.boolValue { throw fail("is a directory") }
+        guard let handle = FileHandle(forReadingAtPath: input) else { throw fail("permission denied") }
         defer { try? handle.close() }
         // Bounded: /dev/zero or a runaway file must not fill memory.
         let data: Data
         do {
             data = try handle.read(upToCount: maxFileBytes + 1) ?? Data()  // nil: empty file
         } catch {
-            throw LoadError.unreadable("cannot be read")
+            throw fail("cannot be read")
         }
-        guard data.count <= maxFileBytes else { throw LoadError.unreadable("larger than \(maxFileBytes >> 20) MB") }
+        guard data.count <= maxFileBytes else { throw fail("larger than \(maxFileBytes >> 20) MB") }
         return [UInt8](data)
     }
 
@@ -112,16 +108,11 @@ enum Show {
     /// decode limit is reached long before).
     static let maxFileBytes = 256 << 20
 
-    enum LoadError: Error, CustomStringConvertible {
-        case httpStatus(Int)
-        case unreadable(String)
-
-        var description: String {
-            switch self {
-            case .httpStatus(let status): return "HTTP status \(status)"
-            case .unreadable(let reason): return reason
-            }
-        }
+    /// "cannot read NAME: reason", the one line a failed input gets.
+    struct LoadError: Error, CustomStringConvertible {
+        var name: String
+        var reason: String
+        var description: String { "cannot read \(name): \(reason)" }
     }
 }
 
@@ -182,26 +173,35 @@ struct Screen {
     /// then `show` describes instead of drawing.
     var drawsGraphics: Bool
 
-    static func prepare(view: ViewOptions, command: String) throws -> Screen {
-        let environment = ProcessInfo.processInfo.environment
-        let insideTmux = !(environment["TMUX"] ?? "").isEmpty
-        let stdoutIsTerminal = Output.isTerminal(1)
-        var capabilities: TerminalCapabilities?
-        if stdoutIsTerminal {
-            capabilities = detectTerminal(probe: view.protocolChoice == .auto || view.size == nil)
-        }
-        let drawsGraphics = stdoutIsTerminal || view.protocolGiven
+    static func prepare(view: ViewOptions) -> Screen {
+        let drawsGraphics = Output.isTerminal(1) || view.protocolGiven
+        let (capabilities, probed) = probe(view: view, drawsGraphics: drawsGraphics)
         // A description speaks in pixels, so it reasons as a pixel protocol would.
-        let decision = drawsGraphics
-            ? ProtocolDecision.decide(choice: view.protocolChoice, capabilities: capabilities, insideTmux: insideTmux)
-            : ProtocolDecision(graphics: .kitty, tmuxPassthrough: false)
+        let decision = drawsGraphics ? probed : ProtocolDecision(graphics: .kitty, tmuxPassthrough: false)
         let target = DisplayTarget.resolve(
             decision: decision, capabilities: capabilities, size: view.size, cells: view.cells, cellSize: view.cellSize)
-        if !(environment["PXVIEW_DEBUG"] ?? "").isEmpty {
-            Output.err("pxview: terminal \(capabilities.map { String(describing: $0) } ?? "none"); drawing \(target)\n")
-        }
         // From here on, Ctrl-C during a drawing closes the open sequence first.
         if drawsGraphics { OutputGuard.install() }
         return Screen(target: target, drawsGraphics: drawsGraphics)
+    }
+
+    /// The one place the terminal is asked what it can do and the protocol
+    /// is chosen (`show`, `open`, the search strip and the explorer):
+    /// `--protocol`, else `PXVIEW_PROTOCOL`, else the probe; half-blocks in
+    /// tmux unless asked. `PXVIEW_DEBUG` prints what was found.
+    static func probe(
+        view: ViewOptions, drawsGraphics: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> (TerminalCapabilities?, ProtocolDecision) {
+        // Off a terminal there is nothing to ask; with an explicit protocol and
+        // a pixel box there is nothing to learn (window size aside).
+        let capabilities = Output.isTerminal(1)
+            ? detectTerminal(probe: view.protocolChoice == .auto || view.size == nil) : nil
+        let insideTmux = !(environment["TMUX"] ?? "").isEmpty
+        let decision = ProtocolDecision.decide(
+            choice: view.protocolChoice, capabilities: capabilities, insideTmux: insideTmux)
+        if !(environment["PXVIEW_DEBUG"] ?? "").isEmpty {
+            Output.err("pxview: terminal \(capabilities.map { String(describing: $0) } ?? "none"); drawing \(decision)\n")
+        }
+        return (capabilities, decision)
     }
 }

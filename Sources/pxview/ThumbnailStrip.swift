@@ -8,7 +8,7 @@ import Pixels
 /// arrive or decode leaves its tile empty with a note, never the whole strip.
 func drawThumbnailStrip(page: SearchPage, source: any PhotoSource, parsed: ParsedArguments) async throws {
     let view = try ViewOptions(parsed, command: "search")
-    let screen = try Screen.prepare(view: view, command: "search")
+    let screen = Screen.prepare(view: view)
     guard screen.drawsGraphics else { return }
     let cell = screen.target.cellSize
     var target = screen.target

@@ -12,10 +12,10 @@ enum Viewer {
             throw UsageError(message: "show -i opens one image at a time", command: "show")
         }
         let view = try ViewOptions(parsed, command: "show")
-        let display = try ExplorerSetup.display(parsed, command: "show")
-        let bytes = try await Show.load(input, client: nil)
+        let display = try ExplorerSetup.display(view, command: "show")
+        let bytes = try await Show.load(input, client: CurlClient(userAgent: "pxview/\(Commands.version)"))
         return try ExplorerApp.runViewer(
-            bytes: bytes, title: Sanitized.text(input), display: display,
+            bytes: bytes, title: Sanitized.text(input), framing: view.settings, display: display,
             options: ExplorerSetup.options(maxPixels: view.maxPixels))
     }
 }
