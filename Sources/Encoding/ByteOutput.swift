@@ -73,12 +73,16 @@ struct ByteWriter: ~Copyable {
 
     @inline(__always)
     mutating func append(_ byte: UInt8) {
+        // Checked in debug builds (tests), free in release: a missed
+        // `ensureSpare` would write past the buffer.
+        assert(count < capacity, "ByteWriter: append without ensureSpare")
         buffer[count] = byte
         count &+= 1
     }
 
     @inline(__always)
     mutating func append(_ byte: UInt8, times: Int) {
+        assert(count + times <= capacity, "ByteWriter: append without ensureSpare")
         (buffer + count).initialize(repeating: byte, count: times)
         count &+= times
     }
@@ -106,6 +110,7 @@ struct ByteWriter: ~Copyable {
             digits &+= 1
             rest /= 10
         }
+        assert(count + digits <= capacity, "ByteWriter: append without ensureSpare")
         var position = count &+ digits &- 1
         while value > 0 {
             buffer[position] = UInt8(truncatingIfNeeded: 48 &+ value % 10)

@@ -64,8 +64,8 @@ public struct SixelEncoder: Sendable {
                     pieces.set(bands.lowerBound, piece.finish())
                 }
                 for (n, piece) in pieces.ordered().enumerated() where !piece.isEmpty {
+                    out.ensureSpare(piece.count + 1)  // the piece and its `-`
                     if n > 0 { out.append(UInt8(ascii: "-")) }
-                    out.ensureSpare(piece.count)
                     out.append(piece)
                 }
             }
@@ -97,8 +97,11 @@ public struct SixelEncoder: Sendable {
     /// Writes bands `bands` (six rows each), `-` between them but not before the first.
     private func writeBands(_ image: IndexedImage, bands: Range<Int>, paletteCount: Int, into out: inout ByteWriter) {
         let width = image.width, height = image.height
-        // Per colour: up to `width` entries of (x << 8 | six-bit mask).
-        var entries = [UInt32](repeating: 0, count: 256 * width)
+        // Per colour in the palette: up to `width` entries of (x << 8 | six-bit
+        // mask), each written before it is read, so left uninitialised.
+        var entries = [UInt32](unsafeUninitializedCapacity: paletteCount * width) { _, count in
+            count = paletteCount * width
+        }
         var entryCount = [Int](repeating: 0, count: 256)
         let noMask: [Bool] = []
         let mask = image.transparent ?? noMask
