@@ -74,9 +74,17 @@ public final class BrowserPainter {
     /// Thumbnails fitted to the tile box, by hit id.
     private var fitted: [Int: RGBAImage] = [:]
 
-    public init(geometry: ScreenGeometry, tmuxPassthrough: Bool = false, resampler: Resampler = Resampler(threads: 1)) {
+    /// Sixel palette size for thumbnails: as for every sixel picture,
+    /// `DisplayTarget.sixelPaletteColors` or the terminal's fewer registers.
+    private let colorRegisters: Int
+
+    public init(
+        geometry: ScreenGeometry, tmuxPassthrough: Bool = false, colorRegisters: Int = DisplayTarget.sixelPaletteColors,
+        resampler: Resampler = Resampler(threads: 1)
+    ) {
         self.geometry = geometry
         self.tmuxPassthrough = tmuxPassthrough
+        self.colorRegisters = colorRegisters
         self.resampler = resampler
     }
 
@@ -160,10 +168,11 @@ public final class BrowserPainter {
             switch geometry.graphics {
             case .kitty:
                 out += TerminalCommand.moveTo(row: row + 1, column: column + 1)
-                out += wrap(KittyEncoder().transmitAndPlace(thumbnail, imageID: imageID, placementID: 1, columns: columns, rows: rows))
+                // At its own pixel size: c/r would stretch it to whole cells.
+                out += wrap(KittyEncoder().transmitAndPlace(thumbnail, imageID: imageID, placementID: 1, columns: 0, rows: 0))
             case .sixel:
                 out += TerminalCommand.moveTo(row: row + 1, column: column + 1)
-                out += wrap(SixelRenderer().render(thumbnail))
+                out += wrap(SixelRenderer(options: .init(colorRegisters: colorRegisters)).render(thumbnail))
             case .blocks:
                 out += HalfBlockEncoder(layout: .positioned(row: row + 1, column: column + 1))
                     .encode(thumbnail, columns: thumbnail.width, rows: rows)

@@ -44,7 +44,8 @@ final class ExplorerLoop {
         filters = query
         var state = BrowserState(layout: BrowserLayout(geometry: geometry), query: query.q, offline: source?.isOffline ?? true)
         if let store = options.favourites, let saved = try? store.list() { state.favouriteIDs = Set(saved.map(\.id)) }
-        browserPainter = BrowserPainter(geometry: geometry, tmuxPassthrough: display.decision.tmuxPassthrough)
+        browserPainter = BrowserPainter(
+                geometry: geometry, tmuxPassthrough: display.decision.tmuxPassthrough, colorRegisters: colorRegisters)
         let effects = state.start()
         browser = state
         return run { self.perform(effects) }
@@ -145,13 +146,14 @@ final class ExplorerLoop {
         out += viewerPainter?.teardown() ?? []
         try? writer.write(out)
         if browser != nil {
-            browserPainter = BrowserPainter(geometry: geometry, tmuxPassthrough: display.decision.tmuxPassthrough)
+            browserPainter = BrowserPainter(
+                geometry: geometry, tmuxPassthrough: display.decision.tmuxPassthrough, colorRegisters: colorRegisters)
             perform(browser?.handle(.resized(BrowserLayout(geometry: geometry))) ?? [])
         }
         if let painter = viewerPainter {
             viewerPainter = ViewerPainter(
                 image: painter.image, geometry: geometry, colorRegisters: colorRegisters,
-                tmuxPassthrough: display.decision.tmuxPassthrough)
+                tmuxPassthrough: display.decision.tmuxPassthrough, palette: painter.palette)
             perform(viewer?.handle(.resized(ViewerLayout(geometry: geometry))) ?? [])
         }
     }

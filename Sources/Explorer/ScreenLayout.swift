@@ -45,11 +45,13 @@ public struct ScreenGeometry: Equatable, Sendable {
         graphics == .blocks ? PixelSize(width: 1, height: 2) : cellPixels
     }
 
-    /// The box for a picture covering `cells`, in image units, capped by the
-    /// sixel limit.
+    /// The box for a picture covering `cells`, in image units, capped by
+    /// `DisplayTarget.maxBoxSide` (as `show`'s box is) and the sixel limit.
     public func unitBox(cells: PixelSize) -> PixelSize {
         let units = unitsPerCell
-        var box = PixelSize(width: cells.width * units.width, height: cells.height * units.height)
+        var box = PixelSize(
+            width: min(cells.width * units.width, DisplayTarget.maxBoxSide),
+            height: min(cells.height * units.height, DisplayTarget.maxBoxSide))
         if graphics == .sixel, let limit = sixelMaxSize, !limit.isEmpty {
             box = PixelSize(width: min(box.width, limit.width), height: min(box.height, limit.height))
         }

@@ -91,7 +91,11 @@ public final class ViewerPainter {
     private let resampler: Resampler
     /// The decoded image (possibly scaled down by the decoder).
     public private(set) var image: RGBAImage
-    private var palette: Palette?
+    /// Made from the first sixel frame and kept for every later one (and
+    /// across window resizes: see `palette` in `init`), so colours stay put.
+    /// The mapper is built with it: one per palette, not per band and frame.
+    public private(set) var palette: Palette?
+    private var mapper: PaletteMapper?
     private var kittyTransmitted = false
     private var kittyPlaced = false
     private var lastRows: [Int: [UInt8]] = [:]
@@ -102,9 +106,11 @@ public final class ViewerPainter {
 
     public init(
         image: RGBAImage, geometry: ScreenGeometry, colorRegisters: Int = DisplayTarget.sixelPaletteColors, tmuxPassthrough: Bool = false,
-        resampler: Resampler = Resampler()
+        palette: Palette? = nil, resampler: Resampler = Resampler()
     ) {
         self.image = image
+        self.palette = palette
+        mapper = palette.map { SixelRenderer.mapper($0, dither: .ordered) }
         self.geometry = geometry
         self.colorRegisters = colorRegisters
         self.tmuxPassthrough = tmuxPassthrough
@@ -199,7 +205,11 @@ public final class ViewerPainter {
             return out
         case .sixel:
             var out = FrameText.erase(layout.imageArea, outside: cells)
-            if palette == nil { palette = Self.palette(for: image, registers: colorRegisters, resampler: resampler) }
+            if palette == nil {
+                let made = Self.palette(for: image, registers: colorRegisters, resampler: resampler)
+                palette = made
+                mapper = SixelRenderer.mapper(made, dither: .ordered)
+            }
             let canvas = CanvasGeometry(viewport: viewport, source: source, cells: cells, layout: layout)
             let bands = sixelBands(canvas, viewport: viewport)
             for (index, bytes) in bands.enumerated() {
@@ -224,7 +234,7 @@ public final class ViewerPainter {
     /// two cores nearly halve the frame time. Each band is its own sixel
     /// image, drawn one under the other.
     private func sixelBands(_ canvas: CanvasGeometry, viewport: Viewport) -> [[UInt8]] {
-        guard let palette else { return [] }
+        guard let palette, let mapper else { return [] }
         let count = canvas.bandCount(maxBands: max(1, min(4, resampler.threads)))
         let bandRows = canvas.bandRows(count: count)
         let originX = Int(viewport.sourceRect.x * viewport.scale) - canvas.offsetX
@@ -237,8 +247,7 @@ public final class ViewerPainter {
             let last = min(canvas.size.height, first + bandRows * canvas.unitsPerCell.height)
             guard first < last else { return }
             let band = canvas.render(image, rows: first..<last, fill: 255, resampler: serial)
-            let indexed = SixelRenderer.mapper(palette, dither: .ordered)
-                .map(band, ditherOriginX: originX, ditherOriginY: originY + first)
+            let indexed = mapper.map(band, ditherOriginX: originX, ditherOriginY: originY + first)
             results.set(index, SixelEncoder().encode(indexed, palette: palette))
         }
         return results.values.filter { !$0.isEmpty }
