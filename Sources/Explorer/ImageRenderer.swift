@@ -46,7 +46,7 @@ public struct ImageRenderer: Sendable {
     {
         var options = DecodeOptions(maxPixels: maxPixels)
         if settings.fit == .contain || settings.fit == .down {
-            let box = target.graphics == .blocks ? blockPixelBox(target) : target.box
+            let box = target.graphics == .blocks ? blockUnitBox(target) : target.box
             let zoom = max(1, settings.zoom)
             options.targetSize = PixelSize(
                 width: Int((Double(box.width) * zoom).rounded(.up)), height: Int((Double(box.height) * zoom).rounded(.up)))
@@ -76,12 +76,8 @@ public struct ImageRenderer: Sendable {
     public func render(_ image: RGBAImage, viewport: Viewport, target: DisplayTarget, imageID: UInt32 = 1) -> RenderedImage {
         let output = viewport.outputSize
         // The viewport measures the full image (stretched for half-blocks); the
-        // pixels at hand may be a DCT-scaled decode: map the source across.
-        let sx = Double(image.width) / Double(max(1, viewport.imageSize.width))
-        let sy = Double(image.height) / Double(max(1, viewport.imageSize.height))
-        let rect = viewport.sourceRect
-        let source = SourceRect(x: rect.x * sx, y: rect.y * sy, width: rect.width * sx, height: rect.height * sy)
-        let pixels = resampler.resample(image, from: source, to: output)
+        // pixels at hand may be a DCT-scaled decode.
+        let pixels = resampler.resample(image, from: viewport.sourceRect(inImageOf: image.size), to: output)
         var bytes: [UInt8]
         let cells: PixelSize
         switch target.graphics {
@@ -119,11 +115,5 @@ public struct ImageRenderer: Sendable {
     func blockImageSize(_ image: PixelSize, _ target: DisplayTarget) -> PixelSize {
         let stretch = 2 * Double(target.cellSize.width) / Double(max(1, target.cellSize.height))
         return PixelSize(width: image.width, height: max(1, Int((Double(image.height) * stretch).rounded())))
-    }
-
-    /// The screen pixels a half-block drawing covers at most (for DCT scaling).
-    func blockPixelBox(_ target: DisplayTarget) -> PixelSize {
-        let units = blockUnitBox(target)
-        return PixelSize(width: units.width, height: units.height)
     }
 }

@@ -45,13 +45,10 @@ public struct ViewerPlan: Equatable, Sendable {
         let star = state.isFavourite ? " ★" : ""
         if state.showInfo {
             let viewport = state.viewport
-            let source = viewport.sourceRect
-            let units = viewport.imageSize
             // Source in full-image pixels (the viewport may count half-block units).
-            let sx = Double(state.fullSize.width) / Double(max(1, units.width))
-            let sy = Double(state.fullSize.height) / Double(max(1, units.height))
+            let source = viewport.sourceRect(inImageOf: state.fullSize)
             let zoom = String(format2: viewport.effectiveZoom)
-            let visible = "\(Int(source.x * sx)),\(Int(source.y * sy)) \(Int((source.width * sx).rounded()))x\(Int((source.height * sy).rounded()))"
+            let visible = "\(Int(source.x)),\(Int(source.y)) \(Int(source.width.rounded()))x\(Int(source.height.rounded()))"
             var text = "\(state.title)  \(state.fullSize)  zoom \(zoom)x  fit \(ViewerState.fitName(viewport.fit))  view \(visible)\(star)"
             if let message = state.message { text += "  · " + message }
             return text
@@ -255,10 +252,7 @@ public final class ViewerPainter {
 
     /// The viewport's source rectangle in the decoded image's pixels.
     func decodedSource(_ viewport: Viewport) -> SourceRect {
-        let source = viewport.sourceRect
-        let sx = Double(image.width) / Double(max(1, viewport.imageSize.width))
-        let sy = Double(image.height) / Double(max(1, viewport.imageSize.height))
-        return SourceRect(x: source.x * sx, y: source.y * sy, width: source.width * sx, height: source.height * sy)
+        viewport.sourceRect(inImageOf: image.size)
     }
 
     /// One palette for the whole picture, from a small copy of it, with

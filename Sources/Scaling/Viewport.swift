@@ -133,6 +133,16 @@ public struct Viewport: Sendable, Equatable {
 
     /// Where the output sits inside the view: centred along an axis where it
     /// is smaller than the view, at 0 where it fills it.
+    /// `sourceRect` measured on an image of `pixels` size instead of
+    /// `imageSize`: the region to resample from a DCT-scaled decode (or, for
+    /// half-blocks, from the unstretched image) of the same picture.
+    public func sourceRect(inImageOf pixels: PixelSize) -> SourceRect {
+        let rect = sourceRect
+        let sx = Double(pixels.width) / Double(max(1, imageSize.width))
+        let sy = Double(pixels.height) / Double(max(1, imageSize.height))
+        return SourceRect(x: rect.x * sx, y: rect.y * sy, width: rect.width * sx, height: rect.height * sy)
+    }
+
     public var placement: PixelRect {
         let size = outputSize
         return PixelRect(

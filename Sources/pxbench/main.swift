@@ -141,15 +141,21 @@ for file in files {
     var sixelRuns: [Double] = [], kittyRuns: [Double] = []
     for _ in 0..<options.runs {
         var decoded: DecodedImage?
-        decodeRuns.append(milliseconds { decoded = try? renderer.decode(bytes, settings: ViewSettings(), target: sixelTarget, maxPixels: 100_000_000) })
+        decodeRuns.append(milliseconds {
+            decoded = try? renderer.decode(bytes, settings: ViewSettings(), target: sixelTarget, maxPixels: DecodeOptions().maxPixels)
+        })
         guard let decoded else { break }
-        let viewport = renderer.viewport(for: decoded.image.size, settings: ViewSettings(), target: sixelTarget)
+        // The same stages, with the same settings, as `ImageRenderer.render` for sixel.
+        let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewSettings(), target: sixelTarget)
         var scaled = RGBAImage(width: 0, height: 0)
-        scaleRuns.append(milliseconds { scaled = renderer.resampler.resample(decoded.image, from: viewport.sourceRect, to: viewport.outputSize) })
+        scaleRuns.append(milliseconds {
+            scaled = renderer.resampler.resample(
+                decoded.image, from: viewport.sourceRect(inImageOf: decoded.image.size), to: viewport.outputSize)
+        })
         var palette = Palette(colors: [])
-        quantizeRuns.append(milliseconds { palette = PaletteBuilder(maxColors: 256).build(from: scaled) })
+        quantizeRuns.append(milliseconds { palette = PaletteBuilder(maxColors: sixelTarget.colorRegisters).build(from: scaled) })
         var indexed: IndexedImage?
-        mapRuns.append(milliseconds { indexed = PaletteMapper(palette: palette, dither: .ordered).map(scaled) })
+        mapRuns.append(milliseconds { indexed = SixelRenderer.mapper(palette, dither: .ordered).map(scaled) })
         if let indexed { sixelRuns.append(milliseconds { _ = SixelEncoder().encode(indexed, palette: palette) }) }
         kittyRuns.append(milliseconds { _ = KittyEncoder().transmitAndPlace(scaled, imageID: 1, placementID: 1, columns: 80, rows: 24) })
     }

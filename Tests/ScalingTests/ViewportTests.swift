@@ -287,3 +287,17 @@ private func expectSane(_ viewport: Viewport, sourceLocation: SourceLocation = #
         expectSane(raw)
     }
 }
+
+@Suite struct ViewportSourceMappingTests {
+    @Test func sourceRectMapsOntoASmallerDecode() {
+        // Fit scale 1/4, zoom 2: the 100x100 view shows 200x200 source pixels,
+        // centred at x = 100 (0.25 of 400), i.e. starting at the left edge.
+        let viewport = Viewport(
+            imageSize: PixelSize(width: 400, height: 200), viewSize: PixelSize(width: 100, height: 100), zoom: 2,
+            centerX: 0.25, centerY: 0.5)
+        let full = viewport.sourceRect
+        let half = viewport.sourceRect(inImageOf: PixelSize(width: 200, height: 100))
+        #expect(half == SourceRect(x: full.x / 2, y: full.y / 2, width: full.width / 2, height: full.height / 2))
+        #expect(full == SourceRect(x: 0, y: 0, width: 200, height: 200))
+    }
+}
