@@ -284,13 +284,15 @@ public struct BrowserState: Equatable, Sendable {
         return [.loadThumbnails(wanted)]
     }
 
-    /// "page 2 of 9, 173 hits · Images from Pixabay", or the offline note.
+    /// "page 2 of 9, 173 hits · Images from Pixabay", the offline note
+    /// instead, or the stale-cache note after it.
     public var statusText: String {
         if let message { return message }
         if searching { return "searching…" }
         if showingFavourites { return "favourites: \(hits.count) · F: back to the search" }
         let pages = totalPages == 0 ? "no results" : "page \(page) of \(totalPages), \(totalHits) hits"
-        let source = offline ? (note ?? "offline catalog (not from Pixabay)") : "Images from Pixabay"
+        let source = offline
+            ? (note ?? "offline catalog (not from Pixabay)") : "Images from Pixabay" + (note.map { " · \($0)" } ?? "")
         return "\(pages) · \(source)"
     }
 }

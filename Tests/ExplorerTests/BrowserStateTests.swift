@@ -54,6 +54,11 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         #expect(effects == [.loadThumbnails(Array(hits[0..<6]))])
         #expect(state.tiles[1] == .loading)
         #expect(state.statusText == "page 1 of 9, 173 hits · Images from Pixabay")
+        _ = state.handle(.searchFinished(
+            query: "famous quotes", page: 1,
+            result: .page(hits: hits, totalHits: 173, totalPages: 9, note: "network unavailable: showing cached results")))
+        #expect(state.statusText
+            == "page 1 of 9, 173 hits · Images from Pixabay · network unavailable: showing cached results")
         _ = state.handle(.thumbnailFinished(id: 1, loaded: true))
         _ = state.handle(.thumbnailFinished(id: 2, loaded: false))
         #expect(state.tiles[1] == .loaded && state.tiles[2] == .failed)

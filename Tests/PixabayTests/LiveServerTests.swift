@@ -355,6 +355,9 @@ struct TimeoutOverride: HTTPFetching {
         #expect(stale.response == fresh.response)
         let age = try #require(stack.staleCopies.oldestStaleAge)
         #expect(StaleCopyLog.note(age: age) == "network unavailable: showing cached results from 25 hours ago")
+        // The page itself carries the note, for the explorer's status line.
+        #expect(stale.note == "network unavailable: showing cached results from 25 hours ago")
+        #expect(fresh.note == nil)
     }
 
     @Test func progressIsReportedPerDownloadUnderTheFileName() async throws {
