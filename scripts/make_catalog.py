@@ -21,8 +21,10 @@ from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "Sources", "Pixabay", "Catalog")
-PHOTOS = "/work/shared/catalog-photos"
-IMAGES = "/work/shared/images"
+# The wallpapers come from the shared photo set (Debian packages, see the
+# catalog's SOURCES.md); the other pictures are the in-repo test fixtures.
+PHOTOS = os.environ.get("PXVIEW_CATALOG_PHOTOS", os.path.join(ROOT, "..", "shared", "catalog-photos"))
+IMAGES = os.path.join(ROOT, "Tests", "Fixtures", "images")
 
 MATE = "https://tracker.debian.org/pkg/mate-backgrounds"
 LOMIRI = "https://tracker.debian.org/pkg/lomiri-wallpapers"

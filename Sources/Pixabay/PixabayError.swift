@@ -61,7 +61,7 @@ public enum PixabayError: Error, Equatable, Sendable, CustomStringConvertible {
         case .imageUnavailable(let id, let detail):
             return "image \(id) unavailable: \(detail)"
         case .corruptFavourites(let path, let movedTo):
-            return "favourites file \(path) is corrupt: moved it to \(movedTo) and started an empty list"
+            return "favourites file \(path) is corrupt: moved it to \(movedTo); run the command again to start a new list"
         case .favourites(let detail):
             return "favourites: \(detail)"
         }

@@ -119,7 +119,7 @@ public struct SearchQuery: Sendable, Equatable {
         let text = words.joined(separator: " ")
         if text.count > Self.maxQueryCharacters {
             throw .invalidQuery(
-                "--query must be at most \(Self.maxQueryCharacters) characters (got \(text.count))")
+                "the query must be at most \(Self.maxQueryCharacters) characters (got \(text.count))")
         }
         if !Self.perPageRange.contains(perPage) {
             throw .invalidQuery(

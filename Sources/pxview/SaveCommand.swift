@@ -33,7 +33,11 @@ enum Save {
         } else {
             path = defaultName
         }
-        try AtomicFile.write(image.bytes, to: path, replacing: force)
+        do {
+            try AtomicFile.write(image.bytes, to: path, replacing: force)
+        } catch let error as AtomicFile.AlreadyExists {
+            throw CommandError("\(error) (use --force to replace it)")
+        }
         let sizeText = StderrProgressReporter.formatBytes(Double(image.bytes.count))
         Output.out("saved \(Sanitized.text(path)) (\(sizeText))\n")
         return ExitCode.success
@@ -55,6 +59,13 @@ enum Save {
 /// atomic) which is then linked or renamed into place. A failure at any
 /// point removes the temporary file, so nothing half-written is left behind.
 enum AtomicFile {
+    /// The destination is already there and `replacing` was false. Callers
+    /// word the advice: `save` has `--force`, the viewer's `s` key has not.
+    struct AlreadyExists: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "\(Sanitized.text(path)) already exists" }
+    }
+
     /// - Parameter replacing: false refuses an existing file, also one that
     ///   appeared while writing (link(2) fails with EEXIST rather than replace).
     static func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws {
@@ -72,7 +83,8 @@ enum AtomicFile {
         }
         if let failure {
             unlink(temporary)
-            throw CommandError(failure.hasPrefix("\(path) ") ? failure : "cannot write \(path): \(failure)")
+            if failure == Self.existsMarker { throw AlreadyExists(path: path) }
+            throw CommandError("cannot write \(path): \(failure)")
         }
     }
 
@@ -88,11 +100,11 @@ enum AtomicFile {
             return nil
         }
         let linkError = errno
-        if linkError == EEXIST { return "\(path) already exists (use --force to replace it)" }
+        if linkError == EEXIST { return existsMarker }
         guard linkError == EPERM || linkError == ENOTSUP || linkError == EXDEV || linkError == EMLINK else {
             return String(cString: strerror(linkError))
         }
-        if Save.exists(path) { return "\(path) already exists (use --force to replace it)" }
+        if Save.exists(path) { return existsMarker }
         return moveReplacing(temporary, path)
     }
 
@@ -106,6 +118,9 @@ enum AtomicFile {
         }
         return nil
     }
+
+    /// What the move helpers report when the destination exists.
+    private static let existsMarker = "\u{0}exists"
 
     private static func errnoText() -> String {
         String(cString: strerror(errno))

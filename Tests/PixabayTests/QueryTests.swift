@@ -44,7 +44,7 @@ import Testing
         (SearchQuery(perPage: 2), "--per-page must be between 3 and 200 (got 2)"),
         (SearchQuery(page: 0), "--page must be 1 or more (got 0)"),
         (SearchQuery(page: 26), "--page 26 is past Pixabay's 500-result limit (last page at 20 per page is 25)"),
-        (SearchQuery(q: String(repeating: "a", count: 101)), "--query must be at most 100 characters (got 101)"),
+        (SearchQuery(q: String(repeating: "a", count: 101)), "the query must be at most 100 characters (got 101)"),
         (SearchQuery(minWidth: -1), "--min-width must be 0 or more (got -1)"),
         (SearchQuery(minHeight: -5), "--min-height must be 0 or more (got -5)"),
     ])

@@ -65,7 +65,7 @@ import TestSupport
         (["--min-width", "wide"], "--min-width expects a whole number (got 'wide')"),
         (["--min-height", "-5"], "--min-height must be 0 or more (got -5)"),
         (["--page", "0"], "--page must be 1 or more (got 0)"),
-        ([String(repeating: "q", count: 101)], "--query must be at most 100 characters (got 101)"),
+        ([String(repeating: "q", count: 101)], "the query must be at most 100 characters (got 101)"),
     ]
 
     @Test(arguments: invalidFilters)
