@@ -107,6 +107,8 @@ import Testing
         #expect(contain.fullSize == PixelSize(width: 1920, height: 1280))
         let zoomed = try renderer.decode(bytes, settings: ViewSettings(zoom: 4), target: target, maxPixels: 100_000_000)
         #expect(zoomed.image.size == PixelSize(width: 960, height: 640))
+        let cover = try renderer.decode(bytes, settings: ViewSettings(fit: .cover), target: target, maxPixels: 100_000_000)
+        #expect(cover.image.size == PixelSize(width: 1920, height: 1280))
     }
 
     @Test func halfBlocksKeepTheCellAspect() throws {

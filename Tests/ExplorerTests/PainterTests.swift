@@ -88,7 +88,7 @@ extension Array where Element == UInt8 {
         #expect(painter.frame(for: state).count(of: "g.png  96x64  zoom 1.25x  fit contain  …") == 1)
     }
 
-    @Test func blocksPadWithTheTerminalBackground() {
+    @Test func blocksDrawHalfBlocksOnly() {
         let state = smallViewer(.blocks)
         let painter = ViewerPainter(image: gradient(), geometry: smallGeometry(.blocks), resampler: .init(threads: 1))
         let frame = painter.frame(for: state)

@@ -245,11 +245,15 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
     @Test func resizeKeepsZoomAndCentre() {
         var state = viewer()
         _ = state.handle(key("z"))
+        _ = state.handle(key(.right))  // off-centre, so a reset centre would show
+        let centre = (state.viewport.centerX, state.viewport.centerY)
+        #expect(centre.0 != 0.5)
         let smaller = ViewerLayout(geometry: ScreenGeometry(
             graphics: .kitty, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 10, height: 20)))
         _ = state.handle(.resized(smaller))
         #expect(state.viewport.zoom == 2)
         #expect(state.viewport.viewSize == PixelSize(width: 800, height: 460))
+        #expect(abs(state.viewport.centerX - centre.0) < 1e-9 && abs(state.viewport.centerY - centre.1) < 1e-9)
     }
 
     @Test func reduceIsTheSameMachine() {

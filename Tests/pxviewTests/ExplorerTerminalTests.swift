@@ -250,7 +250,8 @@ func expectRestored(_ session: PseudoTerminalSession) {
         #expect(session.waitFor("offline catalog"))
         #expect(session.waitFor(sixelStart))  // a thumbnail arrived
         session.send("l")
-        #expect(session.waitFor("#"))
+        // The second catalog photo (by likes: the pagoda) is now selected.
+        #expect(session.waitFor("#1000008"))
         let before = session.output.count
         session.send("\r")
         #expect(session.waitFor("q back"))

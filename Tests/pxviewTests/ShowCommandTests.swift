@@ -63,7 +63,7 @@ import Testing
         #expect(lines[0].filter { $0 == "▀" || $0 == "▄" || $0 == " " }.count == 30)
     }
 
-    @Test func tmuxWrapsExplicitGraphicsAndAutoFallsBackToText() throws {
+    @Test func tmuxWrapsExplicitGraphicsAndTheEnvironmentPicksTheProtocol() throws {
         let sandbox = try CLISandbox()
         let wrapped = try sandbox.run(
             ["show", "--protocol", "sixel", "--size", "40x30", "\(images)/p01_china_640x427.jpg"],
