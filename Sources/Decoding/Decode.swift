@@ -2,15 +2,18 @@ import Pixels
 
 /// How to decode: safety limits and the size the image is headed for.
 public struct DecodeOptions: Sendable {
+    /// The default pixel-count limit (`--max-pixels`): 100 megapixels.
+    public static let defaultMaxPixels = 100_000_000
+
     /// Images whose header declares more pixels are refused before any pixel
     /// memory is allocated, so a 100-byte decompression bomb costs nothing.
-    public var maxPixels: Int = 100_000_000
+    public var maxPixels: Int
     /// The box (in display orientation) the image will be fitted into. JPEGs
     /// then decode at 1/2, 1/4 or 1/8 scale straight from the DCT when that
     /// still covers the fitted size: much faster, and less to resample.
-    public var targetSize: PixelSize? = nil
+    public var targetSize: PixelSize?
 
-    public init(maxPixels: Int = 100_000_000, targetSize: PixelSize? = nil) {
+    public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, targetSize: PixelSize? = nil) {
         self.maxPixels = maxPixels
         self.targetSize = targetSize
     }

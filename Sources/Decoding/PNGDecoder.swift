@@ -7,7 +7,7 @@ func decodePNG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> 
     let status = bytes.withUnsafeBufferPointer { data in
         pxview_png_decode(data.baseAddress, data.count, max(0, options.maxPixels), &result)
     }
-    defer { pxview_png_free(result.rgba) }
+    defer { pxview_png_free(result.rgba) }  // error paths; nil (a no-op) once copied
     let message = withUnsafeBytes(of: result.message) { raw in
         String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
     }
@@ -36,6 +36,10 @@ func decodePNG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> 
         buffer.baseAddress?.initialize(from: rgba, count: byteCount)
         initialized = byteCount
     }
+    // Free libpng's copy now, not at return: an EXIF rotation below makes a
+    // third full-size buffer, and at the 100 MP limit each one is 400 MB.
+    pxview_png_free(result.rgba)
+    result.rgba = nil
     var warnings: [String] = []
     if result.trailing_damage != 0 {
         warnings.append("damaged PNG data after the image" + (message.isEmpty ? "" : " (\(message))"))

@@ -40,7 +40,9 @@ public struct KittyEncoder: Sendable {
     /// `.png` is the default since it switched to Sub filtering with
     /// Huffman-only deflate: on the same photos it is 2-3x smaller than
     /// `.zlib` (storm 447 KB vs 1.4 MB base64) in less time, because
-    /// filtering removes what string matching could not find.
+    /// filtering removes what string matching could not find. Huffman-only
+    /// coding is the same at every level, so for `.png` this level only
+    /// matters as 0 (stored); the measurements above predate that switch.
     public static let defaultZlibLevel = 1
 
     public var zlibLevel: Int

@@ -3,7 +3,8 @@ import Pixels
 /// RGBA image to sixel bytes in one call: quantize, map, encode.
 ///
 /// With `Options.palette` set, every frame is mapped to that fixed palette
-/// (its lookup cube is built once, in `init`), which keeps colours stable
+/// (its mapper is made once, in `init`; the lookup cube is still filled per
+/// frame, only for the colours the frame uses), which keeps colours stable
 /// while panning and skips the quantizer. Without it each frame gets its own
 /// palette; an image with no more colours than registers gets its exact
 /// colours and is never dithered.

@@ -43,7 +43,7 @@ public struct ExplorerOptions: Sendable {
     public var outputFD: Int32
 
     public init(
-        favourites: FavouritesStore? = nil, save: ExplorerSaveAction? = nil, maxPixels: Int = 100_000_000,
+        favourites: FavouritesStore? = nil, save: ExplorerSaveAction? = nil, maxPixels: Int = DecodeOptions.defaultMaxPixels,
         inputFD: Int32 = 0, outputFD: Int32 = 1
     ) {
         self.favourites = favourites

@@ -16,8 +16,9 @@ public enum UpscaleFilter: String, Sendable, CaseIterable {
 ///
 /// Colour is filtered premultiplied by alpha, so fully transparent pixels
 /// never bleed their (meaningless) RGB into visible neighbours; the result is
-/// un-premultiplied back to straight alpha. Source rows that are all opaque
-/// skip the premultiply work.
+/// un-premultiplied back to straight alpha. A band of output rows whose
+/// source block is all opaque skips the premultiply work (one transparent
+/// pixel in the block sends the whole band down the premultiplied path).
 ///
 /// The passes run vertical first, one output row at a time: the source rows
 /// an output row needs are combined into a single float row (contiguous
@@ -53,8 +54,9 @@ public struct Resampler: Sendable {
     /// Resamples the fractional `source` region of `image` to exactly `size`
     /// pixels.
     ///
-    /// A region with non-finite or negative values stands for the whole
-    /// image; parts of a region outside the image repeat the edge pixels. An
+    /// A region with a non-finite value or a negative width or height stands
+    /// for the whole image; parts of a region outside the image (a negative
+    /// x or y included) repeat the edge pixels. An
     /// empty image gives a transparent result; an empty size an empty one.
     public func resample(_ image: RGBAImage, from source: SourceRect, to size: PixelSize) -> RGBAImage {
         guard !size.isEmpty, !image.size.isEmpty else {

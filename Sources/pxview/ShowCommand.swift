@@ -162,7 +162,7 @@ struct ViewOptions {
         self.settings = settings
         maxPixels = try parsed.value("--max-pixels").map { text throws(UsageError) in
             try ValueParser.positiveInteger(text, option: "--max-pixels", command: command)
-        } ?? 100_000_000
+        } ?? DecodeOptions.defaultMaxPixels
     }
 }
 
