@@ -36,11 +36,6 @@ public struct IndexedImage: Sendable, Equatable {
         self.indices = indices
         self.transparent = transparent
     }
-
-    /// True when the pixel at (x, y) is not painted.
-    public func isTransparent(x: Int, y: Int) -> Bool {
-        transparent?[y * width + x] ?? false
-    }
 }
 
 /// Why an `IndexedImage` could not be made from the given buffers.

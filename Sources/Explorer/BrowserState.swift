@@ -83,12 +83,6 @@ public struct BrowserState: Equatable, Sendable {
         return [.search(query: query, page: 1)]
     }
 
-    public static func reduce(_ state: BrowserState, _ event: BrowserEvent) -> (BrowserState, [BrowserEffect]) {
-        var next = state
-        let effects = next.handle(event)
-        return (next, effects)
-    }
-
     public var selectedHit: PixabayHit? {
         hits.indices.contains(selection) ? hits[selection] : nil
     }

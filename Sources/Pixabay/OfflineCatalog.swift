@@ -195,11 +195,6 @@ public struct OfflineCatalog: PhotoSource {
         return entry.hit
     }
 
-    /// The file:// URL of a rendition (large falls back to web when empty).
-    public func imageURL(for hit: PixabayHit, size: ImageSize) -> String {
-        hit.url(for: size)
-    }
-
     /// Reads the file of the catalog's own copy of `hit` (looked up by id, so a
     /// hit saved by an older install, with stale file URLs, still works).
     /// The files are at most a few hundred KB: a plain read is fine here.

@@ -63,13 +63,8 @@ public struct PixabayClient: PhotoSource {
         return hit
     }
 
-    /// The URL for `size`; an empty `largeImageURL` falls back to `webformatURL`.
-    public func imageURL(for hit: PixabayHit, size: ImageSize) -> String {
-        hit.url(for: size)
-    }
-
     public func imageBytes(for hit: PixabayHit, size: ImageSize) async throws(PixabayError) -> [UInt8] {
-        let url = imageURL(for: hit, size: size)
+        let url = hit.url(for: size)
         guard !url.isEmpty else { throw .imageUnavailable(id: hit.id, detail: "the hit has no image URL") }
         let request = HTTPRequest(url: url, maxBodyBytes: Self.maxImageBytes, redactedQueryItems: ["key"])
         let response = try await send(request)

@@ -8,7 +8,7 @@
 /// A lone ESC is ambiguous — it may be the Escape key or the start of a
 /// sequence still in flight — and only time can tell. The I/O loop therefore
 /// calls `flushPendingEscape()` once `hasPendingEscape` is true and no input
-/// has arrived for `escapeTimeout`; the pending bytes are then resolved as
+/// has arrived for `escapeTimeoutMilliseconds`; the pending bytes are then resolved as
 /// the keys a person would have typed (ESC alone is Escape, `ESC [` is Alt-[).
 ///
 /// Handles xterm-style keys (CSI with modifier parameters, SS3 in application
@@ -21,8 +21,6 @@ public struct InputDecoder: Sendable {
     /// one go, so over a local or LAN connection its bytes arrive together;
     /// 40 ms is long enough to absorb scheduling and ssh jitter, short enough
     /// that Escape still feels instant.
-    public static let escapeTimeout: Duration = .milliseconds(40)
-    /// `escapeTimeout` in the form `poll(2)` takes.
     public static let escapeTimeoutMilliseconds: Int32 = 40
 
     /// No key or mouse sequence is this long; a longer unterminated one is
@@ -62,7 +60,7 @@ public struct InputDecoder: Sendable {
     }
 
     /// Resolves whatever is pending as if no more input will follow it. Call
-    /// after `escapeTimeout` without input while `hasPendingEscape` is true.
+    /// after `escapeTimeoutMilliseconds` without input while `hasPendingEscape` is true.
     public mutating func flushPendingEscape() -> [InputEvent] {
         guard pasteBuffer == nil else { return [] }
         return drain(final: true)

@@ -144,7 +144,7 @@ import Testing
         }
         let client = PixabayClient(fetcher: fetcher, apiKey: Self.key)
         let hit = PixabayHit(id: 5, previewURL: "https://cdn/x_150.jpg", webformatURL: "https://cdn/x_640.jpg")
-        #expect(client.imageURL(for: hit, size: .large) == "https://cdn/x_640.jpg")
+        #expect(hit.url(for: .large) == "https://cdn/x_640.jpg")
         #expect(try await client.imageBytes(for: hit, size: .large) == jpeg)
         let preview = await pixabayError { _ = try await client.imageBytes(for: hit, size: .preview) }
         #expect(preview == .imageUnavailable(id: 5, detail: "empty body for the preview image"))
