@@ -102,7 +102,7 @@ enum ArgumentParser {
             }
             guard let option = spec.option(named: name) else {
                 throw UsageError(
-                    message: "unknown option '\(Sanitized.text(name))' for '\(spec.displayName)'",
+                    message: "unknown option '\(TerminalText.sanitize(name))' for '\(spec.displayName)'",
                     command: spec.name.isEmpty ? nil : spec.name)
             }
             if option.takesValue {
@@ -130,7 +130,7 @@ enum ArgumentParser {
         if let max = spec.maxPositionals, parsed.positionals.count > max {
             let extra = parsed.positionals[max]
             throw UsageError(
-                message: "unexpected argument '\(Sanitized.text(extra))' for '\(spec.displayName)'",
+                message: "unexpected argument '\(TerminalText.sanitize(extra))' for '\(spec.displayName)'",
                 command: spec.name.isEmpty ? nil : spec.name)
         }
         if parsed.positionals.count < spec.minPositionals {
@@ -138,10 +138,4 @@ enum ArgumentParser {
         }
         return parsed
     }
-}
-
-/// Keeps what a user typed from writing escape codes back to the terminal in
-/// our own error messages (a file name can hold ESC as well as a tag can).
-enum Sanitized {
-    static func text(_ s: String) -> String { TerminalText.sanitize(s) }
 }

@@ -1,3 +1,4 @@
+import Terminal
 import Foundation
 import HTTP
 
@@ -13,17 +14,17 @@ enum Cache {
         case "info":
             Output.out(
                 """
-                directory: \(Sanitized.text(info.directory))
+                directory: \(TerminalText.sanitize(info.directory))
                 entries: \(info.entries)
                 size: \(size)
 
                 """)
         case "clear":
             try cache.clear()
-            Output.out("cleared \(info.entries) \(info.entries == 1 ? "entry" : "entries") (\(size)) from \(Sanitized.text(info.directory))\n")
+            Output.out("cleared \(info.entries) \(info.entries == 1 ? "entry" : "entries") (\(size)) from \(TerminalText.sanitize(info.directory))\n")
         case let other:
             throw UsageError(
-                message: "unknown cache action '\(Sanitized.text(other))' (expected info or clear)",
+                message: "unknown cache action '\(TerminalText.sanitize(other))' (expected info or clear)",
                 command: Commands.cache.name)
         }
         return ExitCode.success

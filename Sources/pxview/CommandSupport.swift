@@ -29,7 +29,7 @@ enum SourceContext {
             environment: ProcessInfo.processInfo.environment)
         let stack = try SourceStack(
             settings: settings, userAgent: userAgent, progress: showProgress ? terminalProgress : nil)
-        if let hint = stack.hint { Output.err(Sanitized.text(hint) + "\n") }
+        if let hint = stack.hint { Output.err(TerminalText.sanitize(hint) + "\n") }
         return stack
     }
 
@@ -56,9 +56,9 @@ extension UsageError {
     init(_ error: PixabayError, command: String) {
         switch error {
         case .invalidQuery(let message):
-            self.init(message: Sanitized.text(message), command: command)
+            self.init(message: TerminalText.sanitize(message), command: command)
         default:
-            self.init(message: Sanitized.text(error.description), command: command)
+            self.init(message: TerminalText.sanitize(error.description), command: command)
         }
     }
 }
@@ -68,7 +68,7 @@ extension ValueParser {
     static func imageID(_ text: String, command: String) throws(UsageError) -> Int {
         guard let id = Int(text), id > 0 else {
             throw UsageError(
-                message: "ID must be a positive whole number, like 195893 (got '\(Sanitized.text(text))')",
+                message: "ID must be a positive whole number, like 195893 (got '\(TerminalText.sanitize(text))')",
                 command: command)
         }
         return id
@@ -79,7 +79,7 @@ extension ValueParser {
     static func wholeNumber(_ text: String, option: String, command: String) throws(UsageError) -> Int {
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
             throw UsageError(
-                message: "\(option) expects a whole number (got '\(Sanitized.text(text))')", command: command)
+                message: "\(option) expects a whole number (got '\(TerminalText.sanitize(text))')", command: command)
         }
         return value
     }

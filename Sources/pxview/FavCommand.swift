@@ -1,3 +1,4 @@
+import Terminal
 import Foundation
 import Pixabay
 
@@ -19,12 +20,12 @@ enum Fav {
             return action == "add" ? try await add(id: id, to: store, parsed: parsed) : try remove(id: id, from: store)
         case "list":
             if let argument {
-                throw UsageError(message: "unexpected argument '\(Sanitized.text(argument))' for 'pxview fav list'", command: command)
+                throw UsageError(message: "unexpected argument '\(TerminalText.sanitize(argument))' for 'pxview fav list'", command: command)
             }
             return try list(store, json: parsed.has("--json"))
         default:
             throw UsageError(
-                message: "unknown fav action '\(Sanitized.text(action))' (expected add, rm or list)", command: command)
+                message: "unknown fav action '\(TerminalText.sanitize(action))' (expected add, rm or list)", command: command)
         }
     }
 

@@ -1,3 +1,4 @@
+import Terminal
 import Foundation
 
 /// Entry point: finds the command, hands the rest of the arguments to it, and
@@ -48,13 +49,13 @@ struct PXView {
                 Output.out(Commands.main.helpText)
                 return ExitCode.success
             case let other?:
-                throw UsageError(message: "unknown command '\(Sanitized.text(other))'", command: nil)
+                throw UsageError(message: "unknown command '\(TerminalText.sanitize(other))'", command: nil)
             }
         } catch let error as UsageError {
             Output.err("pxview: \(error.message)\n\(error.hint)\n")
             return ExitCode.usage
         } catch {
-            Output.err("pxview: \(Sanitized.text(String(describing: error)))\n")
+            Output.err("pxview: \(TerminalText.sanitize(String(describing: error)))\n")
             return ExitCode.failure
         }
     }

@@ -1,3 +1,4 @@
+import Terminal
 import Foundation
 import HTTP
 import Pixabay
@@ -39,7 +40,7 @@ enum Save {
             throw CommandError("\(error) (use --force to replace it)")
         }
         let sizeText = StderrProgressReporter.formatBytes(Double(image.bytes.count))
-        Output.out("saved \(Sanitized.text(path)) (\(sizeText))\n")
+        Output.out("saved \(TerminalText.sanitize(path)) (\(sizeText))\n")
         return ExitCode.success
     }
 
@@ -63,7 +64,7 @@ enum AtomicFile {
     /// word the advice: `save` has `--force`, the viewer's `s` key has not.
     struct AlreadyExists: Error, CustomStringConvertible {
         var path: String
-        var description: String { "\(Sanitized.text(path)) already exists" }
+        var description: String { "\(TerminalText.sanitize(path)) already exists" }
     }
 
     /// - Parameter replacing: false refuses an existing file, also one that

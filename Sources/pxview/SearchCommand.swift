@@ -1,3 +1,4 @@
+import Terminal
 import Explorer
 import Pixabay
 
@@ -34,7 +35,7 @@ enum Search {
             Listing.table(
                 headers: ResultsListing.searchHeaders, rows: page.hits.map(ResultsListing.searchRow(for:)),
                 numericColumns: ResultsListing.searchNumericColumns))
-        Output.out(Sanitized.text(ResultsListing.footer(for: page, offlineCatalogSize: stack.offlineCatalogSize)) + "\n")
+        Output.out(TerminalText.sanitize(ResultsListing.footer(for: page, offlineCatalogSize: stack.offlineCatalogSize)) + "\n")
         return ExitCode.success
     }
 

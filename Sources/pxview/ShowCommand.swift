@@ -24,7 +24,7 @@ enum Show {
             do {
                 let bytes = try await load(input, client: client)
                 status = max(
-                    status, display(bytes: bytes, name: Sanitized.text(input), view: view, screen: screen, imageID: imageID))
+                    status, display(bytes: bytes, name: TerminalText.sanitize(input), view: view, screen: screen, imageID: imageID))
             } catch {
                 Output.err("pxview: \(error)\n")
                 status = ExitCode.failure
@@ -39,7 +39,7 @@ enum Show {
         do {
             let decoded = try renderer.decode(bytes, settings: view.settings, target: screen.target, maxPixels: view.maxPixels)
             for warning in decoded.warnings {
-                Output.err("pxview: warning: \(name): \(Sanitized.text(warning))\n")
+                Output.err("pxview: warning: \(name): \(TerminalText.sanitize(warning))\n")
             }
             let viewport = renderer.viewport(for: decoded.fullSize, settings: view.settings, target: screen.target)
             guard screen.drawsGraphics else {
@@ -76,8 +76,8 @@ enum Show {
     /// Reads a local file, or fetches an http(s) or file:// URL. Every
     /// failure is a `LoadError` naming the input.
     static func load(_ input: String, client: CurlClient) async throws(LoadError) -> [UInt8] {
-        let name = Sanitized.text(input)
-        func fail(_ reason: String) -> LoadError { LoadError(name: name, reason: Sanitized.text(reason)) }
+        let name = TerminalText.sanitize(input)
+        func fail(_ reason: String) -> LoadError { LoadError(name: name, reason: TerminalText.sanitize(reason)) }
         if isURL(input) {
             let response: HTTPResponse
             do {
@@ -149,7 +149,7 @@ struct ViewOptions {
             // `actual` (1:1 pixels) is a viewer key, not a fit for a box.
             guard let fit = FitMode(rawValue: text), fit != .actual else {
                 throw UsageError(
-                    message: "--fit expects contain|cover|down (got '\(Sanitized.text(text))')", command: command)
+                    message: "--fit expects contain|cover|down (got '\(TerminalText.sanitize(text))')", command: command)
             }
             settings.fit = fit
         }

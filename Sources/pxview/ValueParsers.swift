@@ -1,3 +1,4 @@
+import Terminal
 import Pixels
 
 /// Parsers for option values. Each throws a `UsageError` naming the option
@@ -9,12 +10,12 @@ enum ValueParser {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
             throw UsageError(
-                message: "\(option) expects WxH with positive whole numbers, like 800x600 (got '\(Sanitized.text(text))')",
+                message: "\(option) expects WxH with positive whole numbers, like 800x600 (got '\(TerminalText.sanitize(text))')",
                 command: command)
         }
         guard w <= limit, h <= limit else {
             throw UsageError(
-                message: "\(option) is at most \(limit)x\(limit) (got '\(Sanitized.text(text))')", command: command)
+                message: "\(option) is at most \(limit)x\(limit) (got '\(TerminalText.sanitize(text))')", command: command)
         }
         return PixelSize(width: w, height: h)
     }
@@ -23,7 +24,7 @@ enum ValueParser {
     static func positiveNumber(_ text: String, option: String, command: String) throws(UsageError) -> Double {
         guard let value = Double(text), value.isFinite, value > 0 else {
             throw UsageError(
-                message: "\(option) expects a positive number (got '\(Sanitized.text(text))')", command: command)
+                message: "\(option) expects a positive number (got '\(TerminalText.sanitize(text))')", command: command)
         }
         return value
     }
@@ -32,7 +33,7 @@ enum ValueParser {
     static func positiveInteger(_ text: String, option: String, command: String) throws(UsageError) -> Int {
         guard let value = Int(text), value > 0 else {
             throw UsageError(
-                message: "\(option) expects a positive whole number (got '\(Sanitized.text(text))')", command: command)
+                message: "\(option) expects a positive whole number (got '\(TerminalText.sanitize(text))')", command: command)
         }
         return value
     }
@@ -44,7 +45,7 @@ enum ValueParser {
             (0...1).contains(x), (0...1).contains(y)
         else {
             throw UsageError(
-                message: "\(option) expects X,Y fractions between 0 and 1, like 0.5,0.5 (got '\(Sanitized.text(text))')",
+                message: "\(option) expects X,Y fractions between 0 and 1, like 0.5,0.5 (got '\(TerminalText.sanitize(text))')",
                 command: command)
         }
         return (x, y)
@@ -57,7 +58,7 @@ enum ValueParser {
         guard let value = T(rawValue: text) else {
             let allowed = T.allCases.map(\.rawValue).joined(separator: "|")
             throw UsageError(
-                message: "\(option) expects \(allowed) (got '\(Sanitized.text(text))')", command: command)
+                message: "\(option) expects \(allowed) (got '\(TerminalText.sanitize(text))')", command: command)
         }
         return value
     }

@@ -1,3 +1,4 @@
+import Terminal
 import Explorer
 import HTTP
 
@@ -15,7 +16,7 @@ enum Viewer {
         let display = try ExplorerSetup.display(view, command: "show")
         let bytes = try await Show.load(input, client: CurlClient(userAgent: "pxview/\(Commands.version)"))
         return try ExplorerApp.runViewer(
-            bytes: bytes, title: Sanitized.text(input), framing: view.settings, display: display,
+            bytes: bytes, title: TerminalText.sanitize(input), framing: view.settings, display: display,
             options: ExplorerSetup.options(maxPixels: view.maxPixels))
     }
 }
