@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["Pixels"]),
         /// Reads sixel and kitty output back into pixels: tests and pxbench score
         /// pxview's (and other tools') output with it. Never used to draw.
-        .target(name: "GraphicsReadback", dependencies: ["Pixels", "Encoding", "CZlib"]),
+        .target(name: "GraphicsReadback", dependencies: ["Pixels", "Encoding", "Decoding", "CZlib"]),
         .target(name: "HTTP", dependencies: ["CCurl", "CShims"]),
         .target(
             name: "Pixabay", dependencies: ["HTTP"],

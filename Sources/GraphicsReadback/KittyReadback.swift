@@ -1,4 +1,5 @@
 import CZlib
+import Decoding
 import Foundation
 import Pixels
 
@@ -70,7 +71,12 @@ public struct KittyDecoder {
         }
         switch first.keys["f"] {
         case "100":
-            return (try PNGDecoder.decode(data), commands)
+            // The same libpng path pxview reads PNG files with.
+            do {
+                return (try decodeImage(data).image, commands)
+            } catch {
+                throw Failure(description: "PNG payload: \(error)")
+            }
         case "24", "32":
             let channels = first.keys["f"] == "24" ? 3 : 4
             guard let width = first.keys["s"].flatMap({ Int($0) }), let height = first.keys["v"].flatMap({ Int($0) }) else {
@@ -100,73 +106,5 @@ public struct KittyDecoder {
             throw Failure(description: "inflate failed: status \(status), \(outputCount) of \(expected) bytes")
         }
         return output
-    }
-}
-
-/// Just enough PNG decoding for the encoder's own output: 8-bit RGB/RGBA,
-/// non-interlaced, any of the five filter types.
-public enum PNGDecoder {
-    public static func decode(_ file: [UInt8]) throws -> RGBAImage {
-        guard file.count > 8, Array(file[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else {
-            throw KittyDecoder.Failure(description: "no PNG signature")
-        }
-        func u32(_ at: Int) -> Int { Int(file[at]) << 24 | Int(file[at + 1]) << 16 | Int(file[at + 2]) << 8 | Int(file[at + 3]) }
-        var i = 8
-        var width = 0, height = 0, colorType = 0
-        var idat: [UInt8] = []
-        var sawEnd = false
-        while i + 12 <= file.count {
-            let length = u32(i)
-            let type = String(decoding: file[(i + 4)..<(i + 8)], as: UTF8.self)
-            let data = Array(file[(i + 8)..<(i + 8 + length)])
-            let crc = file[(i + 4)..<(i + 8 + length)].withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
-            guard Int(crc) == u32(i + 8 + length) else { throw KittyDecoder.Failure(description: "bad CRC in \(type)") }
-            switch type {
-            case "IHDR":
-                width = u32(i + 8)
-                height = u32(i + 12)
-                guard data[8] == 8, data[10] == 0, data[11] == 0, data[12] == 0 else {
-                    throw KittyDecoder.Failure(description: "unsupported IHDR \(data)")
-                }
-                colorType = Int(data[9])
-            case "IDAT": idat += data
-            case "IEND": sawEnd = true
-            default: break
-            }
-            i += 12 + length
-        }
-        guard sawEnd, colorType == 2 || colorType == 6 else { throw KittyDecoder.Failure(description: "bad PNG structure") }
-        let channels = colorType == 2 ? 3 : 4
-        let rowBytes = width * channels
-        let filtered = try KittyDecoder.inflate(idat, expected: height * (rowBytes + 1))
-        var previous = [UInt8](repeating: 0, count: rowBytes)
-        var pixels = [UInt8](repeating: 255, count: width * height * 4)
-        for y in 0..<height {
-            let filter = filtered[y * (rowBytes + 1)]
-            var row = Array(filtered[(y * (rowBytes + 1) + 1)..<((y + 1) * (rowBytes + 1))])
-            for x in 0..<rowBytes {
-                let a = x >= channels ? Int(row[x - channels]) : 0
-                let b = Int(previous[x])
-                let c = x >= channels ? Int(previous[x - channels]) : 0
-                let predictor: Int
-                switch filter {
-                case 0: predictor = 0
-                case 1: predictor = a
-                case 2: predictor = b
-                case 3: predictor = (a + b) / 2
-                case 4:
-                    let p = a + b - c
-                    let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
-                    predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
-                default: throw KittyDecoder.Failure(description: "filter \(filter)")
-                }
-                row[x] = row[x] &+ UInt8(predictor)
-            }
-            for x in 0..<width {
-                for ch in 0..<channels { pixels[(y * width + x) * 4 + ch] = row[x * channels + ch] }
-            }
-            previous = row
-        }
-        return RGBAImage(width: width, height: height, pixels: pixels)
     }
 }
