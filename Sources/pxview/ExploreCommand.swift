@@ -27,12 +27,12 @@ enum ExplorerSetup {
     /// `show` chooses it (`Screen.probe`). The explorer fills the terminal,
     /// so `--size` and `--cells` are refused rather than ignored.
     static func display(_ view: ViewOptions, command: String) throws -> ExplorerDisplay {
-        guard Output.isTerminal(0), Output.isTerminal(1) else { throw ExplorerError.notATerminal }
         if view.size != nil || view.cells != nil {
             throw UsageError(
                 message: "--size and --cells do not apply to the interactive viewer, which fills the terminal",
                 command: command)
         }
+        guard Output.isTerminal(0), Output.isTerminal(1) else { throw ExplorerError.notATerminal }
         let (capabilities, decision) = Screen.probe(view: view, drawsGraphics: true)
         return ExplorerDisplay(decision: decision, capabilities: capabilities, cellSizeOverride: view.cellSize)
     }
