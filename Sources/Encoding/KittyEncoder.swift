@@ -84,6 +84,12 @@ public struct KittyEncoder: Sendable {
         return chunked(keys: keys + "," + placement + ",q=2", payload: payload)
     }
 
+    /// Deletes the image's placements but keeps its data (`d=i`), so it can
+    /// be placed again without re-sending pixels.
+    public func deletePlacements(imageID: UInt32) -> [UInt8] {
+        command(keys: "a=d,d=i,i=\(imageID),q=2", payload: [])
+    }
+
     /// Deletes the image and its placements and frees its data (`d=I`).
     public func delete(imageID: UInt32) -> [UInt8] {
         command(keys: "a=d,d=I,i=\(imageID),q=2", payload: [])

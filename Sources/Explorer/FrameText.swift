@@ -59,10 +59,4 @@ enum FrameText {
         }
         return out
     }
-
-    /// Deletes the placements of a kitty image but keeps its data (`d=i`),
-    /// so it can be placed again without re-sending pixels.
-    static func kittyHidePlacements(imageID: UInt32) -> [UInt8] {
-        [escape] + Array("_Ga=d,d=i,i=\(imageID),q=2".utf8) + [escape, UInt8(ascii: "\\")]
-    }
 }

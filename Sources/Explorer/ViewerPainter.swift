@@ -163,7 +163,7 @@ public final class ViewerPainter {
         } else {
             drawnPicture = nil
             if geometry.graphics == .kitty && kittyPlaced {
-                out += wrap(FrameText.kittyHidePlacements(imageID: Self.imageID))
+                out += wrap(KittyEncoder().deletePlacements(imageID: Self.imageID))
                 kittyPlaced = false
             }
             if lastOverlayRows.isEmpty || needsFullRedraw { out += FrameText.erase(layout.imageArea) }

@@ -87,6 +87,7 @@ import Testing
 
     @Test func deleteCommandsAreExact() {
         #expect(TestImages.string(encoder.delete(imageID: 12)) == "\u{1B}_Ga=d,d=I,i=12,q=2\u{1B}\\")
+        #expect(TestImages.string(encoder.deletePlacements(imageID: 12)) == "\u{1B}_Ga=d,d=i,i=12,q=2\u{1B}\\")
         #expect(TestImages.string(encoder.deleteAll()) == "\u{1B}_Ga=d,d=A,q=2\u{1B}\\")
     }
 
