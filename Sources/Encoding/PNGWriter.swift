@@ -51,32 +51,23 @@ enum PNGWriter {
         let width = image.width, height = image.height
         let rowBytes = width * channels
         let total = height * (rowBytes + 1)
-        // Rows in the output's channel layout, so the predictor reads unfiltered neighbours.
-        var current = [UInt8](repeating: 0, count: rowBytes)
         return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
             image.pixels.withUnsafeBufferPointer { pixels in
-                var o = 0
-                for y in 0..<height {
-                    current.withUnsafeMutableBufferPointer { row in
-                        var s = y * width * 4
-                        var d = 0
-                        for _ in 0..<width {
-                            for c in 0..<channels { row[d &+ c] = pixels[s &+ c] }
-                            s &+= 4
-                            d &+= channels
+                // Straight from the RGBA pixels (the left neighbour is 4 bytes
+                // back in the source); rows are independent, so they run in parts.
+                ParallelRows.run(parts: ParallelRows.parts(pixels: width * height, rows: height), rows: height) { rows in
+                    for y in rows {
+                        let o = y * (rowBytes + 1)
+                        let s = y * width * 4
+                        out[o] = 1
+                        for c in 0..<min(channels, rowBytes) { out[o &+ 1 &+ c] = pixels[s &+ c] }
+                        var x = 1
+                        while x < width {
+                            let d = o &+ 1 &+ x &* channels, p = s &+ x &* 4
+                            for c in 0..<channels { out[d &+ c] = pixels[p &+ c] &- pixels[p &+ c &- 4] }
+                            x &+= 1
                         }
                     }
-                    out[o] = 1
-                    o &+= 1
-                    current.withUnsafeBufferPointer { row in
-                        for i in 0..<min(channels, rowBytes) { out[o &+ i] = row[i] }
-                        var i = channels
-                        while i < rowBytes {
-                            out[o &+ i] = row[i] &- row[i &- channels]
-                            i &+= 1
-                        }
-                    }
-                    o &+= rowBytes
                 }
             }
             initialized = total
