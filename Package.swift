@@ -45,17 +45,22 @@ let package = Package(
         .target(
             name: "Pixabay", dependencies: ["HTTP"],
             resources: [.copy("Catalog")]),
+        /// The one home of the graphics protocols: the display geometry, one
+        /// backend per way of drawing (sixel, kitty, kitty placeholders,
+        /// half-blocks), the pixel pipeline and the decode size. Below
+        /// Explorer and the command, above Encoding and Terminal.
+        .target(name: "Rendering", dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Terminal"]),
         .target(
             name: "Explorer",
-            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Terminal", "Pixabay"]),
+            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "Pixabay"]),
 
         // MARK: Executables
         .executableTarget(
             name: "pxview",
-            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Terminal", "HTTP", "Pixabay", "Explorer"]),
+            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "HTTP", "Pixabay", "Explorer"]),
         .executableTarget(
             name: "pxbench",
-            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Explorer", "GraphicsReadback"]),
+            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Rendering", "GraphicsReadback"]),
 
         // MARK: Tests
         /// Helpers shared by test targets (a local HTTP server, temp dirs, a hand-moved clock).
@@ -68,7 +73,10 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP", "TestSupport"]),
-        .testTarget(name: "ExplorerTests", dependencies: ["Explorer", "GraphicsReadback", "Decoding", "Scaling", "Pixels", "Terminal"]),
+        .testTarget(
+            name: "RenderingTests", dependencies: ["Rendering", "GraphicsReadback", "Decoding", "Scaling", "Encoding", "Pixels", "Terminal"]),
+        .testTarget(
+            name: "ExplorerTests", dependencies: ["Explorer", "Rendering", "GraphicsReadback", "Decoding", "Scaling", "Pixels", "Terminal"]),
         .testTarget(name: "pxviewTests", dependencies: ["pxview", "TestSupport", "GraphicsReadback", "Pixels"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Encoding
 import Pixabay
 import Pixels
+import Rendering
 import Scaling
 import Terminal
 

@@ -1,4 +1,5 @@
 import Pixabay
+import Rendering
 import Terminal
 
 /// How far a thumbnail has got.

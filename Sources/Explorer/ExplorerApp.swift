@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Pixabay
 import Pixels
+import Rendering
 import Terminal
 
 /// How the explorer draws: the protocol decided from the probe (or

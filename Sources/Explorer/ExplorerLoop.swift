@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import Pixabay
 import Pixels
+import Rendering
 import Terminal
 
 /// The thin I/O loop around the two state machines: poll(2) on the

@@ -2,6 +2,7 @@ import Dispatch
 import Encoding
 import Foundation
 import Pixels
+import Rendering
 import Scaling
 import Terminal
 

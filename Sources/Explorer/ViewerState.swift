@@ -1,5 +1,6 @@
 import Pixabay
 import Pixels
+import Rendering
 import Scaling
 import Terminal
 

@@ -1,6 +1,6 @@
 import Decoding
 import Encoding
-import Explorer
+import Rendering
 import Foundation
 import GraphicsReadback
 import Pixels

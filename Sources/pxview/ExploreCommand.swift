@@ -3,6 +3,7 @@ import Explorer
 import Foundation
 import HTTP
 import Pixabay
+import Rendering
 import Terminal
 
 /// `pxview` with no command: the explorer on the launch query. Online the

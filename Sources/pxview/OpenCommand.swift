@@ -1,5 +1,6 @@
 import Explorer
 import Pixabay
+import Rendering
 
 /// `pxview open ID`: the largest rendition of one image, drawn as `show` draws a file.
 enum Open {

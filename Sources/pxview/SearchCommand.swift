@@ -1,6 +1,7 @@
 import Terminal
 import Explorer
 import Pixabay
+import Rendering
 
 /// `pxview search`: one page of results as a table (or JSON), thumbnails above it on a terminal.
 enum Search {

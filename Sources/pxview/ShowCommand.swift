@@ -3,6 +3,7 @@ import Explorer
 import Foundation
 import HTTP
 import Pixels
+import Rendering
 import Scaling
 import Terminal
 

@@ -1,6 +1,7 @@
 import Explorer
 import Foundation
 import Pixabay
+import Rendering
 import Pixels
 
 /// Draws the page's previews side by side above the results table, each

@@ -1,4 +1,5 @@
 import Pixabay
+import Rendering
 import Pixels
 import Scaling
 import Terminal

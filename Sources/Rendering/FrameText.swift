@@ -3,11 +3,11 @@ import Terminal
 /// Text pieces of a frame. Untrusted text (tags, user names, file names,
 /// typed queries) is sanitized and cut to the width here, so nothing a
 /// photo's metadata says can move the cursor or spill onto the next row.
-enum FrameText {
-    static let escape: UInt8 = 0x1B
+public enum FrameText {
+    public static let escape: UInt8 = 0x1B
 
     /// One whole row: `text` from column 1, the rest of the row erased.
-    static func row(_ row: Int, _ text: String, width: Int, style: [UInt8] = []) -> [UInt8] {
+    public static func row(_ row: Int, _ text: String, width: Int, style: [UInt8] = []) -> [UInt8] {
         var out = TerminalCommand.moveTo(row: row + 1, column: 1)
         out += TerminalCommand.resetAttributes + style
         out += Array(TerminalText.truncate(TerminalText.sanitize(text), toWidth: width).utf8)
@@ -17,7 +17,7 @@ enum FrameText {
 
     /// `text` at a 0-based cell, cut to `width` cells, padded with spaces to
     /// exactly `width` cells so it overwrites whatever was there.
-    static func field(row: Int, column: Int, _ text: String, width: Int, style: [UInt8] = []) -> [UInt8] {
+    public static func field(row: Int, column: Int, _ text: String, width: Int, style: [UInt8] = []) -> [UInt8] {
         guard width > 0 else { return [] }
         let cut = TerminalText.truncate(TerminalText.sanitize(text), toWidth: width)
         let pad = max(0, width - TerminalText.displayWidth(cut))
@@ -29,14 +29,14 @@ enum FrameText {
 
     /// Erases `count` cells from a 0-based cell (ECH), which also removes
     /// sixel pixels under them.
-    static func erase(row: Int, column: Int, count: Int) -> [UInt8] {
+    public static func erase(row: Int, column: Int, count: Int) -> [UInt8] {
         guard count > 0 else { return [] }
         return TerminalCommand.moveTo(row: row + 1, column: column + 1) + TerminalCommand.resetAttributes
             + Array("\u{1B}[\(count)X".utf8)
     }
 
     /// Erases every cell of `rect`.
-    static func erase(_ rect: CellRect) -> [UInt8] {
+    public static func erase(_ rect: CellRect) -> [UInt8] {
         var out: [UInt8] = []
         for row in rect.row..<(rect.row + rect.rows) {
             out += erase(row: row, column: rect.column, count: rect.columns)
@@ -45,7 +45,7 @@ enum FrameText {
     }
 
     /// Erases the cells of `area` that `keep` does not cover, row by row.
-    static func erase(_ area: CellRect, outside keep: CellRect?) -> [UInt8] {
+    public static func erase(_ area: CellRect, outside keep: CellRect?) -> [UInt8] {
         guard let keep else { return erase(area) }
         var out: [UInt8] = []
         for row in area.row..<(area.row + area.rows) {

@@ -1,8 +1,8 @@
 import Decoding
-import Explorer
 import Foundation
 import GraphicsReadback
 import Pixels
+import Rendering
 import Scaling
 import Testing
 
