@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(
             name: "RenderingTests", dependencies: ["Rendering", "GraphicsReadback", "Decoding", "Scaling", "Encoding", "Pixels", "Terminal"]),
         .testTarget(
-            name: "ExplorerTests", dependencies: ["Explorer", "Rendering", "GraphicsReadback", "Decoding", "Scaling", "Pixels", "Terminal"]),
+            name: "ExplorerTests", dependencies: ["Explorer", "Rendering", "Encoding", "GraphicsReadback", "Decoding", "Scaling", "Pixels", "Terminal"]),
         .testTarget(name: "pxviewTests", dependencies: ["pxview", "TestSupport", "GraphicsReadback", "Pixels"]),
     ],
     swiftLanguageModes: [.v6]

@@ -65,29 +65,49 @@ public struct KittyEncoder: Sendable {
 
     /// Shows an uploaded image (`a=p`) over `columns` x `rows` cells from
     /// the cursor. `crop` picks the source rectangle in image pixels;
-    /// `zIndex` stacks placements (negative: below text).
+    /// `offset` (`X`, `Y`) starts the picture that many pixels into the
+    /// first cell; `zIndex` stacks placements (negative: below text).
     public func place(imageID: UInt32, placementID: UInt32, columns: Int, rows: Int,
-                      crop: PixelRect? = nil, zIndex: Int? = nil) -> [UInt8] {
+                      crop: PixelRect? = nil, offset: PixelPoint? = nil, zIndex: Int? = nil) -> [UInt8] {
         let keys = "a=p,i=\(imageID)," + placementKeys(
-            placementID: placementID, columns: columns, rows: rows, crop: crop, zIndex: zIndex) + ",q=2"
+            placementID: placementID, columns: columns, rows: rows, crop: crop, offset: offset, zIndex: zIndex) + ",q=2"
         return command(keys: keys, payload: [])
     }
 
     /// Uploads and shows in one command sequence (`a=T`).
     public func transmitAndPlace(_ image: RGBAImage, imageID: UInt32, placementID: UInt32, columns: Int, rows: Int,
-                                 crop: PixelRect? = nil, zIndex: Int? = nil,
+                                 crop: PixelRect? = nil, offset: PixelPoint? = nil, zIndex: Int? = nil,
                                  compression: KittyCompression = .png) -> [UInt8] {
         guard let (keys, payload) = transmission(image, action: "T", imageID: imageID, compression: compression) else {
             return []
         }
-        let placement = placementKeys(placementID: placementID, columns: columns, rows: rows, crop: crop, zIndex: zIndex)
+        let placement = placementKeys(
+            placementID: placementID, columns: columns, rows: rows, crop: crop, offset: offset, zIndex: zIndex)
         return chunked(keys: keys + "," + placement + ",q=2", payload: payload)
+    }
+
+    /// Uploads `image` with a virtual placement (`U=1`) of `columns` x
+    /// `rows` cells: nothing shows until Unicode placeholder cells for the
+    /// image are printed (`KittyPlaceholders`), which is how a picture lives
+    /// inside tmux's text grid. kitty fits the image into the cells keeping
+    /// its aspect ratio.
+    public func transmitVirtual(_ image: RGBAImage, imageID: UInt32, columns: Int, rows: Int) -> [UInt8] {
+        guard let (keys, payload) = transmission(image, action: "T", imageID: imageID, compression: .png) else {
+            return []
+        }
+        return chunked(keys: keys + ",U=1,c=\(max(1, columns)),r=\(max(1, rows)),q=2", payload: payload)
     }
 
     /// Deletes the image's placements but keeps its data (`d=i`), so it can
     /// be placed again without re-sending pixels.
     public func deletePlacements(imageID: UInt32) -> [UInt8] {
         command(keys: "a=d,d=i,i=\(imageID),q=2", payload: [])
+    }
+
+    /// Deletes every placement over the 1-based cell (`d=p`). Konsole applies
+    /// it to sixel pictures too, which text never removes there.
+    public func deletePlacements(atColumn column: Int, row: Int) -> [UInt8] {
+        command(keys: "a=d,d=p,x=\(max(1, column)),y=\(max(1, row)),q=2", payload: [])
     }
 
     /// Deletes the image and its placements and frees its data (`d=I`).
@@ -119,7 +139,9 @@ public struct KittyEncoder: Sendable {
         return ("a=\(action),\(format),\(size),i=\(imageID)", Base64.encode(raw))
     }
 
-    private func placementKeys(placementID: UInt32, columns: Int, rows: Int, crop: PixelRect?, zIndex: Int?) -> String {
+    private func placementKeys(
+        placementID: UInt32, columns: Int, rows: Int, crop: PixelRect?, offset: PixelPoint?, zIndex: Int?
+    ) -> String {
         var keys: [String] = []
         if placementID != 0 { keys.append("p=\(placementID)") }
         // Zero (or negative) cells leave the key out: kitty then sizes from the image.
@@ -128,6 +150,7 @@ public struct KittyEncoder: Sendable {
         if let crop {
             keys += ["x=\(max(0, crop.x))", "y=\(max(0, crop.y))", "w=\(crop.width)", "h=\(crop.height)"]
         }
+        if let offset, offset.x > 0 || offset.y > 0 { keys += ["X=\(max(0, offset.x))", "Y=\(max(0, offset.y))"] }
         if let zIndex { keys.append("z=\(zIndex)") }
         keys.append("C=1")
         return keys.joined(separator: ",")

@@ -35,7 +35,7 @@ public struct PaletteBuilder: Sendable {
 
     /// The palette, and whether it holds every colour of the image exactly
     /// (then dithering would only add noise).
-    func buildReportingExactness(from image: RGBAImage) -> (palette: Palette, isExact: Bool) {
+    public func buildReportingExactness(from image: RGBAImage) -> (palette: Palette, isExact: Bool) {
         if let exact = ExactColorCollector.distinctOpaqueColors(of: image, limit: maxColors) {
             return (Palette(colors: exact), true)
         }

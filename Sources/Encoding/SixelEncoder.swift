@@ -25,23 +25,44 @@ public struct SixelEncoder: Sendable {
         encode(image, palette: palette, parts: ParallelRows.parts(pixels: image.width * image.height, rows: image.height))
     }
 
+    /// `encode` with colour register 0 set to `background` and the palette in
+    /// registers 1 and up. Terminals without sixel transparency (Konsole
+    /// 22.12 paints every unpainted pixel with register 0, black unless
+    /// set) then show the padding in the terminal's own background; the
+    /// others leave it unpainted as P2 = 1 asks. Needs a palette of at most
+    /// 255 colours; a full one is encoded without the background register.
+    public func encode(_ image: IndexedImage, palette: Palette, background: RGB?) -> [UInt8] {
+        let parts = ParallelRows.parts(pixels: image.width * image.height, rows: image.height)
+        guard let background, palette.count < Palette.maxColors else { return encode(image, palette: palette, parts: parts) }
+        return encode(image, palette: palette, parts: parts, background: background)
+    }
+
     /// `encode` with the number of parallel parts chosen by the caller
     /// (tests check every split gives the same bytes).
-    func encode(_ image: IndexedImage, palette: Palette, parts: Int) -> [UInt8] {
+    func encode(_ image: IndexedImage, palette: Palette, parts: Int, background: RGB? = nil) -> [UInt8] {
         let width = image.width, height = image.height
         let paletteCount = palette.count
+        let offset = background == nil ? 0 : 1
         var out = ByteWriter(capacity: 4096 + width * height / 2)
-        out.ensureSpare(64 + paletteCount * 20)
+        out.ensureSpare(96 + paletteCount * 20)  // header, background register, registers
         out.append(ControlBytes.escape)
         for byte in "P0;1;0q\"1;1;".utf8 { out.append(byte) }
         out.appendDecimal(width)
         out.append(UInt8(ascii: ";"))
         out.appendDecimal(height)
 
+        if let background {
+            for byte in "#0;2;".utf8 { out.append(byte) }
+            out.appendDecimal(Self.percent(background.r))
+            out.append(UInt8(ascii: ";"))
+            out.appendDecimal(Self.percent(background.g))
+            out.append(UInt8(ascii: ";"))
+            out.appendDecimal(Self.percent(background.b))
+        }
         let used = usedColors(image, paletteCount: paletteCount)
         for (index, color) in palette.colors.enumerated() where used[index] {
             out.append(UInt8(ascii: "#"))
-            out.appendDecimal(index)
+            out.appendDecimal(index + offset)
             for byte in ";2;".utf8 { out.append(byte) }
             out.appendDecimal(Self.percent(color.r))
             out.append(UInt8(ascii: ";"))
@@ -55,12 +76,12 @@ public struct SixelEncoder: Sendable {
             let bandCount = (height + 5) / 6
             let parts = min(parts, bandCount)
             if parts <= 1 {
-                writeBands(image, bands: 0..<bandCount, paletteCount: paletteCount, into: &out)
+                writeBands(image, bands: 0..<bandCount, paletteCount: paletteCount, registerOffset: offset, into: &out)
             } else {
                 let pieces = PartResults(count: parts)
                 ParallelRows.run(parts: parts, rows: bandCount) { bands in
                     var piece = ByteWriter(capacity: 4096 + width * bands.count * 3)
-                    writeBands(image, bands: bands, paletteCount: paletteCount, into: &piece)
+                    writeBands(image, bands: bands, paletteCount: paletteCount, registerOffset: offset, into: &piece)
                     pieces.set(bands.lowerBound, piece.finish())
                 }
                 for (n, piece) in pieces.ordered().enumerated() where !piece.isEmpty {
@@ -95,7 +116,9 @@ public struct SixelEncoder: Sendable {
     }
 
     /// Writes bands `bands` (six rows each), `-` between them but not before the first.
-    private func writeBands(_ image: IndexedImage, bands: Range<Int>, paletteCount: Int, into out: inout ByteWriter) {
+    private func writeBands(
+        _ image: IndexedImage, bands: Range<Int>, paletteCount: Int, registerOffset: Int, into out: inout ByteWriter
+    ) {
         let width = image.width, height = image.height
         // Per colour in the palette: up to `width` entries of (x << 8 | six-bit
         // mask), each written before it is read, so left uninitialised.
@@ -156,7 +179,7 @@ public struct SixelEncoder: Sendable {
                                     if !firstLine { out.append(UInt8(ascii: "$")) }
                                     firstLine = false
                                     out.append(UInt8(ascii: "#"))
-                                    out.appendDecimal(color)
+                                    out.appendDecimal(color &+ registerOffset)
                                     Self.writeLine(entries, from: color * width, count: entryCount[color], into: &out)
                                     entryCount[color] = 0
                                 }

@@ -1,4 +1,3 @@
-import Encoding
 import Pixabay
 import Pixels
 import Rendering
@@ -62,30 +61,20 @@ public struct BrowserPlan: Equatable, Sendable {
 }
 
 /// Turns browser plans into bytes, redrawing a slot only when what it
-/// shows changed and a text row only when its text changed.
-/// Kitty thumbnails use one image id per slot (`firstSlotImageID + slot`).
+/// shows changed and a text row only when its text changed. Tile `n` is
+/// the backend's slot `firstSlot + n`.
 public final class BrowserPainter {
-    public static let firstSlotImageID: UInt32 = 100
-    public let geometry: ScreenGeometry
-    public let tmuxPassthrough: Bool
-    private let resampler: Resampler
+    public static let firstSlot = 1
+    public let backend: any GraphicsBackend
     private var drawnSlots: [SlotContent] = []
     private var drawnSelection: Int?? = .none
     private var lastRows: [Int: [UInt8]] = [:]
     /// Thumbnails fitted to the tile box, by hit id.
     private var fitted: [Int: RGBAImage] = [:]
+    private let resampler: Resampler
 
-    /// Sixel palette size for thumbnails: as for every sixel picture,
-    /// `DisplayTarget.sixelPaletteColors` or the terminal's fewer registers.
-    private let colorRegisters: Int
-
-    public init(
-        geometry: ScreenGeometry, tmuxPassthrough: Bool = false, colorRegisters: Int = DisplayTarget.sixelPaletteColors,
-        resampler: Resampler = Resampler(threads: 1)
-    ) {
-        self.geometry = geometry
-        self.tmuxPassthrough = tmuxPassthrough
-        self.colorRegisters = colorRegisters
+    public init(backend: any GraphicsBackend, resampler: Resampler = Resampler(threads: 1)) {
+        self.backend = backend
         self.resampler = resampler
     }
 
@@ -94,17 +83,21 @@ public final class BrowserPainter {
         drawnSlots = []
         drawnSelection = .none
         lastRows = [:]
+        backend.forgetScreen()
     }
 
-    /// Bytes that remove the thumbnails (kitty) before another screen takes over.
+    /// The tile size changed (a resize): fitted thumbnails are made again.
+    public func relayout() {
+        fitted = [:]
+        invalidate()
+    }
+
+    /// Bytes that remove the thumbnails before another screen takes over.
     public func teardown() -> [UInt8] {
-        guard geometry.graphics == .kitty else { return [] }
-        var out: [UInt8] = []
-        for (slot, content) in drawnSlots.enumerated() {
-            if case .picture = content { out += wrap(KittyEncoder().delete(imageID: Self.firstSlotImageID + UInt32(slot))) }
-        }
         drawnSlots = []
-        return out
+        drawnSelection = .none
+        lastRows = [:]
+        return backend.teardown()
     }
 
     /// The bytes of one frame. `thumbnails` holds the decoded previews by hit id.
@@ -112,13 +105,13 @@ public final class BrowserPainter {
         let layout = state.layout
         let plan = BrowserPlan(state, hasPicture: { thumbnails[$0] != nil })
         var out: [UInt8] = []
-        let width = geometry.windowCells.width
+        let width = layout.geometry.windowCells.width
         if drawnSlots.isEmpty && drawnSelection == .none {
             // First frame on this screen: wipe the rows the plan leaves alone (the strip).
-            for row in 0..<geometry.windowCells.height where plan.rows[row] == nil {
-                out += TerminalCommand.moveTo(row: row + 1, column: 1) + TerminalCommand.resetAttributes
-                    + TerminalCommand.clearLine
+            for row in 0..<layout.geometry.windowCells.height where plan.rows[row] == nil {
+                out += FrameText.erase(row: row, column: 0, count: width)
             }
+            backend.forgetScreen()
         }
         for row in plan.rows.keys.sorted() {
             guard let (text, inverse) = plan.rows[row] else { continue }
@@ -145,12 +138,9 @@ public final class BrowserPainter {
         _ slot: Int, content: SlotContent, previous: SlotContent?, layout: BrowserLayout, thumbnails: [Int: RGBAImage]
     ) -> [UInt8] {
         let area = layout.tileArea(slot: slot)
-        let imageID = Self.firstSlotImageID + UInt32(slot)
+        let backendSlot = Self.firstSlot + slot
         var out: [UInt8] = []
-        if geometry.graphics == .kitty, case .picture = previous {
-            out += wrap(KittyEncoder().delete(imageID: imageID))
-        }
-        out += FrameText.erase(area)
+        if case .picture = content {} else { out += backend.erase(slot: backendSlot) + FrameText.erase(area) }
         switch content {
         case .empty:
             break
@@ -159,36 +149,22 @@ public final class BrowserPainter {
                 row: area.row + area.rows / 2, column: area.column, centred(text, width: area.columns), width: area.columns,
                 style: TerminalCommand.dim)
         case .picture(let id):
-            guard let thumbnail = fittedThumbnail(id: id, thumbnails: thumbnails, box: layout.tileBox) else { break }
-            // Centre the fitted thumbnail in the tile, to the cell.
-            let units = geometry.unitsPerCell
-            let columns = (thumbnail.width + units.width - 1) / units.width
-            let rows = (thumbnail.height + units.height - 1) / units.height
-            let column = area.column + max(0, (area.columns - columns) / 2)
-            let row = area.row + max(0, (area.rows - rows) / 2)
-            switch geometry.graphics {
-            case .kitty:
-                out += TerminalCommand.moveTo(row: row + 1, column: column + 1)
-                // At its own pixel size: c/r would stretch it to whole cells.
-                out += wrap(KittyEncoder().transmitAndPlace(thumbnail, imageID: imageID, placementID: 1, columns: 0, rows: 0))
-            case .sixel:
-                out += TerminalCommand.moveTo(row: row + 1, column: column + 1)
-                out += wrap(SixelRenderer(options: .init(colorRegisters: colorRegisters)).render(thumbnail))
-            case .blocks:
-                out += HalfBlockEncoder(layout: .positioned(row: row + 1, column: column + 1))
-                    .encode(thumbnail, columns: thumbnail.width, rows: rows)
-            }
+            guard let thumbnail = fittedThumbnail(id: id, thumbnails: thumbnails, box: layout.tileBox, screen: layout.geometry)
+            else { break }
+            if case .picture = previous {} else { out += FrameText.erase(area) }
+            out += backend.draw(
+                Picture.centred(image: thumbnail, key: PictureKey(id: id), area: area, screen: layout.geometry),
+                slot: backendSlot)
         }
         return out
     }
 
     /// The preview scaled to fit the tile (in image units), cached.
-    private func fittedThumbnail(id: Int, thumbnails: [Int: RGBAImage], box: PixelSize) -> RGBAImage? {
+    private func fittedThumbnail(id: Int, thumbnails: [Int: RGBAImage], box: PixelSize, screen: ScreenGeometry) -> RGBAImage? {
         if let done = fitted[id] { return done }
         guard let preview = thumbnails[id] else { return nil }
-        let viewport = Viewport(imageSize: geometry.unitImageSize(preview.size), viewSize: box, fit: .contain)
-        let source = SourceRect(x: 0, y: 0, width: Double(preview.width), height: Double(preview.height))
-        let result = resampler.resample(preview, from: source, to: viewport.outputSize)
+        let viewport = Viewport(imageSize: screen.unitImageSize(preview.size), viewSize: box, fit: .contain)
+        let result = resampler.resample(preview, from: SourceRect(covering: preview.size), to: viewport.outputSize)
         fitted[id] = result
         return result
     }
@@ -211,9 +187,5 @@ public final class BrowserPainter {
     private func centred(_ text: String, width: Int) -> String {
         let pad = max(0, (width - TerminalText.displayWidth(text)) / 2)
         return String(repeating: " ", count: pad) + text
-    }
-
-    private func wrap(_ bytes: [UInt8]) -> [UInt8] {
-        tmuxPassthrough ? TmuxPassthrough.wrap(bytes) : bytes
     }
 }

@@ -6,32 +6,6 @@ import Pixels
 import Rendering
 import Terminal
 
-/// How the explorer draws: the protocol decided from the probe (or
-/// `--protocol`), what the probe found, and an optional `--cell-size`.
-public struct ExplorerDisplay: Sendable {
-    public var decision: ProtocolDecision
-    public var capabilities: TerminalCapabilities?
-    public var cellSizeOverride: PixelSize?
-
-    public init(decision: ProtocolDecision, capabilities: TerminalCapabilities?, cellSizeOverride: PixelSize? = nil) {
-        self.decision = decision
-        self.capabilities = capabilities
-        self.cellSizeOverride = cellSizeOverride
-    }
-
-    /// The geometry for the window as it is now (TIOCGWINSZ tracks resizes).
-    func geometry(window: WindowSize?) -> ScreenGeometry {
-        let cells = window?.cells ?? capabilities?.windowCells ?? DisplayTarget.fallbackCells
-        var cell = cellSizeOverride ?? capabilities?.cellSize ?? DisplayTarget.fallbackCellSize
-        if cellSizeOverride == nil, let pixels = window?.pixels, !cells.isEmpty {
-            let measured = PixelSize(width: pixels.width / cells.width, height: pixels.height / cells.height)
-            if !measured.isEmpty { cell = measured }
-        }
-        return ScreenGeometry(
-            graphics: decision.graphics, windowCells: cells, cellPixels: cell, sixelMaxSize: capabilities?.sixelMaxSize)
-    }
-}
-
 /// Saves the viewed image; returns the message to show ("saved to …").
 public typealias ExplorerSaveAction = @Sendable (_ bytes: [UInt8], _ hit: PixabayHit?, _ title: String) throws -> String
 
@@ -77,7 +51,7 @@ public enum ExplorerApp {
     /// `query` carries the filters (type, colours, order…) every page and
     /// every new search typed in the browser keeps; its `q` and `page` start it.
     public static func runBrowser(
-        source: any PhotoSource, query: SearchQuery, display: ExplorerDisplay, options: ExplorerOptions = ExplorerOptions()
+        source: any PhotoSource, query: SearchQuery, display: Display, options: ExplorerOptions = ExplorerOptions()
     ) throws(ExplorerError) -> Int32 {
         try checkTerminal(options)
         let loop = try ExplorerLoop(source: source, display: display, options: options)
@@ -89,17 +63,18 @@ public enum ExplorerApp {
     /// Decoding errors are thrown before the screen changes.
     public static func runViewer(
         bytes: [UInt8], title: String, hit: PixabayHit? = nil, framing: ViewSettings = ViewSettings(),
-        display: ExplorerDisplay, options: ExplorerOptions = ExplorerOptions()
+        display: Display, options: ExplorerOptions = ExplorerOptions()
     ) throws(ExplorerError) -> Int32 {
         try checkTerminal(options)
-        let geometry = display.geometry(window: windowSize(fd: options.outputFD))
-        let view = ViewerLayout(geometry: geometry).viewSize
+        var display = display
+        display.geometry = display.geometry.resized(to: windowSize(fd: options.outputFD))
+        let screen = display.makeBackend().screen
         // Zoomed in from the start: decode enough pixels for that zoom.
-        let zoom = max(1, framing.zoom)
-        let target = PixelSize(width: Int(Double(view.width) * zoom), height: Int(Double(view.height) * zoom))
+        let decodeOptions = DecodeSize.options(
+            box: ViewerLayout(geometry: screen).viewSize, screen: screen, settings: framing, maxPixels: options.maxPixels)
         let decoded: DecodedImage
         do {
-            decoded = try decodeImage(bytes, options: DecodeOptions(maxPixels: options.maxPixels, targetSize: target))
+            decoded = try display.decode(bytes, options: decodeOptions)
         } catch {
             throw .decode(title, error)
         }

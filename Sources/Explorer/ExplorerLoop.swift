@@ -15,10 +15,11 @@ final class ExplorerLoop {
     private let source: (any PhotoSource)?
     /// The command line's filters, kept for every search the browser makes.
     private var filters = SearchQuery()
-    private let display: ExplorerDisplay
+    private var display: Display
     private let options: ExplorerOptions
     private let completions: CompletionQueue
-    private var geometry: ScreenGeometry
+    /// The one backend of this run: the browser's tiles and the viewer's picture are its slots.
+    private let backend: any GraphicsBackend
     private var decoder = InputDecoder()
     private let writer: FrameWriter
 
@@ -32,21 +33,27 @@ final class ExplorerLoop {
     private var opening: Int?
     private var exitStatus: Int32?
 
-    init(source: (any PhotoSource)?, display: ExplorerDisplay, options: ExplorerOptions) throws(ExplorerError) {
+    init(source: (any PhotoSource)?, display: Display, options: ExplorerOptions) throws(ExplorerError) {
         self.source = source
+        var display = display
+        display.geometry = display.geometry.resized(to: windowSize(fd: options.outputFD))
         self.display = display
         self.options = options
         completions = try CompletionQueue()
-        geometry = display.geometry(window: windowSize(fd: options.outputFD))
-        writer = FrameWriter(fd: options.outputFD, synchronizedOutput: display.capabilities?.synchronizedOutput ?? false)
+        backend = display.makeBackend()
+        writer = FrameWriter(
+            fd: options.outputFD, synchronizedOutput: display.synchronizedOutput, multiplexer: display.multiplexer,
+            fenceInputFD: options.inputFD)
     }
+
+    /// The window in the backend's units.
+    private var geometry: ScreenGeometry { backend.screen }
 
     func runBrowser(query: SearchQuery) -> Int32 {
         filters = query
         var state = BrowserState(layout: BrowserLayout(geometry: geometry), query: query.q, offline: source?.isOffline ?? true)
         if let store = options.favourites, let saved = try? store.list() { state.favouriteIDs = Set(saved.map(\.id)) }
-        browserPainter = BrowserPainter(
-                geometry: geometry, tmuxPassthrough: display.decision.tmuxPassthrough, colorRegisters: colorRegisters)
+        browserPainter = BrowserPainter(backend: backend)
         let effects = state.start()
         browser = state
         return run { self.perform(effects) }
@@ -70,10 +77,7 @@ final class ExplorerLoop {
         }
         session.installEmergencyRestore(signalPipe: signals)
         defer {
-            var goodbye = browserPainter?.teardown() ?? []
-            goodbye += viewerPainter?.teardown() ?? []
-            if geometry.graphics == .kitty { goodbye += KittyEncoderBytes.deleteAll(tmux: display.decision.tmuxPassthrough) }
-            try? writer.write(goodbye)
+            try? writer.write(backend.teardown())
             session.restore()
         }
         start()
@@ -88,14 +92,15 @@ final class ExplorerLoop {
                 pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: completions.readFD, events: Int16(POLLIN), revents: 0),
             ]
-            let timeout = decoder.hasPendingEscape ? InputDecoder.escapeTimeoutMilliseconds : -1
+            let timeout = !pendingEvents.isEmpty ? 0 : decoder.hasPendingEscape ? InputDecoder.escapeTimeoutMilliseconds : -1
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
                 return 1
             }
-            var events: [InputEvent] = []
-            if ready == 0 { events += decoder.flushPendingEscape() }
+            var events = pendingEvents
+            pendingEvents = []
+            if ready == 0 && events.isEmpty { events += decoder.flushPendingEscape() }
             if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let count = buffer.withUnsafeMutableBytes { read(options.inputFD, $0.baseAddress, $0.count) }
@@ -138,34 +143,45 @@ final class ExplorerLoop {
         }
         if frame.isEmpty { return }
         frame += TerminalCommand.moveTo(row: geometry.windowCells.height, column: 1)
-        try? writer.write(frame)
+        write(frame)
     }
 
-    private func relayout() {
-        geometry = display.geometry(window: windowSize(fd: options.outputFD))
-        var out = browserPainter?.teardown() ?? []
-        out += viewerPainter?.teardown() ?? []
-        try? writer.write(out)
+    /// Writes through the one writer; keys typed while it waited on tmux go to the decoder.
+    private func write(_ bytes: [UInt8]) {
+        guard let typed = try? writer.write(bytes), !typed.isEmpty else { return }
+        pendingEvents += decoder.feed(typed)
+    }
+
+    /// Events decoded from input read outside the poll loop.
+    private var pendingEvents: [InputEvent] = []
+
+    /// SIGWINCH: the geometry measured again (keeping the cell size unless
+    /// the terminal's pixels say it changed), every picture removed, and
+    /// both screens laid out anew.
+    private func relayout(askCellSize: Bool = true) {
+        display.geometry = display.geometry.resized(to: windowSize(fd: options.outputFD))
+        // A terminal that reported its cell size is asked again (a font change).
+        if askCellSize && display.reportsCellSize && !display.multiplexer.wrapsGraphics { write(ProbeQuery.cellSizeQuery) }
+        write(backend.teardown())
+        backend.update(geometry: display.geometry)
         if browser != nil {
-            browserPainter = BrowserPainter(
-                geometry: geometry, tmuxPassthrough: display.decision.tmuxPassthrough, colorRegisters: colorRegisters)
+            browserPainter?.relayout()
             perform(browser?.handle(.resized(BrowserLayout(geometry: geometry))) ?? [])
         }
-        if let painter = viewerPainter {
-            viewerPainter = ViewerPainter(
-                image: painter.image, geometry: geometry, colorRegisters: colorRegisters,
-                tmuxPassthrough: display.decision.tmuxPassthrough, palette: painter.palette)
+        if viewer != nil {
+            viewerPainter?.invalidate()
             perform(viewer?.handle(.resized(ViewerLayout(geometry: geometry))) ?? [])
         }
-    }
-
-    private var colorRegisters: Int {
-        min(display.capabilities?.colorRegisters ?? DisplayTarget.sixelPaletteColors, DisplayTarget.sixelPaletteColors)
     }
 
     // MARK: Events and effects
 
     private func handle(_ event: InputEvent) {
+        if case .unknown(let bytes) = event, let cell = cellSizeReport(bytes) {
+            display.geometry = display.geometry.withReportedCellSize(cell)
+            relayout(askCellSize: false)
+            return
+        }
         if viewer != nil {
             let time = Int(DispatchTime.now().uptimeNanoseconds / 1_000_000)
             perform(viewer?.handle(.input(event, timeMs: time)) ?? [])
@@ -201,8 +217,9 @@ final class ExplorerLoop {
                 let bytes = viewerBytes
                 let maxPixels = options.maxPixels
                 let queue = completions
+                let display = self.display
                 Task.detached {
-                    let image = try? decodeImage(bytes, options: DecodeOptions(maxPixels: maxPixels)).image
+                    let image = try? display.decode(bytes, options: DecodeOptions(maxPixels: maxPixels)).image
                     queue.post(.fullResolution(image))
                 }
             }
@@ -275,13 +292,13 @@ final class ExplorerLoop {
         guard let source, let layout = browser?.layout else { return }
         let queue = completions
         // Decode straight to about the tile size (DCT scaling for JPEGs).
-        let target = PixelSize(
-            width: layout.tileCells.width * geometry.cellPixels.width, height: layout.tileCells.height * geometry.cellPixels.height)
+        let options = DecodeSize.thumbnail(box: layout.tileBox, screen: geometry, maxPixels: self.options.maxPixels)
+        let display = self.display
         for hit in hits {
             Task.detached {
                 var image: RGBAImage?
                 if let bytes = try? await source.imageBytes(for: hit, size: .preview) {
-                    image = try? decodeImage(bytes, options: DecodeOptions(maxPixels: 4_000_000, targetSize: target)).image
+                    image = try? display.decode(bytes, options: options).image
                 }
                 queue.post(.thumbnail(id: hit.id, image: image))
             }
@@ -293,12 +310,14 @@ final class ExplorerLoop {
         opening = hit.id
         perform(browser?.handle(.message("opening #\(hit.id)…")) ?? [])
         let queue = completions
-        let view = ViewerLayout(geometry: geometry).viewSize
-        let maxPixels = options.maxPixels
+        let options = DecodeSize.options(
+            box: ViewerLayout(geometry: geometry).viewSize, screen: geometry, settings: ViewSettings(),
+            maxPixels: self.options.maxPixels)
+        let display = self.display
         Task.detached {
             do {
                 let bytes = try await source.imageBytes(for: hit, size: .large)
-                let decoded = try decodeImage(bytes, options: DecodeOptions(maxPixels: maxPixels, targetSize: view))
+                let decoded = try display.decode(bytes, options: options)
                 queue.post(.viewerImage(hit: hit, bytes: bytes, decoded: decoded))
             } catch {
                 queue.post(.viewerFailed(hit: hit, message: "cannot open #\(hit.id): \(error)"))
@@ -335,20 +354,23 @@ final class ExplorerLoop {
         bytes: [UInt8], decoded: DecodedImage, title: String, hit: PixabayHit?, directly: Bool, isFavourite: Bool = false,
         framing: ViewSettings = ViewSettings()
     ) {
-        if let painter = browserPainter { try? writer.write(painter.teardown()) }
+        if let painter = browserPainter { write(painter.teardown()) }
         viewerBytes = bytes
         var favourite = isFavourite
         if let hit, let store = options.favourites, let saved = try? store.contains(id: hit.id) { favourite = saved }
         viewer = ViewerState(
             title: title, hit: hit, fullSize: decoded.fullSize, decodedSize: decoded.image.size,
             layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite)
-        viewerPainter = ViewerPainter(
-            image: decoded.image, geometry: geometry, colorRegisters: colorRegisters,
-            tmuxPassthrough: display.decision.tmuxPassthrough)
+        viewerSerial += 1
+        viewerPainter = ViewerPainter(image: decoded.image, backend: backend, pictureID: -viewerSerial)
     }
 
+    /// Numbers each viewer visit, so a sixel palette or a kitty upload is never
+    /// taken for another photo's (thumbnail keys are hit ids, positive).
+    private var viewerSerial = 0
+
     private func closeViewer() {
-        if let painter = viewerPainter { try? writer.write(painter.teardown()) }
+        if let painter = viewerPainter { write(painter.teardown()) }
         if let hit = viewer?.hit, let browserState = browser {
             // The viewer may have changed the favourite.
             let isFavourite = viewer?.isFavourite ?? false
@@ -363,10 +385,9 @@ final class ExplorerLoop {
     }
 }
 
-/// kitty's delete-everything command, for the way out.
-enum KittyEncoderBytes {
-    static func deleteAll(tmux: Bool) -> [UInt8] {
-        let bytes = KittyEncoder().deleteAll()
-        return tmux ? TmuxPassthrough.wrap(bytes) : bytes
-    }
+/// The cell size in a `CSI 6 ; height ; width t` report, if `bytes` is one.
+func cellSizeReport(_ bytes: [UInt8]) -> PixelSize? {
+    var parser = ProbeReplyParser()
+    parser.feed(bytes)
+    return parser.result.cellPixels
 }

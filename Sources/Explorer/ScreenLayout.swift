@@ -33,14 +33,7 @@ public struct ViewerLayout: Equatable, Sendable {
 
     /// The cells a drawn output covers, given its placement in view units.
     public func cells(covering placement: PixelRect) -> CellRect {
-        let units = geometry.unitsPerCell
-        let firstColumn = placement.x / units.width
-        let firstRow = placement.y / units.height
-        let lastColumn = (placement.x + placement.width + units.width - 1) / units.width
-        let lastRow = (placement.y + placement.height + units.height - 1) / units.height
-        return CellRect(
-            column: imageArea.column + firstColumn, row: imageArea.row + firstRow,
-            columns: max(1, lastColumn - firstColumn), rows: max(1, lastRow - firstRow))
+        geometry.cells(covering: placement, from: imageArea)
     }
 }
 

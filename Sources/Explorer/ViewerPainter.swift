@@ -1,6 +1,3 @@
-import Dispatch
-import Encoding
-import Foundation
 import Pixels
 import Rendering
 import Scaling
@@ -69,58 +66,34 @@ extension String {
 }
 
 /// Turns viewer plans into terminal bytes, remembering what is already on
-/// screen so each frame writes only what changed:
-///
-/// - kitty: the image is transmitted once (image id `imageID`); zoom and pan
-///   re-place the same placement with a source crop and cell size, a few
-///   dozen bytes per frame.
-/// - sixel: the visible view is re-encoded each frame with one palette made
-///   from the whole picture at the start, so colours stay put and no
-///   quantizing happens per frame. Cells the new picture no longer covers
-///   are erased (ECH removes sixel pixels too), so zooming out leaves no
-///   ghost; the picture's partial edge cells are padded black.
-/// - blocks: the view re-encoded as positioned half-block rows, padded with
-///   default-background cells.
+/// screen so each frame writes only what changed. The picture is the
+/// backend's slot 0: kitty uploads once and re-places per zoom or pan,
+/// sixel re-encodes with one palette for the whole visit, half-blocks
+/// redraw; each erases what its last frame covered and this one does not.
 public final class ViewerPainter {
-    public static let imageID: UInt32 = 1
-    public let geometry: ScreenGeometry
-    public let colorRegisters: Int
-    public let tmuxPassthrough: Bool
-    private let resampler: Resampler
+    /// The backend slot the viewer's picture lives in.
+    public static let slot = 0
+    public let backend: any GraphicsBackend
     /// The decoded image (possibly scaled down by the decoder).
     public private(set) var image: RGBAImage
-    /// Made from the first sixel frame and kept for every later one (and
-    /// across window resizes: see `palette` in `init`), so colours stay put.
-    /// The mapper is built with it: one per palette, not per band and frame.
-    public private(set) var palette: Palette?
-    private var mapper: PaletteMapper?
-    private var kittyTransmitted = false
-    private var kittyPlaced = false
+    /// Names this visit's pixels: a new decode bumps the version.
+    private let pictureID: Int
+    private var version = 0
     private var lastRows: [Int: [UInt8]] = [:]
     private var lastOverlayRows: [Int] = []
     private var needsFullRedraw = true
-    /// The last picture drawn (sixel, blocks): an unchanged view is not re-encoded.
-    private var drawnPicture: (Viewport, CellRect)?
 
-    public init(
-        image: RGBAImage, geometry: ScreenGeometry, colorRegisters: Int = DisplayTarget.sixelPaletteColors, tmuxPassthrough: Bool = false,
-        palette: Palette? = nil, resampler: Resampler = Resampler()
-    ) {
+    public init(image: RGBAImage, backend: any GraphicsBackend, pictureID: Int = 1) {
         self.image = image
-        self.palette = palette
-        mapper = palette.map { SixelRenderer.mapper($0, dither: .ordered) }
-        self.geometry = geometry
-        self.colorRegisters = colorRegisters
-        self.tmuxPassthrough = tmuxPassthrough
-        self.resampler = resampler
+        self.backend = backend
+        self.pictureID = pictureID
     }
 
     /// A better decode of the same picture (the full resolution): kitty
     /// uploads it once more, sixel keeps its palette.
     public func replaceImage(_ newImage: RGBAImage) {
         image = newImage
-        kittyTransmitted = false
-        drawnPicture = nil
+        version += 1
     }
 
     /// Forget what is on screen: the next frame redraws everything.
@@ -128,244 +101,47 @@ public final class ViewerPainter {
         needsFullRedraw = true
         lastRows = [:]
         lastOverlayRows = []
-        kittyPlaced = false
-        drawnPicture = nil
+        backend.forgetScreen()
     }
 
     /// Bytes that remove the picture when leaving the viewer.
     public func teardown() -> [UInt8] {
-        guard geometry.graphics == .kitty, kittyTransmitted else { return [] }
-        kittyTransmitted = false
-        kittyPlaced = false
-        return wrap(KittyEncoder().delete(imageID: Self.imageID))
+        backend.teardown()
     }
 
     /// The bytes of one frame for `state`.
     public func frame(for state: ViewerState) -> [UInt8] {
         let plan = ViewerPlan(state)
         let layout = state.layout
+        let width = layout.geometry.windowCells.width
         var out: [UInt8] = []
         let overlayRows = plan.overlay.map(\.row)
         if needsFullRedraw {
-            for row in 0..<geometry.windowCells.height {
-                out += TerminalCommand.moveTo(row: row + 1, column: 1) + TerminalCommand.resetAttributes
-                    + TerminalCommand.clearLine
-            }
-        } else if geometry.graphics == .kitty && lastOverlayRows != overlayRows {
-            // Help text sits on the text layer under kitty's pictures: wipe it.
-            for row in lastOverlayRows { out += FrameText.erase(row: row, column: 0, count: geometry.windowCells.width) }
+            out += FrameText.eraseRows(0..<layout.geometry.windowCells.height, width: width)
+            backend.forgetScreen()
+        } else if !lastOverlayRows.isEmpty && lastOverlayRows != overlayRows {
+            // Help text under or beside the picture goes, and so does what
+            // the erase took of the picture.
+            for row in lastOverlayRows { out += FrameText.erase(row: row, column: 0, count: width) }
+            backend.forgetScreen()
         }
         if let viewport = plan.viewport {
-            let unchanged = drawnPicture.map { $0.0 == viewport && $0.1 == plan.imageCells } ?? false
-            if !unchanged || needsFullRedraw || !lastOverlayRows.isEmpty {
-                out += picture(viewport, cells: plan.imageCells, layout: layout)
-                drawnPicture = geometry.graphics == .kitty ? nil : (viewport, plan.imageCells)
-            }
+            out += backend.draw(
+                Picture.view(of: image, key: PictureKey(id: pictureID, version: version), viewport: viewport, area: layout.imageArea),
+                slot: Self.slot)
         } else {
-            drawnPicture = nil
-            if geometry.graphics == .kitty && kittyPlaced {
-                out += wrap(KittyEncoder().deletePlacements(imageID: Self.imageID))
-                kittyPlaced = false
-            }
-            if lastOverlayRows.isEmpty || needsFullRedraw { out += FrameText.erase(layout.imageArea) }
+            out += backend.erase(slot: Self.slot)
         }
         for (row, text) in plan.overlay {
-            out += FrameText.row(row, text, width: geometry.windowCells.width)
+            out += FrameText.row(row, text, width: width)
         }
         lastOverlayRows = overlayRows
-        let status = FrameText.row(layout.statusRow, plan.status, width: geometry.windowCells.width, style: TerminalCommand.inverse)
+        let status = FrameText.row(layout.statusRow, plan.status, width: width, style: TerminalCommand.inverse)
         if lastRows[layout.statusRow] != status {
             out += status
             lastRows[layout.statusRow] = status
         }
         needsFullRedraw = false
         return out
-    }
-
-    private func picture(_ viewport: Viewport, cells: CellRect, layout: ViewerLayout) -> [UInt8] {
-        let source = decodedSource(viewport)
-        switch geometry.graphics {
-        case .kitty:
-            var out: [UInt8] = []
-            let encoder = KittyEncoder()
-            if !kittyTransmitted {
-                out += wrap(encoder.transmit(image, imageID: Self.imageID))
-                kittyTransmitted = true
-            }
-            let crop = PixelRect(
-                x: max(0, Int(source.x.rounded(.down))), y: max(0, Int(source.y.rounded(.down))),
-                width: max(1, min(image.width, Int(source.width.rounded()))),
-                height: max(1, min(image.height, Int(source.height.rounded()))))
-            out += TerminalCommand.moveTo(row: cells.row + 1, column: cells.column + 1)
-            out += wrap(encoder.place(
-                imageID: Self.imageID, placementID: 1, columns: cells.columns, rows: cells.rows, crop: crop))
-            kittyPlaced = true
-            return out
-        case .sixel:
-            var out = FrameText.erase(layout.imageArea, outside: cells)
-            if palette == nil {
-                let made = Self.palette(for: image, registers: colorRegisters, resampler: resampler)
-                palette = made
-                mapper = SixelRenderer.mapper(made, dither: .ordered)
-            }
-            let canvas = CanvasGeometry(viewport: viewport, source: source, cells: cells, layout: layout)
-            let bands = sixelBands(canvas, viewport: viewport)
-            for (index, bytes) in bands.enumerated() {
-                let row = cells.row + index * canvas.bandRows(count: bands.count)
-                out += TerminalCommand.moveTo(row: row + 1, column: cells.column + 1)
-                out += wrap(bytes)
-            }
-            return out
-        case .blocks:
-            var out = FrameText.erase(layout.imageArea, outside: cells)
-            let geometry = CanvasGeometry(viewport: viewport, source: source, cells: cells, layout: layout)
-            let canvas = geometry.render(image, rows: 0..<geometry.size.height, fill: 0, resampler: resampler)
-            out += HalfBlockEncoder(layout: .positioned(row: cells.row + 1, column: cells.column + 1))
-                .encode(canvas, columns: canvas.width, rows: (canvas.height + 1) / 2)
-            return out
-        }
-    }
-
-    /// The sixel view in horizontal bands of whole cell rows, one per core,
-    /// each resampled, mapped to the fixed palette and encoded in parallel:
-    /// resampling, mapping and encoding all scale with the pixel count, so
-    /// two cores nearly halve the frame time. Each band is its own sixel
-    /// image, drawn one under the other.
-    private func sixelBands(_ canvas: CanvasGeometry, viewport: Viewport) -> [[UInt8]] {
-        guard let palette, let mapper else { return [] }
-        let count = canvas.bandCount(maxBands: max(1, min(4, resampler.threads)))
-        let bandRows = canvas.bandRows(count: count)
-        let originX = Int(viewport.sourceRect.x * viewport.scale) - canvas.offsetX
-        let originY = Int(viewport.sourceRect.y * viewport.scale) - canvas.offsetY
-        let image = self.image
-        let serial = Resampler(threads: 1, upscaling: resampler.upscaling)
-        let results = BandResults(count: count)
-        DispatchQueue.concurrentPerform(iterations: count) { index in
-            let first = index * bandRows * canvas.unitsPerCell.height
-            let last = min(canvas.size.height, first + bandRows * canvas.unitsPerCell.height)
-            guard first < last else { return }
-            let band = canvas.render(image, rows: first..<last, fill: 255, resampler: serial)
-            let indexed = mapper.map(band, ditherOriginX: originX, ditherOriginY: originY + first)
-            results.set(index, SixelEncoder().encode(indexed, palette: palette))
-        }
-        return results.values.filter { !$0.isEmpty }
-    }
-
-    /// The viewport's source rectangle in the decoded image's pixels.
-    func decodedSource(_ viewport: Viewport) -> SourceRect {
-        viewport.sourceRect(inImageOf: image.size)
-    }
-
-    /// One palette for the whole picture, from a small copy of it, with
-    /// black kept free for the padding.
-    static func palette(for image: RGBAImage, registers: Int, resampler: Resampler) -> Palette {
-        let longest = max(image.width, image.height)
-        let sample: RGBAImage
-        if longest > 256 {
-            let scale = 256.0 / Double(longest)
-            sample = resampler.resize(
-                image, to: PixelSize(width: max(1, Int(Double(image.width) * scale)), height: max(1, Int(Double(image.height) * scale))))
-        } else {
-            sample = image
-        }
-        var colors = PaletteBuilder(maxColors: max(1, registers - 1)).build(from: sample).colors
-        let black = RGB(r: 0, g: 0, b: 0)
-        if !colors.contains(black) { colors.append(black) }
-        return Palette(colors: colors)
-    }
-
-    private func wrap(_ bytes: [UInt8]) -> [UInt8] {
-        tmuxPassthrough ? TmuxPassthrough.wrap(bytes) : bytes
-    }
-}
-
-/// Band outputs written from `concurrentPerform`'s threads.
-private final class BandResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [[UInt8]]
-
-    init(count: Int) { storage = Array(repeating: [], count: count) }
-
-    func set(_ index: Int, _ bytes: [UInt8]) { lock.withLock { storage[index] = bytes } }
-
-    var values: [[UInt8]] { lock.withLock { storage } }
-}
-
-/// Where the view's pixels go on a canvas that covers whole cells, so every
-/// cell the picture touches is fully repainted (partial edge cells get
-/// padding: black for sixel, which cannot show "nothing", transparent for
-/// half-blocks, which then show the terminal's background).
-struct CanvasGeometry: Sendable {
-    /// The canvas, in view units.
-    var size: PixelSize
-    var unitsPerCell: PixelSize
-    /// The resampled output's top-left on the canvas.
-    var offsetX: Int
-    var offsetY: Int
-    var output: PixelSize
-    /// The source rectangle in decoded-image pixels.
-    var source: SourceRect
-
-    init(viewport: Viewport, source: SourceRect, cells: CellRect, layout: ViewerLayout) {
-        let units = layout.geometry.unitsPerCell
-        let view = layout.viewSize
-        let originX = (cells.column - layout.imageArea.column) * units.width
-        let originY = (cells.row - layout.imageArea.row) * units.height
-        size = PixelSize(
-            width: max(1, min(cells.columns * units.width, view.width - originX)),
-            height: max(1, min(cells.rows * units.height, view.height - originY)))
-        unitsPerCell = units
-        offsetX = viewport.placement.x - originX
-        offsetY = viewport.placement.y - originY
-        output = viewport.outputSize
-        self.source = source
-    }
-
-    /// Bands of at least 4 cell rows each, at most `maxBands`.
-    func bandCount(maxBands: Int) -> Int {
-        let cellRows = (size.height + unitsPerCell.height - 1) / unitsPerCell.height
-        return max(1, min(maxBands, cellRows / 4))
-    }
-
-    /// Cell rows per band.
-    func bandRows(count: Int) -> Int {
-        let cellRows = (size.height + unitsPerCell.height - 1) / unitsPerCell.height
-        return (cellRows + count - 1) / max(1, count)
-    }
-
-    /// Canvas rows `rows`, resampled from the source; padding alpha `fill`.
-    func render(_ image: RGBAImage, rows: Range<Int>, fill: UInt8, resampler: Resampler) -> RGBAImage {
-        let height = rows.count
-        // The output rows this band holds.
-        let top = max(rows.lowerBound, offsetY)
-        let bottom = min(rows.upperBound, offsetY + output.height)
-        let scaleY = source.height / Double(max(1, output.height))
-        var pixels: RGBAImage?
-        if top < bottom {
-            let band = SourceRect(
-                x: source.x, y: source.y + Double(top - offsetY) * scaleY, width: source.width,
-                height: Double(bottom - top) * scaleY)
-            pixels = resampler.resample(image, from: band, to: PixelSize(width: output.width, height: bottom - top))
-        }
-        if let pixels, offsetX == 0, top == rows.lowerBound, pixels.width == size.width, pixels.height == height {
-            return pixels
-        }
-        var canvas = [UInt8](repeating: 0, count: size.width * height * 4)
-        if fill != 0 {
-            for index in stride(from: 3, to: canvas.count, by: 4) { canvas[index] = fill }
-        }
-        if let pixels {
-            let firstX = max(0, -offsetX)
-            let lastX = min(pixels.width, size.width - offsetX)
-            if firstX < lastX {
-                let length = (lastX - firstX) * 4
-                for y in 0..<pixels.height {
-                    let from = (y * pixels.width + firstX) * 4
-                    let to = ((top - rows.lowerBound + y) * size.width + firstX + offsetX) * 4
-                    canvas.replaceSubrange(to..<(to + length), with: pixels.pixels[from..<(from + length)])
-                }
-            }
-        }
-        return RGBAImage(width: size.width, height: height, pixels: canvas)
     }
 }

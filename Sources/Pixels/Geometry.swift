@@ -14,6 +14,19 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(width)x\(height)" }
 }
 
+/// A point in whole pixels: an offset inside a cell or a box.
+public struct PixelPoint: Hashable, Sendable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
+    }
+
+    public var description: String { "\(x),\(y)" }
+}
+
 /// An integer rectangle: a crop of an image or a place on screen.
 public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     public var x: Int

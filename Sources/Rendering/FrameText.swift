@@ -35,6 +35,12 @@ public enum FrameText {
             + Array("\u{1B}[\(count)X".utf8)
     }
 
+    /// Erases whole rows. ECH, not EL: tmux skips EL on a line it holds as
+    /// blank, which left a sixel picture drawn through passthrough behind.
+    public static func eraseRows(_ rows: Range<Int>, width: Int) -> [UInt8] {
+        rows.flatMap { erase(row: $0, column: 0, count: width) }
+    }
+
     /// Erases every cell of `rect`.
     public static func erase(_ rect: CellRect) -> [UInt8] {
         var out: [UInt8] = []

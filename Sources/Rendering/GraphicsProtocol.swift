@@ -1,6 +1,4 @@
-import Terminal
-
-/// How pixels reach the screen.
+/// The graphics protocols a user can ask for (`--protocol`).
 public enum GraphicsProtocol: String, CaseIterable, Sendable {
     /// kitty's graphics protocol: lossless, uploaded once, re-placed to zoom and pan.
     case kitty
@@ -15,32 +13,22 @@ public enum ProtocolChoice: String, CaseIterable, Sendable {
     case auto, sixel, kitty, blocks
 }
 
-/// The protocol to draw with, and whether it must be wrapped for tmux.
-public struct ProtocolDecision: Equatable, Sendable {
-    public var graphics: GraphicsProtocol
-    public var tmuxPassthrough: Bool
+/// How pixels reach the screen: one `GraphicsBackend` each.
+public enum DrawingMethod: String, CaseIterable, Sendable {
+    case sixel
+    /// kitty graphics placed at the cursor (directly, or through tmux passthrough).
+    case kitty
+    /// kitty graphics shown through Unicode placeholder text (kitty 0.28+
+    /// inside tmux): the picture lives in tmux's grid and moves with it.
+    case kittyPlaceholders = "kitty-placeholders"
+    case blocks
 
-    public init(graphics: GraphicsProtocol, tmuxPassthrough: Bool) {
-        self.graphics = graphics
-        self.tmuxPassthrough = tmuxPassthrough
-    }
-
-    /// kitty > sixel > half-blocks when asked to choose. Inside tmux, `auto`
-    /// means half-blocks: tmux answers the probe itself and drops graphics
-    /// unless `allow-passthrough` is on, which pxview cannot see; an explicit
-    /// `sixel` or `kitty` is wrapped in tmux passthrough instead.
-    public static func decide(
-        choice: ProtocolChoice, capabilities: TerminalCapabilities?, insideTmux: Bool
-    ) -> ProtocolDecision {
-        switch choice {
-        case .sixel: return ProtocolDecision(graphics: .sixel, tmuxPassthrough: insideTmux)
-        case .kitty: return ProtocolDecision(graphics: .kitty, tmuxPassthrough: insideTmux)
-        case .blocks: return ProtocolDecision(graphics: .blocks, tmuxPassthrough: false)
-        case .auto:
-            if insideTmux { return ProtocolDecision(graphics: .blocks, tmuxPassthrough: false) }
-            if capabilities?.kittyGraphics == true { return ProtocolDecision(graphics: .kitty, tmuxPassthrough: false) }
-            if capabilities?.sixel == true { return ProtocolDecision(graphics: .sixel, tmuxPassthrough: false) }
-            return ProtocolDecision(graphics: .blocks, tmuxPassthrough: false)
+    /// The protocol the method speaks.
+    public var graphicsProtocol: GraphicsProtocol {
+        switch self {
+        case .sixel: return .sixel
+        case .kitty, .kittyPlaceholders: return .kitty
+        case .blocks: return .blocks
         }
     }
 }

@@ -18,18 +18,57 @@ public struct ViewSettings: Equatable, Sendable {
     }
 }
 
-/// One drawn image: the escape codes, and the pixels and cells it covers.
-public struct RenderedImage: Sendable {
-    public var bytes: [UInt8]
-    /// Size of the drawn picture in screen pixels (half-blocks: in cells x 2).
-    public var pixelSize: PixelSize
-    /// Cells the picture covers, so callers can move the cursor past it.
-    public var cells: PixelSize
+/// How many pixels to decode: the one rule `show`, `open`, the search
+/// strip, the browser's thumbnails and the viewer all follow.
+public enum DecodeSize {
+    /// Thumbnails are Pixabay previews (at most 150 px); a "preview" larger
+    /// than 4 megapixels is refused rather than decoded, since a hostile
+    /// server could otherwise make every tile cost a 100-megapixel decode.
+    public static let thumbnailMaxPixels = 4_000_000
+
+    /// For `contain` and `down` the image is fitted into the box, so a box
+    /// `zoom` times larger (in image pixels: half-block units are not
+    /// square) tells the decoder how far it may DCT-scale; `cover` and 1:1
+    /// need the full resolution.
+    public static func options(box: PixelSize, screen: ScreenGeometry, settings: ViewSettings, maxPixels: Int) -> DecodeOptions {
+        var options = DecodeOptions(maxPixels: maxPixels)
+        if settings.fit == .contain || settings.fit == .down {
+            let zoom = settings.zoom.isFinite ? min(Viewport.maxNativeMagnification, max(1, settings.zoom)) : 1
+            let stretch = screen.unitStretch
+            options.targetSize = PixelSize(
+                width: Int(min(Double(DisplayGeometry.maxBoxSide), (Double(box.width) * zoom).rounded(.up))),
+                height: Int(min(Double(DisplayGeometry.maxBoxSide), (Double(box.height) * zoom / stretch).rounded(.up))))
+        }
+        return options
+    }
+
+    /// A thumbnail fitted into `box`.
+    public static func thumbnail(box: PixelSize, screen: ScreenGeometry, maxPixels: Int) -> DecodeOptions {
+        var options = self.options(box: box, screen: screen, settings: ViewSettings(), maxPixels: maxPixels)
+        options.maxPixels = min(maxPixels, thumbnailMaxPixels)
+        return options
+    }
 }
 
-/// The pixel pipeline in one place: bytes → decode (straight to the size
-/// needed) → viewport → resample → encode. `pxview show`, `open`, the
-/// explorer and `pxbench` all draw through it, so they cannot drift apart.
+extension Display {
+    /// `image` over the background the user chose (`--bg`), when it has
+    /// transparency: see `BackgroundChoice`.
+    public func composited(_ image: RGBAImage) -> RGBAImage {
+        background.fill(for: image, terminal: geometry.background)?.composite(image) ?? image
+    }
+
+    /// Decodes `bytes` as `options` say, then composites the background.
+    public func decode(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        var decoded = try decodeImage(bytes, options: options)
+        decoded.image = composited(decoded.image)
+        return decoded
+    }
+}
+
+/// The one-shot pixel pipeline: bytes → decode (straight to the size
+/// needed) → viewport → resample → the backend's inline picture.
+/// `pxview show`, `open`, the search strip and `pxbench` all draw through
+/// it; the explorer draws the same way through the backend's slots.
 public struct ImageRenderer: Sendable {
     public var resampler: Resampler
 
@@ -37,83 +76,32 @@ public struct ImageRenderer: Sendable {
         self.resampler = resampler
     }
 
-    /// Decodes `bytes` no larger than the view needs. For `contain` and
-    /// `down` the image is fitted into the box, so a box `zoom` times larger
-    /// tells TurboJPEG how far it may DCT-scale; `cover` and `actual` need
-    /// the full resolution.
-    public func decode(_ bytes: [UInt8], settings: ViewSettings, target: DisplayTarget, maxPixels: Int) throws(DecodeError)
-        -> DecodedImage
-    {
-        var options = DecodeOptions(maxPixels: maxPixels)
-        if settings.fit == .contain || settings.fit == .down {
-            let box = target.graphics == .blocks ? blockUnitBox(target) : target.box
-            let zoom = max(1, settings.zoom)
-            options.targetSize = PixelSize(
-                width: Int((Double(box.width) * zoom).rounded(.up)), height: Int((Double(box.height) * zoom).rounded(.up)))
-        }
-        return try decodeImage(bytes, options: options)
+    /// Decodes `bytes` no larger than `box` (in `screen`'s units) framed
+    /// by `settings` needs, composited as `display` says.
+    public func decode(
+        _ bytes: [UInt8], settings: ViewSettings, box: PixelSize, display: Display, screen: ScreenGeometry, maxPixels: Int
+    ) throws(DecodeError) -> DecodedImage {
+        try display.decode(bytes, options: DecodeSize.options(box: box, screen: screen, settings: settings, maxPixels: maxPixels))
     }
 
     /// The viewport of an image of `image` size (its full size, even when
     /// the pixels come from a DCT-scaled decode, so the output size does not
-    /// depend on how it was decoded) in `target` with the user's framing.
-    public func viewport(for image: PixelSize, settings: ViewSettings, target: DisplayTarget) -> Viewport {
-        switch target.graphics {
-        case .kitty, .sixel:
-            return Viewport(
-                imageSize: image, viewSize: target.box, fit: settings.fit, zoom: settings.zoom,
-                centerX: settings.centerX, centerY: settings.centerY)
-        case .blocks:
-            // Work in half-block units: a cell is one unit wide and two tall, so the
-            // image is stretched vertically by the cell's shape before fitting.
-            return Viewport(
-                imageSize: blockImageSize(image, target), viewSize: blockUnitBox(target), fit: settings.fit,
-                zoom: settings.zoom, centerX: settings.centerX, centerY: settings.centerY)
-        }
+    /// depend on how it was decoded) in `box` with the user's framing.
+    public func viewport(for image: PixelSize, settings: ViewSettings, box: PixelSize, screen: ScreenGeometry) -> Viewport {
+        Viewport(
+            imageSize: screen.unitImageSize(image), viewSize: box, fit: settings.fit, zoom: settings.zoom,
+            centerX: settings.centerX, centerY: settings.centerY)
     }
 
-    /// Draws the visible part of `image` through `viewport`.
-    public func render(_ image: RGBAImage, viewport: Viewport, target: DisplayTarget, imageID: UInt32 = 1) -> RenderedImage {
-        let output = viewport.outputSize
-        // The viewport measures the full image (stretched for half-blocks); the
-        // pixels at hand may be a DCT-scaled decode.
-        let pixels = resampler.resample(image, from: viewport.sourceRect(inImageOf: image.size), to: output)
-        var bytes: [UInt8]
-        let cells: PixelSize
-        switch target.graphics {
-        case .sixel:
-            bytes = SixelRenderer(options: .init(colorRegisters: target.colorRegisters)).render(pixels)
-            cells = cellsCovering(output, target.cellSize)
-        case .kitty:
-            cells = cellsCovering(output, target.cellSize)
-            // No c/r: kitty would stretch the picture to fill whole cells
-            // (up to a cell's worth of distortion); at its own pixel size it
-            // is exact. `cells` still tells the caller how far to move on.
-            bytes = KittyEncoder().transmitAndPlace(pixels, imageID: imageID, placementID: 1, columns: 0, rows: 0)
-        case .blocks:
-            cells = PixelSize(width: output.width, height: (output.height + 1) / 2)
-            bytes = HalfBlockEncoder().encode(pixels, columns: output.width)
-        }
-        if target.tmuxPassthrough { bytes = TmuxPassthrough.wrap(bytes) }
-        return RenderedImage(bytes: bytes, pixelSize: output, cells: cells)
+    /// The visible part of `image` through `viewport`, resampled.
+    public func pixels(_ image: RGBAImage, viewport: Viewport) -> RGBAImage {
+        resampler.resample(image, from: viewport.sourceRect(inImageOf: image.size), to: viewport.outputSize)
     }
 
-    /// Whole cells covering `pixels`.
-    func cellsCovering(_ pixels: PixelSize, _ cell: PixelSize) -> PixelSize {
-        PixelSize(
-            width: (pixels.width + cell.width - 1) / max(1, cell.width),
-            height: (pixels.height + cell.height - 1) / max(1, cell.height))
-    }
-
-    /// The box in half-block units: one per column, two per row.
-    func blockUnitBox(_ target: DisplayTarget) -> PixelSize {
-        PixelSize(width: target.cells.width, height: target.cells.height * 2)
-    }
-
-    /// The image measured in half-block units' shape: a unit is `cell.width`
-    /// wide and `cell.height / 2` tall on screen.
-    func blockImageSize(_ image: PixelSize, _ target: DisplayTarget) -> PixelSize {
-        let stretch = 2 * Double(target.cellSize.width) / Double(max(1, target.cellSize.height))
-        return PixelSize(width: image.width, height: max(1, Int((Double(image.height) * stretch).rounded())))
+    /// Draws the visible part of `image` through `viewport` at the cursor.
+    public func render(_ image: RGBAImage, viewport: Viewport, backend: any GraphicsBackend, imageID: UInt32 = 1)
+        -> InlinePicture
+    {
+        backend.inline(pixels(image, viewport: viewport), imageID: imageID)
     }
 }

@@ -1,49 +1,84 @@
 import Pixels
 
-/// The window as the explorer sees it: its size in cells, how many image
-/// units one cell holds (screen pixels for sixel and kitty; 1x2 half-block
-/// units for blocks), and the largest picture the terminal will show.
+/// The window as layouts see it, in the units of the backend that draws:
+/// screen pixels for sixel and kitty, half-block units (one column, half a
+/// row) for blocks. Derived from `DisplayGeometry` by the backend
+/// (`GraphicsBackend.screen`), never measured on its own, so layouts, the
+/// viewer's state and the decode size all agree with what gets drawn.
 public struct ScreenGeometry: Equatable, Sendable {
-    public var graphics: GraphicsProtocol
     /// width = columns, height = rows.
     public var windowCells: PixelSize
-    /// Screen pixels per cell (used for thumbnails and pixel protocols).
+    /// Screen pixels per cell.
     public var cellPixels: PixelSize
-    /// Sixel images larger than this are dropped by xterm, so views are capped.
-    public var sixelMaxSize: PixelSize?
+    /// Image units per cell.
+    public var unitsPerCell: PixelSize
+    /// The largest picture the terminal shows, in units (sixel: XTSMGRAPHICS).
+    public var pictureLimit: PixelSize?
 
-    public init(graphics: GraphicsProtocol, windowCells: PixelSize, cellPixels: PixelSize, sixelMaxSize: PixelSize? = nil) {
-        self.graphics = graphics
+    public init(windowCells: PixelSize, cellPixels: PixelSize, unitsPerCell: PixelSize, pictureLimit: PixelSize? = nil) {
         self.windowCells = PixelSize(width: max(1, windowCells.width), height: max(1, windowCells.height))
         self.cellPixels = PixelSize(width: max(1, cellPixels.width), height: max(1, cellPixels.height))
-        self.sixelMaxSize = sixelMaxSize
+        self.unitsPerCell = PixelSize(width: max(1, unitsPerCell.width), height: max(1, unitsPerCell.height))
+        self.pictureLimit = pictureLimit.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Image units per cell: pixels for sixel/kitty, one column by two
-    /// half-rows for blocks.
-    public var unitsPerCell: PixelSize {
-        graphics == .blocks ? PixelSize(width: 1, height: 2) : cellPixels
-    }
-
-    /// The box for a picture covering `cells`, in image units, capped by
-    /// `DisplayTarget.maxBoxSide` (as `show`'s box is) and the sixel limit.
+    /// The box for a picture covering `cells`, in units, capped by
+    /// `DisplayGeometry.maxBoxSide` and the picture limit.
     public func unitBox(cells: PixelSize) -> PixelSize {
-        let units = unitsPerCell
+        capped(PixelSize(width: cells.width * unitsPerCell.width, height: cells.height * unitsPerCell.height))
+    }
+
+    /// A box given in screen pixels (`--size`), in units: itself for pixel
+    /// backends, whole cells for half-blocks.
+    public func unitBox(pixels: PixelSize) -> PixelSize {
+        if unitsPerCell == cellPixels { return capped(pixels) }
+        return unitBox(cells: PixelSize(
+            width: max(1, pixels.width / cellPixels.width), height: max(1, pixels.height / cellPixels.height)))
+    }
+
+    private func capped(_ box: PixelSize) -> PixelSize {
         var box = PixelSize(
-            width: min(cells.width * units.width, DisplayTarget.maxBoxSide),
-            height: min(cells.height * units.height, DisplayTarget.maxBoxSide))
-        if graphics == .sixel, let limit = sixelMaxSize, !limit.isEmpty {
+            width: min(box.width, DisplayGeometry.maxBoxSide), height: min(box.height, DisplayGeometry.maxBoxSide))
+        if let limit = pictureLimit {
             box = PixelSize(width: min(box.width, limit.width), height: min(box.height, limit.height))
         }
         return box
     }
 
-    /// The viewport's notion of the image size: in half-block units the
-    /// image is stretched vertically by the cell's shape, so a fitted picture
-    /// keeps its proportions on screen.
+    /// How much taller than wide one unit is, relative to a square pixel:
+    /// 1 for pixel units; a half-block unit is `cell.width` wide and
+    /// `cell.height / 2` tall, so images are stretched by `2 * w / h`.
+    public var unitStretch: Double {
+        (Double(cellPixels.width) * Double(unitsPerCell.height))
+            / (Double(cellPixels.height) * Double(unitsPerCell.width))
+    }
+
+    /// The viewport's notion of an image's size: in half-block units the
+    /// image is stretched vertically by the unit's shape, so a fitted
+    /// picture keeps its proportions on screen.
     public func unitImageSize(_ pixels: PixelSize) -> PixelSize {
-        guard graphics == .blocks else { return pixels }
-        let stretch = 2 * Double(cellPixels.width) / Double(cellPixels.height)
+        let stretch = unitStretch
+        guard stretch != 1 else { return pixels }
         return PixelSize(width: pixels.width, height: max(1, Int((Double(pixels.height) * stretch).rounded())))
+    }
+
+    /// Whole cells covering `units`.
+    public func cellsCovering(_ units: PixelSize) -> PixelSize {
+        PixelSize(
+            width: (units.width + unitsPerCell.width - 1) / unitsPerCell.width,
+            height: (units.height + unitsPerCell.height - 1) / unitsPerCell.height)
+    }
+
+    /// The cells of `rect` (in units, relative to the cell `origin`) and every
+    /// cell it touches.
+    public func cells(covering rect: PixelRect, from origin: CellRect) -> CellRect {
+        let units = unitsPerCell
+        let firstColumn = max(0, rect.x) / units.width
+        let firstRow = max(0, rect.y) / units.height
+        let lastColumn = (rect.x + rect.width + units.width - 1) / units.width
+        let lastRow = (rect.y + rect.height + units.height - 1) / units.height
+        return CellRect(
+            column: origin.column + firstColumn, row: origin.row + firstRow,
+            columns: max(1, lastColumn - firstColumn), rows: max(1, lastRow - firstRow))
     }
 }

@@ -7,8 +7,12 @@ import Glibc
 /// and the terminal settings are restored before returning. Keys typed during
 /// the probe are discarded: a one-shot command has no use for them.
 ///
+/// Inside tmux the queries go through passthrough when it is on (see
+/// `ProbeQuery.bytes(for:)`), so they reach the real terminal and never
+/// tmux's pane title.
+///
 /// Returns nil when standard output is not a terminal.
-public func detectTerminal(probe: Bool, timeoutMs: Int = 200) -> TerminalCapabilities? {
+public func detectTerminal(probe: Bool, multiplexer: Multiplexer = .none, timeoutMs: Int = 200) -> TerminalCapabilities? {
     guard isatty(1) == 1, let window = windowSize(fd: 1) else { return nil }
     guard probe else { return capabilities(from: ProbeReplies(), winsize: window) }
     var inputFD: Int32 = 0
@@ -22,7 +26,8 @@ public func detectTerminal(probe: Bool, timeoutMs: Int = 200) -> TerminalCapabil
     do {
         let session = try TerminalSession(inputFD: inputFD, outputFD: 1, options: .rawModeOnly)
         defer { session.restore() }
-        let (replies, _) = try probeTerminal(inputFD: inputFD, outputFD: 1, timeoutMs: timeoutMs)
+        let (replies, _) = try probeTerminal(
+            inputFD: inputFD, outputFD: 1, timeoutMs: timeoutMs, queries: ProbeQuery.bytes(for: multiplexer))
         return capabilities(from: replies, winsize: window)
     } catch {
         return capabilities(from: ProbeReplies(), winsize: window)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Sends whole frames to the terminal.
 ///
 /// A frame goes out in a single write loop so the terminal never renders a
@@ -5,27 +11,112 @@
 /// synchronized output (`CSI ? 2026 h` … `CSI ? 2026 l`) so it renders none
 /// at all. The screen is never cleared between frames: callers draw over the
 /// previous frame, which is what keeps redraws flicker-free.
+///
+/// Inside a multiplexer this is the one place graphics are wrapped for
+/// passthrough (`Passthrough.segments`). A wrapped picture lands wherever
+/// the real terminal's cursor is, and tmux moves that cursor to the pane's
+/// only at the end of its event loop turn, after it has parsed what came
+/// before: so before each picture that draws at the cursor the writer
+/// sends a fence, DA1 (`CSI c`, answered by tmux itself), and waits for the
+/// answer. Without the fence xterm under tmux 3.3a drew a picture one cell
+/// right of and one row above where it was sent (seen in screenshots); with
+/// it, every picture landed where it belongs.
 public struct FrameWriter: Sendable {
     public static let beginSynchronizedUpdate: [UInt8] = Array("\u{1B}[?2026h".utf8)
     public static let endSynchronizedUpdate: [UInt8] = Array("\u{1B}[?2026l".utf8)
+    /// DA1: every terminal and tmux answer it, `CSI ? … c`.
+    public static let fence: [UInt8] = Array("\u{1B}[c".utf8)
+    /// How long to wait for the fence's answer before drawing anyway.
+    public static let fenceTimeoutMs = 500
+
+    /// How bytes reach the descriptor.
+    public enum Sink: Sendable {
+        /// `write(2)` until done; errors are thrown.
+        case direct
+        /// `OutputGuard.write`: slices, so Ctrl-C can close an open sequence.
+        case guarded
+    }
 
     public var fd: Int32
     public var synchronizedOutput: Bool
+    public var multiplexer: Multiplexer
+    /// The terminal's input, in raw mode, where the fence's answer arrives;
+    /// nil: pictures are sent without a fence.
+    public var fenceInputFD: Int32?
+    public var sink: Sink
 
-    public init(fd: Int32 = 1, synchronizedOutput: Bool) {
+    public init(
+        fd: Int32 = 1, synchronizedOutput: Bool, multiplexer: Multiplexer = .none, fenceInputFD: Int32? = nil,
+        sink: Sink = .direct
+    ) {
         self.fd = fd
         self.synchronizedOutput = synchronizedOutput
+        self.multiplexer = multiplexer
+        self.fenceInputFD = fenceInputFD
+        self.sink = sink
     }
 
-    /// The exact bytes `write(_:)` sends for `frame`.
+    /// The exact bytes `write(_:)` sends for `frame` (fences aside).
     public func framed(_ frame: [UInt8]) -> [UInt8] {
-        guard synchronizedOutput else { return frame }
-        return Self.beginSynchronizedUpdate + frame + Self.endSynchronizedUpdate
+        let body = multiplexer.wrapsGraphics ? Passthrough.wrapGraphics(frame) : frame
+        guard synchronizedOutput else { return body }
+        return Self.beginSynchronizedUpdate + body + Self.endSynchronizedUpdate
     }
 
     /// Writes the frame completely, retrying on EINTR, waiting out EAGAIN on
     /// a non-blocking descriptor, and continuing after partial writes.
-    public func write(_ frame: [UInt8]) throws(TerminalError) {
-        try FileDescriptorIO.writeAll(framed(frame), to: fd)
+    /// Returns the input read while waiting for fences (keys the user typed
+    /// meanwhile), for the input decoder.
+    @discardableResult
+    public func write(_ frame: [UInt8]) throws(TerminalError) -> [UInt8] {
+        guard multiplexer.wrapsGraphics, let input = fenceInputFD else {
+            try send(framed(frame))
+            return []
+        }
+        var pending: [UInt8] = synchronizedOutput ? Self.beginSynchronizedUpdate : []
+        var typed: [UInt8] = []
+        for segment in Passthrough.segments(frame) {
+            switch segment {
+            case .text(let bytes):
+                pending += bytes
+            case let .graphic(bytes, placesAtCursor):
+                if placesAtCursor {
+                    try send(pending + Self.fence)
+                    pending = []
+                    typed += try awaitFence(input)
+                }
+                pending += Passthrough.wrap(bytes)
+            }
+        }
+        if synchronizedOutput { pending += Self.endSynchronizedUpdate }
+        try send(pending)
+        return typed
+    }
+
+    private func send(_ bytes: [UInt8]) throws(TerminalError) {
+        guard !bytes.isEmpty else { return }
+        switch sink {
+        case .direct: try FileDescriptorIO.writeAll(bytes, to: fd)
+        case .guarded: OutputGuard.write(bytes, fd: fd)
+        }
+    }
+
+    /// Reads until the DA1 answer (or the timeout); returns the other input.
+    private func awaitFence(_ input: Int32) throws(TerminalError) -> [UInt8] {
+        var parser = ProbeReplyParser()
+        let deadline = FileDescriptorIO.monotonicMilliseconds() + Self.fenceTimeoutMs
+        while !parser.isComplete {
+            let remaining = deadline - FileDescriptorIO.monotonicMilliseconds()
+            guard remaining > 0 else { break }
+            switch FileDescriptorIO.waitUntilReady(input, events: Int16(POLLIN), timeoutMs: Int32(remaining)) {
+            case .timedOut: return parser.leftoverInput
+            case .failed(let error): throw error
+            case .ready:
+                let bytes = try FileDescriptorIO.readSome(from: input)
+                if bytes.isEmpty { return parser.leftoverInput }
+                parser.feed(bytes)
+            }
+        }
+        return parser.leftoverInput
     }
 }

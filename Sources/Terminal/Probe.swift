@@ -4,7 +4,8 @@ import Glibc
 /// answers out of order still has bytes in flight.
 let probeDrainMilliseconds: Int32 = 5
 
-/// Asks the terminal what it supports: writes `ProbeQuery.bytes` in one write
+/// Asks the terminal what it supports: writes `queries` (`ProbeQuery.bytes`,
+/// or `ProbeQuery.bytes(for:)` inside a multiplexer) in one write
 /// to `outputFD`, then reads `inputFD` until the DA1 reply arrives or
 /// `timeoutMs` passes, then briefly drains whatever else is already on its way.
 ///
@@ -16,10 +17,10 @@ let probeDrainMilliseconds: Int32 = 5
 /// A terminal that never answers DA1 (not a real terminal, or a very slow
 /// link) costs `timeoutMs`; `replies.deviceAttributes` is then nil.
 public func probeTerminal(
-    inputFD: Int32 = 0, outputFD: Int32 = 1, timeoutMs: Int = 200
+    inputFD: Int32 = 0, outputFD: Int32 = 1, timeoutMs: Int = 200, queries: [UInt8] = ProbeQuery.bytes
 ) throws(TerminalError) -> (replies: ProbeReplies, leftover: [UInt8]) {
     var parser = ProbeReplyParser()
-    try FileDescriptorIO.writeAll(ProbeQuery.bytes, to: outputFD)
+    try FileDescriptorIO.writeAll(queries, to: outputFD)
     let deadline = FileDescriptorIO.monotonicMilliseconds() + timeoutMs
     while !parser.isComplete {
         let remaining = deadline - FileDescriptorIO.monotonicMilliseconds()

@@ -26,10 +26,40 @@ public struct ProbeQuery: Sendable {
     public static let synchronizedOutputQuery: [UInt8] = Array("\u{1B}[?2026$p".utf8)
     /// Primary device attributes; attribute 4 in the reply means sixel.
     public static let primaryDeviceAttributesQuery: [UInt8] = Array("\u{1B}[c".utf8)
+    /// XTVERSION: `DCS > | name(version) ST`. Tells kitty 0.26 (no Unicode
+    /// placeholders) from 0.28+, and names Konsole, whose text never removes
+    /// a sixel picture.
+    public static let terminalVersionQuery: [UInt8] = Array("\u{1B}[>q".utf8)
+    /// OSC 11: the background colour, `OSC 11 ; rgb:RRRR/GGGG/BBBB ST`, so
+    /// transparent pictures can be composited over what is really behind them.
+    public static let backgroundColorQuery: [UInt8] = Array("\u{1B}]11;?\u{1B}\\".utf8)
 
     /// All queries, DA1 last.
     public static let bytes: [UInt8] =
-        kittyGraphicsQuery + colorRegistersQuery + sixelGeometryQuery
+        kittyGraphicsQuery + terminalVersionQuery + backgroundColorQuery + colorRegistersQuery + sixelGeometryQuery
         + cellSizeQuery + textAreaQuery + synchronizedOutputQuery
         + primaryDeviceAttributesQuery
+
+    /// The queries as they must be sent through `multiplexer`.
+    ///
+    /// Inside tmux an APC it does not pass through becomes the pane title,
+    /// and tmux answers DA1 itself, so: with passthrough on, every query is
+    /// wrapped for the outer terminal (whose DA1, wrapped too, still comes
+    /// last; seen with tmux 3.3a in xterm, kitty, mlterm and Konsole: the
+    /// outer replies reach the pane); with passthrough off, only what tmux
+    /// itself may answer goes out raw, and never the kitty query.
+    public static func bytes(for multiplexer: Multiplexer) -> [UInt8] {
+        switch multiplexer {
+        case .none:
+            return bytes
+        case .tmux(passthrough: true):
+            let queries = [
+                kittyGraphicsQuery, terminalVersionQuery, backgroundColorQuery, colorRegistersQuery, sixelGeometryQuery,
+                cellSizeQuery, primaryDeviceAttributesQuery,
+            ]
+            return queries.flatMap(Passthrough.wrap)
+        case .tmux(passthrough: false):
+            return backgroundColorQuery + cellSizeQuery + primaryDeviceAttributesQuery
+        }
+    }
 }

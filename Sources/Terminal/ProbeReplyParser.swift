@@ -20,6 +20,11 @@ public struct ProbeReplies: Sendable, Equatable {
     /// DA1 attributes after the `?`, e.g. [63, 1, 2, 4, ...]; nil until the
     /// DA1 reply arrives, which marks the end of the replies.
     public var deviceAttributes: [Int]?
+    /// XTVERSION (`DCS > | text ST`), e.g. "kitty(0.26.5)", "XTerm(379)",
+    /// "Konsole 22.12.3"; sanitized, at most 64 characters.
+    public var terminalVersion: String?
+    /// OSC 11 (`OSC 11 ; rgb:RRRR/GGGG/BBBB ST`): the default background.
+    public var backgroundColor: RGBA?
 
     public init() {}
 }
@@ -80,7 +85,12 @@ public struct ProbeReplyParser: Sendable {
                     committedLeftover.append(contentsOf: pending[index..<(index + 2)])
                     index += 2
                 case .complete(let length, let payload):
-                    if introducer == UInt8(ascii: "_") { absorbKittyReply(pending[payload]) }
+                    switch introducer {
+                    case UInt8(ascii: "_"): absorbKittyReply(pending[payload])
+                    case UInt8(ascii: "P"): absorbVersion(pending[payload])
+                    case UInt8(ascii: "]"): absorbColor(pending[payload])
+                    default: break
+                    }
                     index += length
                 }
             } else {
@@ -133,6 +143,30 @@ public struct ProbeReplyParser: Sendable {
         default:
             break
         }
+    }
+
+    /// XTVERSION reply: the DCS payload `> | name`.
+    private mutating func absorbVersion(_ payload: ArraySlice<UInt8>) {
+        guard payload.starts(with: [UInt8(ascii: ">"), UInt8(ascii: "|")]) else { return }
+        let text = String(decoding: payload.dropFirst(2).prefix(64), as: UTF8.self)
+        let printable = String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && $0.value < 0x80 })
+        if !printable.isEmpty { result.terminalVersion = printable }
+    }
+
+    /// OSC 11 reply: `11 ; rgb:R/G/B` with 1 to 4 hex digits per channel
+    /// (scaled to 8 bits as XParseColor does).
+    private mutating func absorbColor(_ payload: ArraySlice<UInt8>) {
+        let text = String(decoding: payload.prefix(64), as: UTF8.self)
+        guard text.hasPrefix("11;rgb:") else { return }
+        let channels = text.dropFirst(7).split(separator: "/", omittingEmptySubsequences: false)
+        guard channels.count == 3 else { return }
+        var values: [UInt8] = []
+        for channel in channels {
+            guard (1...4).contains(channel.count), let value = Int(channel, radix: 16) else { return }
+            let maximum = (1 << (4 * channel.count)) - 1
+            values.append(UInt8((value * 255 + maximum / 2) / maximum))
+        }
+        result.backgroundColor = RGBA(r: values[0], g: values[1], b: values[2])
     }
 
     /// kitty graphics reply `G i=31 ; message` (payload of the APC string).

@@ -20,10 +20,20 @@ public struct TerminalCapabilities: Sendable, Equatable {
     /// DECRQM says mode 2026 exists, so frames can be wrapped in
     /// `CSI ? 2026 h` … `CSI ? 2026 l` to avoid tearing.
     public var synchronizedOutput: Bool
+    /// XTVERSION's answer, e.g. "kitty(0.26.5)"; nil when it did not answer.
+    public var terminalVersion: String?
+    /// The default background colour (OSC 11), when the terminal said.
+    public var backgroundColor: RGBA?
+    /// The terminal answered `CSI 16 t` (so it can be asked again after a resize).
+    public var reportsCellSize: Bool
+    /// Replies that were out of bounds and ignored, for `PXVIEW_DEBUG`.
+    public var ignoredReplies: [String]
 
     public init(
         kittyGraphics: Bool, sixel: Bool, colorRegisters: Int?, sixelMaxSize: PixelSize?,
-        cellSize: PixelSize?, windowPixels: PixelSize?, windowCells: PixelSize, synchronizedOutput: Bool
+        cellSize: PixelSize?, windowPixels: PixelSize?, windowCells: PixelSize, synchronizedOutput: Bool,
+        terminalVersion: String? = nil, backgroundColor: RGBA? = nil, reportsCellSize: Bool = false,
+        ignoredReplies: [String] = []
     ) {
         self.kittyGraphics = kittyGraphics
         self.sixel = sixel
@@ -33,6 +43,33 @@ public struct TerminalCapabilities: Sendable, Equatable {
         self.windowPixels = windowPixels
         self.windowCells = windowCells
         self.synchronizedOutput = synchronizedOutput
+        self.terminalVersion = terminalVersion
+        self.backgroundColor = backgroundColor
+        self.reportsCellSize = reportsCellSize
+        self.ignoredReplies = ignoredReplies
+    }
+}
+
+/// The sizes a terminal may report before pxview stops believing it. A
+/// reply beyond them is ignored (and named under `PXVIEW_DEBUG`): a cell
+/// size of 999999999 px once made the viewer render a 16384x16384 canvas,
+/// 30 s of CPU and 300 MB per frame. The bounds match the flags'
+/// (`--cell-size` at most 256x256, `--size` at most 16384x16384).
+public enum TerminalLimits {
+    /// No font makes a cell larger.
+    public static let maxCellSide = 256
+    /// Window text areas and sixel geometries: larger than any screen.
+    public static let maxPixelSide = 16384
+    /// Sixel colour registers: XTSMGRAPHICS answers up to 1024 (mlterm);
+    /// 65536 leaves room for any real terminal.
+    public static let maxColorRegisters = 65536
+
+    static func cell(_ size: PixelSize) -> Bool {
+        (1...maxCellSide).contains(size.width) && (1...maxCellSide).contains(size.height)
+    }
+
+    static func pixels(_ size: PixelSize) -> Bool {
+        (1...maxPixelSide).contains(size.width) && (1...maxPixelSide).contains(size.height)
     }
 }
 
@@ -41,17 +78,32 @@ public struct TerminalCapabilities: Sendable, Equatable {
 /// Pixel sizes prefer TIOCGWINSZ, which tracks resizes without a round trip;
 /// the XTWINOPS replies fill in for terminals that leave ws_xpixel at zero.
 /// Cell size is, in order: TIOCGWINSZ pixels / cells, the `CSI 16 t` reply,
-/// the `CSI 14 t` reply / cells, else nil.
+/// the `CSI 14 t` reply / cells, else nil. Every size outside
+/// `TerminalLimits` is dropped and listed in `ignoredReplies`.
 public func capabilities(from replies: ProbeReplies, winsize: WindowSize) -> TerminalCapabilities {
+    var ignored: [String] = []
+    func bounded(_ size: PixelSize?, _ name: String, _ check: (PixelSize) -> Bool) -> PixelSize? {
+        guard let size else { return nil }
+        if check(size) { return size }
+        ignored.append("\(name) \(size.width)x\(size.height)")
+        return nil
+    }
     let cells = winsize.cells
+    let kernelPixels = bounded(winsize.pixels, "window pixels (TIOCGWINSZ)", TerminalLimits.pixels)
+    let textArea = bounded(replies.textAreaPixels, "text area (CSI 14 t)", TerminalLimits.pixels)
+    let cellReply = bounded(replies.cellPixels, "cell size (CSI 16 t)", TerminalLimits.cell)
+    let sixelLimit = bounded(replies.sixelMaxGeometry, "sixel geometry (XTSMGRAPHICS)", TerminalLimits.pixels)
+    var registers = replies.colorRegisters
+    if let count = registers, count > TerminalLimits.maxColorRegisters {
+        ignored.append("colour registers \(count)")
+        registers = nil
+    }
     func perCell(_ pixels: PixelSize) -> PixelSize? {
         guard !cells.isEmpty else { return nil }
         let size = PixelSize(width: pixels.width / cells.width, height: pixels.height / cells.height)
-        return size.isEmpty ? nil : size
+        return TerminalLimits.cell(size) ? size : nil
     }
-    let cellSize = winsize.pixels.flatMap(perCell)
-        ?? replies.cellPixels
-        ?? replies.textAreaPixels.flatMap(perCell)
+    let cellSize = kernelPixels.flatMap(perCell) ?? cellReply ?? textArea.flatMap(perCell)
     let attributes = replies.deviceAttributes ?? []
     // DA1's first number is the conformance level (62, 63, 64...), not a feature.
     let sixel = attributes.dropFirst().contains(4)
@@ -59,10 +111,14 @@ public func capabilities(from replies: ProbeReplies, winsize: WindowSize) -> Ter
     return TerminalCapabilities(
         kittyGraphics: replies.kittyGraphicsMessage == "OK",
         sixel: sixel,
-        colorRegisters: replies.colorRegisters,
-        sixelMaxSize: replies.sixelMaxGeometry,
+        colorRegisters: registers,
+        sixelMaxSize: sixelLimit,
         cellSize: cellSize,
-        windowPixels: winsize.pixels ?? replies.textAreaPixels,
+        windowPixels: kernelPixels ?? textArea,
         windowCells: cells,
-        synchronizedOutput: syncStatus == 1 || syncStatus == 2)
+        synchronizedOutput: syncStatus == 1 || syncStatus == 2,
+        terminalVersion: replies.terminalVersion,
+        backgroundColor: replies.backgroundColor,
+        reportsCellSize: cellReply != nil,
+        ignoredReplies: ignored)
 }

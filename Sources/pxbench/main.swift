@@ -133,7 +133,8 @@ print("")
 struct StageTimes { var decode = [Double](), scale = [Double](), quantize = [Double](), map = [Double](), sixel = [Double](), kitty = [Double]() }
 var stages = StageTimes()
 let renderer = ImageRenderer()
-let sixelTarget = DisplayTarget(graphics: .sixel, box: box)
+let sixelDisplay = Display(method: .sixel, geometry: DisplayGeometry(windowCells: DisplayGeometry.fallbackCells))
+let sixelScreen = sixelDisplay.makeBackend().screen
 for file in files {
     guard let data = FileManager.default.contents(atPath: file) else { continue }
     let bytes = [UInt8](data)
@@ -142,18 +143,20 @@ for file in files {
     for _ in 0..<options.runs {
         var decoded: DecodedImage?
         decodeRuns.append(milliseconds {
-            decoded = try? renderer.decode(bytes, settings: ViewSettings(), target: sixelTarget, maxPixels: DecodeOptions().maxPixels)
+            decoded = try? renderer.decode(
+                bytes, settings: ViewSettings(), box: box, display: sixelDisplay, screen: sixelScreen,
+                maxPixels: DecodeOptions().maxPixels)
         })
         guard let decoded else { break }
         // The same stages, with the same settings, as `ImageRenderer.render` for sixel.
-        let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewSettings(), target: sixelTarget)
+        let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewSettings(), box: box, screen: sixelScreen)
         var scaled = RGBAImage(width: 0, height: 0)
         scaleRuns.append(milliseconds {
             scaled = renderer.resampler.resample(
                 decoded.image, from: viewport.sourceRect(inImageOf: decoded.image.size), to: viewport.outputSize)
         })
         var palette = Palette(colors: [])
-        quantizeRuns.append(milliseconds { palette = PaletteBuilder(maxColors: sixelTarget.colorRegisters).build(from: scaled) })
+        quantizeRuns.append(milliseconds { palette = PaletteBuilder(maxColors: sixelDisplay.geometry.colorRegisters).build(from: scaled) })
         var indexed: IndexedImage?
         mapRuns.append(milliseconds { indexed = SixelRenderer.mapper(palette, dither: .ordered).map(scaled) })
         if let indexed { sixelRuns.append(milliseconds { _ = SixelEncoder().encode(indexed, palette: palette) }) }

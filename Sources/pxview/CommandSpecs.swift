@@ -22,6 +22,9 @@ enum Commands {
         OptionSpec(name: "--zoom", valueName: "Z", help: "1 = fit, 2 = twice the fit scale"),
         OptionSpec(name: "--center", valueName: "X,Y", help: "image point (fractions 0..1) at the middle of the view"),
         OptionSpec(name: "--max-pixels", valueName: "N", help: "refuse larger images (default 100000000)"),
+        OptionSpec(
+            name: "--bg", valueName: "COLOR",
+            help: "behind transparent pixels: auto (the terminal's background), none, checker, #rrggbb"),
     ]
 
     static let main = CommandSpec(

@@ -27,15 +27,14 @@ enum ExplorerSetup {
     /// no reply reaches the shell), with the protocol chosen exactly as
     /// `show` chooses it (`Screen.probe`). The explorer fills the terminal,
     /// so `--size` and `--cells` are refused rather than ignored.
-    static func display(_ view: ViewOptions, command: String) throws -> ExplorerDisplay {
+    static func display(_ view: ViewOptions, command: String) throws -> Display {
         if view.size != nil || view.cells != nil {
             throw UsageError(
                 message: "--size and --cells do not apply to the interactive viewer, which fills the terminal",
                 command: command)
         }
         guard Output.isTerminal(0), Output.isTerminal(1) else { throw ExplorerError.notATerminal }
-        let (capabilities, decision) = Screen.probe(view: view, drawsGraphics: true)
-        return ExplorerDisplay(decision: decision, capabilities: capabilities, cellSizeOverride: view.cellSize)
+        return Screen.probe(view: view)
     }
 
     static func options(maxPixels: Int) -> ExplorerOptions {

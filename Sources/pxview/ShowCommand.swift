@@ -1,4 +1,5 @@
 import Decoding
+import Glibc
 import Explorer
 import Foundation
 import HTTP
@@ -38,29 +39,23 @@ enum Show {
     static func display(bytes: [UInt8], name: String, view: ViewOptions, screen: Screen, imageID: UInt32 = ImageIDs.base()) -> Int32 {
         let renderer = ImageRenderer()
         do {
-            let decoded = try renderer.decode(bytes, settings: view.settings, target: screen.target, maxPixels: view.maxPixels)
+            let decoded = try renderer.decode(
+                bytes, settings: view.settings, box: screen.box, display: screen.display, screen: screen.backend.screen,
+                maxPixels: view.maxPixels)
             for warning in decoded.warnings {
                 Output.err("pxview: warning: \(name): \(TerminalText.sanitize(warning))\n")
             }
-            let viewport = renderer.viewport(for: decoded.fullSize, settings: view.settings, target: screen.target)
+            let viewport = renderer.viewport(
+                for: decoded.fullSize, settings: view.settings, box: screen.box, screen: screen.backend.screen)
             guard screen.drawsGraphics else {
                 Output.out(
-                    "\(name): \(decoded.format.displayName) \(decoded.fullSize), fits \(viewport.outputSize) px in a \(screen.target.box) box"
+                    "\(name): \(decoded.format.displayName) \(decoded.fullSize), fits \(viewport.outputSize) px in a \(screen.box) box"
                         + " (not a terminal: pass --protocol to draw)\n")
                 return ExitCode.success
             }
-            let rendered = renderer.render(decoded.image, viewport: viewport, target: screen.target, imageID: imageID)
-            var frame = rendered.bytes
-            // Leave the cursor on a fresh line below the picture, where the prompt goes.
-            switch screen.target.graphics {
-            case .kitty:
-                // The placement leaves the cursor at the image's top-left (C=1):
-                // newlines step below it, scrolling the screen if needed.
-                frame += Array("\r".utf8) + [UInt8](repeating: UInt8(ascii: "\n"), count: rendered.cells.height)
-            case .sixel: frame += Array("\r".utf8)
-            case .blocks: frame += Array("\r\n".utf8)
-            }
-            Output.write(frame)
+            // The backend leaves the cursor on a fresh line below the picture, where the prompt goes.
+            let picture = renderer.render(decoded.image, viewport: viewport, backend: screen.backend, imageID: imageID)
+            screen.draw(picture.bytes)
             return ExitCode.success
         } catch {
             Output.err("pxview: cannot decode \(name): \(error)\n")
@@ -126,6 +121,7 @@ struct ViewOptions {
     var cellSize: PixelSize?
     var settings: ViewSettings
     var maxPixels: Int
+    var background: BackgroundChoice
 
     init(_ parsed: ParsedArguments, command: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(UsageError)
@@ -164,45 +160,113 @@ struct ViewOptions {
         maxPixels = try parsed.value("--max-pixels").map { text throws(UsageError) in
             try ValueParser.positiveInteger(text, option: "--max-pixels", command: command)
         } ?? DecodeOptions.defaultMaxPixels
+        if let text = parsed.value("--bg") {
+            guard let choice = BackgroundChoice(parsing: text) else {
+                throw UsageError(
+                    message: "--bg expects auto|none|checker|black|white|#rrggbb, like #202020 (got '\(TerminalText.sanitize(text))')",
+                    command: command)
+            }
+            background = choice
+        } else {
+            background = .auto
+        }
     }
 }
 
-/// What the terminal can show, found once per run.
+/// What the terminal can show, found once per run, and how to draw on it.
 struct Screen {
-    var target: DisplayTarget
+    var display: Display
+    var backend: any GraphicsBackend
+    /// The box to fit into, in the backend's units.
+    var box: PixelSize
     /// False when stdout is not a terminal and no protocol was asked for:
     /// then `show` describes instead of drawing.
     var drawsGraphics: Bool
 
     static func prepare(view: ViewOptions) -> Screen {
         let drawsGraphics = Output.isTerminal(1) || view.protocolGiven
-        let (capabilities, probed) = probe(view: view, drawsGraphics: drawsGraphics)
+        var display = probe(view: view)
         // A description speaks in pixels, so it reasons as a pixel protocol would.
-        let decision = drawsGraphics ? probed : ProtocolDecision(graphics: .kitty, tmuxPassthrough: false)
-        let target = DisplayTarget.resolve(
-            decision: decision, capabilities: capabilities, size: view.size, cells: view.cells, cellSize: view.cellSize)
+        if !drawsGraphics { display.method = .kitty }
+        let backend = display.makeBackend()
+        let box = backend.unitBox(size: view.size, cells: view.cells)
         // From here on, Ctrl-C during a drawing closes the open sequence first.
         if drawsGraphics { OutputGuard.install() }
-        return Screen(target: target, drawsGraphics: drawsGraphics)
+        return Screen(display: display, backend: backend, box: box, drawsGraphics: drawsGraphics)
     }
 
     /// The one place the terminal is asked what it can do and the protocol
     /// is chosen (`show`, `open`, the search strip and the explorer):
-    /// `--protocol`, else `PXVIEW_PROTOCOL`, else the probe; half-blocks in
-    /// tmux unless asked. `PXVIEW_DEBUG` prints what was found.
-    static func probe(
-        view: ViewOptions, drawsGraphics: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> (TerminalCapabilities?, ProtocolDecision) {
-        // Off a terminal there is nothing to ask; with an explicit protocol and
-        // a pixel box there is nothing to learn (window size aside).
-        let capabilities = Output.isTerminal(1)
-            ? detectTerminal(probe: view.protocolChoice == .auto || view.size == nil) : nil
-        let insideTmux = !(environment["TMUX"] ?? "").isEmpty
-        let decision = ProtocolDecision.decide(
-            choice: view.protocolChoice, capabilities: capabilities, insideTmux: insideTmux)
+    /// `--protocol`, else `PXVIEW_PROTOCOL`, else the probe (through tmux
+    /// passthrough inside tmux). `PXVIEW_DEBUG` prints what was found; the
+    /// tmux hint goes to stderr once.
+    static func probe(view: ViewOptions, environment: [String: String] = ProcessInfo.processInfo.environment) -> Display {
+        let onTerminal = Output.isTerminal(1)
+        // Off a terminal tmux cannot be asked about this pane; graphics asked
+        // for explicitly are wrapped as they would have to be to show.
+        let multiplexer = onTerminal
+            ? Multiplexer.detect(environment: environment)
+            : Multiplexer.detect(environment: environment, askTmux: { "on" })
+        // Off a terminal there is nothing to ask.
+        let capabilities = onTerminal ? detectTerminal(probe: true, multiplexer: multiplexer) : nil
+        let geometry = DisplayGeometry(capabilities: capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
+        let display = Display.decide(
+            choice: view.protocolChoice, capabilities: capabilities, multiplexer: multiplexer, geometry: geometry,
+            background: view.background)
         if !(environment["PXVIEW_DEBUG"] ?? "").isEmpty {
-            Output.err("pxview: terminal \(capabilities.map { String(describing: $0) } ?? "none"); drawing \(decision)\n")
+            Output.err("pxview: terminal \(capabilities.map { String(describing: $0) } ?? "none")\n")
+            for ignored in capabilities?.ignoredReplies ?? [] { Output.err("pxview: ignored an out-of-bounds reply: \(ignored)\n") }
+            Output.err("pxview: \(display.summary)\n")
         }
-        return (capabilities, decision)
+        if let hint = display.hint, onTerminal { Output.err(hint + "\n") }
+        return display
+    }
+
+    /// Writes a drawing to stdout: graphics wrapped for the multiplexer, and
+    /// inside tmux a fence before each picture (read from the terminal in
+    /// raw mode, so the answer is never echoed).
+    func draw(_ bytes: [UInt8]) {
+        var writer = FrameWriter(fd: 1, synchronizedOutput: false, multiplexer: display.multiplexer, sink: .guarded)
+        guard display.multiplexer.wrapsGraphics, Output.isTerminal(1), let tty = TTYInput.open() else {
+            _ = try? writer.write(bytes)
+            return
+        }
+        defer { tty.close() }
+        writer.fenceInputFD = tty.fd
+        _ = try? writer.write(bytes)
+    }
+}
+
+/// The terminal's input for a one-shot drawing's fences: stdin when it is
+/// the terminal, else `/dev/tty`, in raw mode until closed.
+final class TTYInput {
+    let fd: Int32
+    private let opened: Bool
+    private let session: TerminalSession
+
+    private init(fd: Int32, opened: Bool, session: TerminalSession) {
+        self.fd = fd
+        self.opened = opened
+        self.session = session
+    }
+
+    static func open() -> TTYInput? {
+        var fd: Int32 = 0
+        var opened = false
+        if isatty(0) != 1 {
+            fd = Glibc.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            opened = true
+        }
+        guard let session = try? TerminalSession(inputFD: fd, outputFD: 1, options: .rawModeOnly) else {
+            if opened { Glibc.close(fd) }
+            return nil
+        }
+        return TTYInput(fd: fd, opened: opened, session: session)
+    }
+
+    func close() {
+        session.restore()
+        if opened { Glibc.close(fd) }
     }
 }

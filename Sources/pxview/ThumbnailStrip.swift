@@ -11,10 +11,8 @@ func drawThumbnailStrip(page: SearchPage, source: any PhotoSource, parsed: Parse
     let view = try ViewOptions(parsed, command: "search")
     let screen = Screen.prepare(view: view)
     guard screen.drawsGraphics else { return }
-    let cell = screen.target.cellSize
-    var target = screen.target
-    target.box = PixelSize(
-        width: ThumbnailStrip.tileCells.width * cell.width, height: ThumbnailStrip.tileCells.height * cell.height)
+    let units = screen.backend.screen
+    let box = units.unitBox(cells: ThumbnailStrip.tileCells)
     let hits = page.hits
     let previews: [[UInt8]?] = await withTaskGroup(of: (Int, [UInt8]?).self) { group in
         for (index, hit) in hits.enumerated() {
@@ -26,19 +24,18 @@ func drawThumbnailStrip(page: SearchPage, source: any PhotoSource, parsed: Parse
     }
     let renderer = ImageRenderer()
     let imageIDBase = ImageIDs.base()
+    let options = DecodeSize.thumbnail(box: box, screen: units, maxPixels: view.maxPixels)
     var tiles: [StripTile] = []
     for (index, hit) in hits.enumerated() {
-        var rendered: RenderedImage?
-        if let bytes = previews[index],
-            let decoded = try? renderer.decode(bytes, settings: ViewSettings(), target: target, maxPixels: view.maxPixels)
-        {
-            let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewSettings(), target: target)
-            rendered = renderer.render(decoded.image, viewport: viewport, target: target, imageID: imageIDBase + UInt32(index))
+        var picture: InlinePicture?
+        if let bytes = previews[index], let decoded = try? screen.display.decode(bytes, options: options) {
+            let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewSettings(), box: box, screen: units)
+            picture = renderer.render(decoded.image, viewport: viewport, backend: screen.backend, imageID: imageIDBase + UInt32(index))
         }
-        tiles.append(StripTile(label: "\(hit.id)", image: rendered))
+        tiles.append(StripTile(label: "\(hit.id)", picture: picture))
     }
     let columns = TextTable.outputWidth()
-    Output.write(ThumbnailStrip.compose(tiles, graphics: target.graphics, terminalColumns: columns))
+    screen.draw(ThumbnailStrip.compose(tiles, terminalColumns: columns))
 }
 
 /// Kitty image ids for this process: distinct from other pxview runs, so a

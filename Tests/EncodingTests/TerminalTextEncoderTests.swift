@@ -41,33 +41,3 @@ import Testing
             == "\u{1B}[0m\u{1B}[38;2;0;255;0m▀\u{1B}[0m")
     }
 }
-
-@Suite struct TmuxPassthroughTests {
-    @Test func wrapsOneCommandDoublingEscapes() {
-        let command = Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8)
-        #expect(TestImages.string(TmuxPassthrough.wrap(command))
-            == "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,d=A,q=2\u{1B}\u{1B}\\\u{1B}\\")
-    }
-
-    @Test func wrapsEachCommandSeparately() {
-        let commands = Array("\u{1B}_Gm=1;AAAA\u{1B}\\\u{1B}_Gm=0;BBBB\u{1B}\\".utf8)
-        #expect(TestImages.string(TmuxPassthrough.wrap(commands))
-            == "\u{1B}Ptmux;\u{1B}\u{1B}_Gm=1;AAAA\u{1B}\u{1B}\\\u{1B}\\"
-            + "\u{1B}Ptmux;\u{1B}\u{1B}_Gm=0;BBBB\u{1B}\u{1B}\\\u{1B}\\")
-    }
-
-    @Test func everyEscapeOfAKittyTransmissionIsDoubled() throws {
-        let bytes = KittyEncoder().transmit(TestImages.noise(width: 80, height: 80), imageID: 1)
-        let wrapped = TmuxPassthrough.wrap(bytes)
-        let commands = try KittyDecoder.commands(bytes)
-        let escapes = bytes.filter { $0 == 0x1B }.count
-        // Per command: ESC P tmux; (1) + doubled inner escapes + closing ESC \ (1).
-        #expect(wrapped.filter { $0 == 0x1B }.count == 2 * escapes + 2 * commands.count)
-        #expect(wrapped.count == bytes.count + escapes + commands.count * 9)
-    }
-
-    @Test func unterminatedTailIsWrappedToo() {
-        #expect(TestImages.string(TmuxPassthrough.wrap(Array("ab".utf8))) == "\u{1B}Ptmux;ab\u{1B}\\")
-        #expect(TmuxPassthrough.wrap([]).isEmpty)
-    }
-}

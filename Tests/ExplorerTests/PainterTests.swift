@@ -1,5 +1,9 @@
+import Encoding
+import Glibc
+import GraphicsReadback
 import Pixabay
 import Rendering
+import Scaling
 import Pixels
 import Terminal
 import Testing
@@ -7,8 +11,18 @@ import Testing
 @testable import Explorer
 
 /// A 40x12-cell window of 8x16-px cells: the viewer's view is 320x176 px.
-func smallGeometry(_ graphics: GraphicsProtocol) -> ScreenGeometry {
-    ScreenGeometry(graphics: graphics, windowCells: PixelSize(width: 40, height: 12), cellPixels: PixelSize(width: 8, height: 16))
+let smallCells = PixelSize(width: 40, height: 12)
+let smallCell = PixelSize(width: 8, height: 16)
+
+func smallGeometry(_ graphics: DrawingMethod) -> ScreenGeometry {
+    ScreenGeometry(graphics: graphics, windowCells: smallCells, cellPixels: smallCell)
+}
+
+/// The backend for the small window; kitty as kitty 0.26.5 (pixel offsets) unless told otherwise.
+func smallBackend(_ method: DrawingMethod, traits: TerminalTraits = TerminalTraits(version: "kitty(0.26.5)"),
+                  background: RGBA? = nil) -> any GraphicsBackend {
+    testDisplay(method, cells: smallCells, cell: smallCell, traits: traits, background: background)
+        .makeBackend(resampler: Resampler(threads: 1))
 }
 
 /// A 96x64 gradient, small enough for debug builds.
@@ -20,13 +34,21 @@ func gradient(width: Int = 96, height: Int = 64) -> RGBAImage {
     return RGBAImage(width: width, height: height, pixels: pixels)
 }
 
-func smallViewer(_ graphics: GraphicsProtocol) -> ViewerState {
+func smallViewer(_ graphics: DrawingMethod, size: PixelSize = PixelSize(width: 96, height: 64)) -> ViewerState {
     ViewerState(
-        title: "g.png", fullSize: PixelSize(width: 96, height: 64), decodedSize: PixelSize(width: 96, height: 64),
-        layout: ViewerLayout(geometry: smallGeometry(graphics)), openedDirectly: true)
+        title: "g.png", fullSize: size, decodedSize: size, layout: ViewerLayout(geometry: smallGeometry(graphics)),
+        openedDirectly: true)
 }
 
 extension Array where Element == UInt8 {
+    /// The first sixel DCS, `ESC P` to `ESC \`.
+    var firstSixel: [UInt8]? {
+        guard let start = indices.dropLast().first(where: { self[$0] == 0x1B && self[$0 + 1] == UInt8(ascii: "P") }),
+            let end = (start..<(count - 1)).first(where: { self[$0] == 0x1B && self[$0 + 1] == UInt8(ascii: "\\") })
+        else { return nil }
+        return Array(self[start...(end + 1)])
+    }
+
     func count(of text: String) -> Int {
         let needle = Array(text.utf8)
         guard count >= needle.count else { return 0 }
@@ -35,23 +57,81 @@ extension Array where Element == UInt8 {
 }
 
 @Suite struct ViewerPainterTests {
-    @Test func kittyTransmitsOnceThenOnlyReplacesWithACrop() {
+    @Test func kittyTransmitsOnceThenOnlyReplacesWithACropOfTheBoxAspect() {
         var state = smallViewer(.kitty)
-        let painter = ViewerPainter(image: gradient(), geometry: smallGeometry(.kitty))
+        let painter = ViewerPainter(image: gradient(), backend: smallBackend(.kitty))
         let first = painter.frame(for: state)
         #expect(first.count(of: "\u{1B}_Ga=t,") == 1)
-        // Fit: 96x64 at 2.75 = 264x176 px from x = 28: cells 3 to 36 (0-based), 34 of them.
-        #expect(first.count(of: "\u{1B}[1;4H\u{1B}_Ga=p,i=1,p=1,c=34,r=11,x=0,y=0,w=96,h=64,C=1,q=2\u{1B}\\") == 1)
+        // Fit: 96x64 at 2.75 = 264x176 px from x = 28. The box ends on the
+        // last cell boundary (x 288) and starts 4 px into cell 3; the crop
+        // (95x64 of 96x64) has the box's 260x175 aspect, so nothing stretches.
+        #expect(first.count(of: "\u{1B}[1;4H\u{1B}_Ga=p,i=1,p=1,c=33,r=11,x=1,y=0,w=95,h=64,X=4,Y=1,C=1,q=2\u{1B}\\") == 1)
         _ = state.handle(key("z"))
         let zoomed = painter.frame(for: state)
         #expect(zoomed.count(of: "a=t") == 0)
-        #expect(zoomed == Array("\u{1B}[1;1H\u{1B}_Ga=p,i=1,p=1,c=40,r=11,x=18,y=16,w=58,h=32,C=1,q=2\u{1B}\\".utf8))
+        #expect(zoomed == Array("\u{1B}[1;1H\u{1B}_Ga=p,i=1,p=1,c=40,r=11,x=19,y=16,w=58,h=32,X=1,Y=0,C=1,q=2\u{1B}\\".utf8))
         #expect(painter.teardown() == Array("\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\".utf8))
+    }
+
+    @Test func kittyBoxesKeepTheCropsAspect() {
+        // Every zoom step: the drawn box (c*w - X by r*h - Y) and the crop
+        // differ in aspect by less than one output pixel.
+        var state = smallViewer(.kitty)
+        let backend = smallBackend(.kitty)
+        let painter = ViewerPainter(image: gradient(), backend: backend)
+        for step in ["", "+", "+", "+", "-", "-", "-", "-", "z"] {
+            if let character = step.first { _ = state.handle(key(character)) }
+            let frame = String(decoding: painter.frame(for: state), as: UTF8.self)
+            guard let range = frame.range(of: "a=p,"), let end = frame[range.upperBound...].firstIndex(of: "\u{1B}") else { continue }
+            var keys: [String: Int] = [:]
+            for pair in frame[range.upperBound..<end].split(separator: ",") {
+                let parts = pair.split(separator: "=")
+                if parts.count == 2, let value = Int(parts[1]) { keys[String(parts[0])] = value }
+            }
+            let boxWidth = Double(keys["c", default: 0] * 8 - keys["X", default: 0])
+            let boxHeight = Double(keys["r", default: 0] * 16 - keys["Y", default: 0])
+            let cropWidth = Double(keys["w", default: 1]), cropHeight = Double(keys["h", default: 1])
+            let heightForWidth = boxWidth * cropHeight / cropWidth
+            #expect(abs(heightForWidth - boxHeight) <= 1.0, "step \(step): box \(boxWidth)x\(boxHeight), crop \(cropWidth)x\(cropHeight)")
+        }
+    }
+
+    @Test func kittyElsewhereStartsTheBoxOnACell() {
+        // Konsole shifts a scaled placement by X/Y instead of shrinking it:
+        // whole cells, no offsets.
+        let state = smallViewer(.kitty)
+        let painter = ViewerPainter(image: gradient(), backend: smallBackend(.kitty, traits: TerminalTraits(version: "Konsole 22.12.3")))
+        let first = painter.frame(for: state)
+        #expect(first.count(of: "\u{1B}[1;5H\u{1B}_Ga=p,i=1,p=1,c=33,r=11,x=0,y=0,w=96,h=64,C=1,q=2\u{1B}\\") == 1)
+    }
+
+    @Test func kittyShowsAFittedPhotoFromItsOwnResampleOneToOne() {
+        // A 640x352 image fitted to 320x176 is uploaded a second time at
+        // that size and placed without scaling; zooming in uses the decoded
+        // pixels with a crop, zooming back uses the fitted copy again.
+        let size = PixelSize(width: 640, height: 352)
+        var state = smallViewer(.kitty, size: size)
+        let painter = ViewerPainter(image: gradient(width: 640, height: 352), backend: smallBackend(.kitty))
+        let first = painter.frame(for: state)
+        #expect(first.count(of: "\u{1B}_Ga=t,") == 1)
+        #expect(first.count(of: "s=320,v=176") == 0)  // PNG: size inside the payload
+        #expect(first.count(of: "\u{1B}[1;1H\u{1B}_Ga=p,i=2,p=1,C=1,q=2\u{1B}\\") == 1)
+        _ = state.handle(key("+"))
+        let zoomed = painter.frame(for: state)
+        #expect(zoomed.count(of: "\u{1B}_Ga=t,") == 1)
+        #expect(zoomed.count(of: "a=p,i=1,p=1,c=40,r=11") == 1)
+        #expect(zoomed.count(of: "\u{1B}_Ga=d,d=i,i=2,q=2\u{1B}\\") == 1)
+        _ = state.handle(key("0"))
+        let back = painter.frame(for: state)
+        #expect(back.count(of: "\u{1B}_Ga=t,") == 0)
+        #expect(back.count(of: "\u{1B}[1;1H\u{1B}_Ga=p,i=2,p=1,C=1,q=2\u{1B}\\") == 1)
+        _ = state.handle(key("+"))
+        #expect(painter.frame(for: state).count(of: "\u{1B}_Ga=t,") == 0)
     }
 
     @Test func kittyHelpHidesThePlacementAndComesBack() {
         var state = smallViewer(.kitty)
-        let painter = ViewerPainter(image: gradient(), geometry: smallGeometry(.kitty))
+        let painter = ViewerPainter(image: gradient(), backend: smallBackend(.kitty))
         _ = painter.frame(for: state)
         _ = state.handle(key("?"))
         let help = painter.frame(for: state)
@@ -63,11 +143,17 @@ extension Array where Element == UInt8 {
         #expect(back.count(of: "zoom in") == 0)
     }
 
-    @Test func sixelRedrawsTheViewAndErasesWhatAShrunkPictureLeft() {
+    @Test func sixelPadsWithNothingAndErasesWhatAShrunkPictureLeft() throws {
         var state = smallViewer(.sixel)
-        let painter = ViewerPainter(image: gradient(), geometry: smallGeometry(.sixel), resampler: .init(threads: 1))
+        let painter = ViewerPainter(image: gradient(), backend: smallBackend(.sixel))
         let first = painter.frame(for: state)
-        #expect(first.count(of: "\u{1B}P0;1;0q") >= 1)
+        // 264x176 from x = 28 on cells 3...36: a 272 px canvas, 4 px of it
+        // unpainted on each side (transparent, never black).
+        #expect(first.count(of: "\u{1B}[1;4H\u{1B}P0;1;0q\"1;1;272;176") == 1)
+        let canvas = try SixelDecoder.decode(try #require(first.firstSixel)).image
+        for y in stride(from: 0, to: canvas.height, by: 7) {
+            #expect(canvas[0, y].a == 0 && canvas[3, y].a == 0 && canvas[271, y].a == 0 && canvas[4, y].a == 255)
+        }
         // An unchanged view is not encoded again.
         _ = state.handle(key(.left))
         #expect(painter.frame(for: state).count(of: "\u{1B}P") == 0)
@@ -75,13 +161,31 @@ extension Array where Element == UInt8 {
         let smaller = painter.frame(for: state)
         #expect(smaller.count(of: "\u{1B}P0;1;0q") >= 1)
         // Rows 1 and 11 (1-based) are outside the 0.8x picture: erased whole.
-        #expect(smaller.count(of: "\u{1B}[1;1H\u{1B}[0m\u{1B}[40X") == 1)
-        #expect(smaller.count(of: "\u{1B}[11;1H\u{1B}[0m\u{1B}[40X") == 1)
+        #expect(smaller.count(of: "\u{1B}[1;4H\u{1B}[0m\u{1B}[34X") == 1)
+        #expect(smaller.count(of: "\u{1B}[11;4H\u{1B}[0m\u{1B}[34X") == 1)
+    }
+
+    @Test func sixelSetsRegisterZeroToTheBackgroundWhenKnown() {
+        // Konsole paints unpainted sixel pixels with register 0: the
+        // terminal's background, so padding looks transparent there too.
+        let painter = ViewerPainter(
+            image: gradient(), backend: smallBackend(.sixel, background: RGBA(r: 255, g: 255, b: 255)))
+        let frame = painter.frame(for: smallViewer(.sixel))
+        #expect(frame.count(of: "\"1;1;272;176#0;2;100;100;100#") == 1)
+    }
+
+    @Test func konsoleSixelPicturesAreDeletedNotJustErased() {
+        var state = smallViewer(.sixel)
+        let painter = ViewerPainter(image: gradient(), backend: smallBackend(.sixel, traits: TerminalTraits(version: "Konsole 22.12.3")))
+        _ = painter.frame(for: state)
+        _ = state.handle(key("-"))
+        // The old picture covered cells 3...36 by rows 0...10: deleted by its middle cell.
+        #expect(painter.frame(for: state).count(of: "\u{1B}_Ga=d,d=p,x=21,y=6,q=2\u{1B}\\") == 1)
     }
 
     @Test func statusLineIsWrittenOnlyWhenItChanges() {
         var state = smallViewer(.kitty)
-        let painter = ViewerPainter(image: gradient(), geometry: smallGeometry(.kitty))
+        let painter = ViewerPainter(image: gradient(), backend: smallBackend(.kitty))
         #expect(painter.frame(for: state).count(of: "? keys") == 1)
         _ = state.handle(key("+"))
         #expect(painter.frame(for: state).count(of: "? keys") == 0)
@@ -91,10 +195,26 @@ extension Array where Element == UInt8 {
 
     @Test func blocksDrawHalfBlocksOnly() {
         let state = smallViewer(.blocks)
-        let painter = ViewerPainter(image: gradient(), geometry: smallGeometry(.blocks), resampler: .init(threads: 1))
+        let painter = ViewerPainter(image: gradient(), backend: smallBackend(.blocks))
         let frame = painter.frame(for: state)
         #expect(frame.count(of: "▀") > 100)
         #expect(frame.count(of: "\u{1B}P") == 0 && frame.count(of: "\u{1B}_G") == 0)
+    }
+
+    @Test func placeholdersUploadTheViewAndWriteItsCells() {
+        var state = smallViewer(.kittyPlaceholders)
+        let backend = testDisplay(.kittyPlaceholders, cells: smallCells, cell: smallCell).makeBackend(resampler: Resampler(threads: 1))
+        let painter = ViewerPainter(image: gradient(), backend: backend)
+        let first = painter.frame(for: state)
+        // The 272x176 canvas of cells 3...36, rows 0...10, as a virtual placement.
+        #expect(first.count(of: ",U=1,c=34,r=11,q=2") == 1)
+        let high = String(decoding: Array(KittyPlaceholders.row(imageID: 1 | (UInt32(getpid() % 255) + 1) << 24, row: 0, columns: 34)), as: UTF8.self)
+        #expect(first.count(of: "\u{1B}[1;4H" + high) == 1)
+        #expect(first.count(of: "\u{1B}[38;5;1m") == 11)
+        _ = state.handle(key("-"))
+        let smaller = painter.frame(for: state)
+        #expect(smaller.count(of: ",U=1,") == 1)
+        #expect(smaller.count(of: "\u{1B}[1;4H\u{1B}[0m\u{1B}[34X") == 1)
     }
 }
 
@@ -107,7 +227,8 @@ extension Array where Element == UInt8 {
         _ = state.start()
         _ = state.handle(.searchFinished(
             query: "", page: 1, result: .page(hits: (1...4).map(sampleHit), totalHits: 4, totalPages: 1, note: "offline")))
-        let painter = BrowserPainter(geometry: state.layout.geometry)
+        let painter = BrowserPainter(
+            backend: testDisplay(.kitty, cells: PixelSize(width: 100, height: 20), cell: PixelSize(width: 8, height: 16)).makeBackend())
         var thumbnails: [Int: RGBAImage] = [:]
         let first = painter.frame(for: state, thumbnails: thumbnails)
         #expect(first.count(of: "loading…") == state.layout.slots.count)
@@ -116,11 +237,12 @@ extension Array where Element == UInt8 {
         thumbnails[1] = gradient(width: 30, height: 20)
         _ = state.handle(.thumbnailFinished(id: 1, loaded: true))
         let arrived = painter.frame(for: state, thumbnails: thumbnails)
-        #expect(arrived.count(of: "_Ga=T,") == 1)
-        #expect(arrived.count(of: "i=100,") == 1)
+        // Tile 0 is slot 1: kitty image 3, uploaded then placed at its own size.
+        #expect(arrived.count(of: "_Ga=t,") == 1)
+        #expect(arrived.count(of: "_Ga=p,i=3,p=1,") == 1)
         _ = state.handle(press(.right))
         let moved = painter.frame(for: state, thumbnails: thumbnails)
-        #expect(moved.count(of: "_Ga=T") == 0)
+        #expect(moved.count(of: "_Ga=t") == 0 && moved.count(of: "_Ga=p") == 0)
         #expect(moved.count(of: "#2  1920x1280  by user2") == 1)
         #expect(moved.count(of: "┌") == 1)
         #expect(state.layout.slots.count == 3)
@@ -132,7 +254,8 @@ extension Array where Element == UInt8 {
         hit.user = "x\u{1B}[2J"
         var state = BrowserState(layout: browserLayout(), query: "", offline: true)
         _ = state.handle(.searchFinished(query: "", page: 1, result: .page(hits: [hit], totalHits: 1, totalPages: 1, note: nil)))
-        let frame = BrowserPainter(geometry: state.layout.geometry).frame(for: state, thumbnails: [:])
+        let frame = BrowserPainter(backend: testDisplay(.sixel, cells: PixelSize(width: 100, height: 30), cell: PixelSize(width: 10, height: 20)).makeBackend())
+            .frame(for: state, thumbnails: [:])
         #expect(frame.count(of: "\u{1B}]0") == 0)
         #expect(frame.count(of: "\u{1B}[2J") == 0)
         #expect(frame.count(of: "tags: evil\u{FFFD}]0;pwned\u{FFFD}, tag") == 1)

@@ -9,7 +9,7 @@ import Testing
 
 /// A 120x40-cell window of 10x20-pixel cells: the picture gets 120x39 cells,
 /// a 1200x780 view, and the 1920x1280 photo fits at 0.609.
-func viewerLayout(_ graphics: GraphicsProtocol = .kitty) -> ViewerLayout {
+func viewerLayout(_ graphics: DrawingMethod = .kitty) -> ViewerLayout {
     ViewerLayout(geometry: ScreenGeometry(
         graphics: graphics, windowCells: PixelSize(width: 120, height: 40), cellPixels: PixelSize(width: 10, height: 20)))
 }

@@ -49,17 +49,30 @@ import Testing
         return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
     }
 
+    /// A display drawing with `method` on 80x24 cells of `cell`, and its backend.
+    static func backend(_ method: DrawingMethod, cell: PixelSize = PixelSize(width: 10, height: 20)) -> any GraphicsBackend {
+        Display(method: method, geometry: DisplayGeometry(windowCells: PixelSize(width: 80, height: 24), cellPixels: cell))
+            .makeBackend()
+    }
+
+    /// Decode, frame and draw `bytes` inline as `pxview show` does.
+    static func show(
+        _ bytes: [UInt8], _ backend: any GraphicsBackend, box: PixelSize, settings: ViewSettings = ViewSettings()
+    ) throws -> (DecodedImage, Viewport, InlinePicture) {
+        let renderer = ImageRenderer()
+        let decoded = try renderer.decode(
+            bytes, settings: settings, box: box, display: backend.display, screen: backend.screen, maxPixels: 100_000_000)
+        let viewport = renderer.viewport(for: decoded.fullSize, settings: settings, box: box, screen: backend.screen)
+        return (decoded, viewport, renderer.render(decoded.image, viewport: viewport, backend: backend))
+    }
+
     @Test(arguments: photos)
     func sixelRoundTripIsAtLeast30dB(photo: String) throws {
-        let target = DisplayTarget(graphics: .sixel, box: PixelSize(width: 200, height: 150))
-        let renderer = ImageRenderer()
-        let decoded = try renderer.decode(try Self.fixture(photo), settings: ViewSettings(), target: target, maxPixels: 100_000_000)
-        let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewSettings(), target: target)
-        let rendered = renderer.render(decoded.image, viewport: viewport, target: target)
-        let shown = try SixelDecoder.decode(rendered.bytes).image
+        let (decoded, viewport, rendered) = try Self.show(
+            try Self.fixture(photo), Self.backend(.sixel), box: PixelSize(width: 200, height: 150))
+        let shown = try SixelDecoder.decode(rendered.lines[0]).image
         let source = expected(decoded, viewport)
         #expect(shown.size == source.size)
-        #expect(rendered.pixelSize == viewport.outputSize)
         for y in 0..<shown.height {
             for x in 0..<shown.width where (shown[x, y].a == 0) != (source[x, y].a < 128) {
                 Issue.record("pixel \(x),\(y): transparency differs")
@@ -71,27 +84,26 @@ import Testing
 
     @Test(arguments: photos)
     func kittyRoundTripIsLossless(photo: String) throws {
-        let target = DisplayTarget(graphics: .kitty, box: PixelSize(width: 200, height: 150), cellSize: PixelSize(width: 9, height: 18))
-        let renderer = ImageRenderer()
         let settings = ViewSettings(zoom: 1.5, centerX: 0.3, centerY: 0.6)
-        let decoded = try renderer.decode(try Self.fixture(photo), settings: settings, target: target, maxPixels: 100_000_000)
-        let viewport = renderer.viewport(for: decoded.fullSize, settings: settings, target: target)
-        let rendered = renderer.render(decoded.image, viewport: viewport, target: target)
-        let (shown, commands) = try KittyDecoder.image(rendered.bytes)
+        let (decoded, viewport, rendered) = try Self.show(
+            try Self.fixture(photo), Self.backend(.kitty, cell: PixelSize(width: 9, height: 18)),
+            box: PixelSize(width: 200, height: 150), settings: settings)
+        let (shown, commands) = try KittyDecoder.image(rendered.lines[0])
         let source = expected(decoded, viewport)
         #expect(shown.size == source.size)
         #expect(psnr(shown, source) >= 45, "\(photo)")
         // Drawn at its own pixel size: c/r would make kitty stretch it to whole cells.
         #expect(commands[0].keys["c"] == nil && commands[0].keys["r"] == nil)
         #expect(rendered.cells == PixelSize(width: (shown.width + 8) / 9, height: (shown.height + 17) / 18))
+        // The cursor steps below the picture's rows.
+        #expect(rendered.cursorAfter == Array("\r".utf8) + [UInt8](repeating: 10, count: rendered.cells.height))
     }
 
     @Test func zoomedOutputIsExactlyTheBox() throws {
-        let target = DisplayTarget(graphics: .sixel, box: PixelSize(width: 120, height: 90))
-        let renderer = ImageRenderer()
         let settings = ViewSettings(zoom: 3, centerX: 1, centerY: 0)
-        let decoded = try renderer.decode(try Self.fixture("p01_china_640x427.jpg"), settings: settings, target: target, maxPixels: 100_000_000)
-        let viewport = renderer.viewport(for: decoded.fullSize, settings: settings, target: target)
+        let (_, viewport, _) = try Self.show(
+            try Self.fixture("p01_china_640x427.jpg"), Self.backend(.sixel), box: PixelSize(width: 120, height: 90),
+            settings: settings)
         #expect(viewport.outputSize == PixelSize(width: 120, height: 90))
         // Centre (1, 0) clamps to the top-right corner: the view ends at the image's right edge.
         #expect(abs(viewport.sourceRect.x + viewport.sourceRect.width - 640) < 0.001)
@@ -100,51 +112,93 @@ import Testing
 
     @Test func dctScalingIsUsedForSmallBoxesButNotForCover() throws {
         let renderer = ImageRenderer()
-        let target = DisplayTarget(graphics: .sixel, box: PixelSize(width: 200, height: 150))
+        let backend = Self.backend(.sixel)
+        let box = PixelSize(width: 200, height: 150)
         let bytes = try Self.fixture("p03_storm_1920x1280.jpg")
-        let contain = try renderer.decode(bytes, settings: ViewSettings(), target: target, maxPixels: 100_000_000)
+        func decode(_ settings: ViewSettings) throws -> DecodedImage {
+            try renderer.decode(
+                bytes, settings: settings, box: box, display: backend.display, screen: backend.screen, maxPixels: 100_000_000)
+        }
+        let contain = try decode(ViewSettings())
         #expect(contain.image.size == PixelSize(width: 240, height: 160))
         #expect(contain.fullSize == PixelSize(width: 1920, height: 1280))
-        let zoomed = try renderer.decode(bytes, settings: ViewSettings(zoom: 4), target: target, maxPixels: 100_000_000)
-        #expect(zoomed.image.size == PixelSize(width: 960, height: 640))
-        let cover = try renderer.decode(bytes, settings: ViewSettings(fit: .cover), target: target, maxPixels: 100_000_000)
-        #expect(cover.image.size == PixelSize(width: 1920, height: 1280))
+        #expect(try decode(ViewSettings(zoom: 4)).image.size == PixelSize(width: 960, height: 640))
+        #expect(try decode(ViewSettings(fit: .cover)).image.size == PixelSize(width: 1920, height: 1280))
+    }
+
+    @Test func thumbnailsAreCappedAtFourMegapixels() {
+        let backend = Self.backend(.kitty)
+        let options = DecodeSize.thumbnail(box: PixelSize(width: 160, height: 120), screen: backend.screen, maxPixels: 100_000_000)
+        #expect(options.maxPixels == DecodeSize.thumbnailMaxPixels)
+        #expect(options.targetSize == PixelSize(width: 160, height: 120))
+        #expect(DecodeSize.thumbnail(box: PixelSize(width: 160, height: 120), screen: backend.screen, maxPixels: 1000).maxPixels == 1000)
     }
 
     @Test func halfBlocksKeepTheCellAspect() throws {
         // 10x20 cells: a half-block is square, so a 2:1 image fills 2 columns per row.
         var image = RGBAImage(width: 200, height: 100, fill: RGBA(r: 200, g: 10, b: 10))
         image[0, 0] = RGBA(r: 0, g: 0, b: 255)
-        let target = DisplayTarget(graphics: .blocks, box: PixelSize(width: 400, height: 200), cellSize: PixelSize(width: 10, height: 20))
+        let backend = Self.backend(.blocks)
+        let box = backend.screen.unitBox(pixels: PixelSize(width: 400, height: 200))
+        #expect(box == PixelSize(width: 40, height: 20))
         let renderer = ImageRenderer()
-        let viewport = renderer.viewport(for: image.size, settings: ViewSettings(), target: target)
-        let rendered = renderer.render(image, viewport: viewport, target: target)
+        let viewport = renderer.viewport(for: image.size, settings: ViewSettings(), box: box, screen: backend.screen)
+        let rendered = renderer.render(image, viewport: viewport, backend: backend)
         #expect(rendered.cells == PixelSize(width: 40, height: 10))
-        let text = String(decoding: rendered.bytes, as: UTF8.self)
-        #expect(text.split(separator: "\r\n").count == 10)
+        #expect(rendered.lines.count == 10)
+        #expect(String(decoding: rendered.bytes, as: UTF8.self).split(separator: "\r\n").count == 10)
     }
 
     @Test func protocolDecision() {
         let kitty = TerminalCapabilitiesFixtures.kitty
-        #expect(ProtocolDecision.decide(choice: .auto, capabilities: kitty, insideTmux: false).graphics == .kitty)
-        #expect(ProtocolDecision.decide(choice: .auto, capabilities: TerminalCapabilitiesFixtures.sixel, insideTmux: false).graphics == .sixel)
-        #expect(ProtocolDecision.decide(choice: .auto, capabilities: nil, insideTmux: false).graphics == .blocks)
-        #expect(ProtocolDecision.decide(choice: .auto, capabilities: kitty, insideTmux: true) == ProtocolDecision(graphics: .blocks, tmuxPassthrough: false))
-        #expect(ProtocolDecision.decide(choice: .sixel, capabilities: nil, insideTmux: true) == ProtocolDecision(graphics: .sixel, tmuxPassthrough: true))
+        let sixel = TerminalCapabilitiesFixtures.sixel
+        let geometry = DisplayGeometry(windowCells: PixelSize(width: 80, height: 24))
+        func decide(_ choice: ProtocolChoice, _ caps: TerminalCapabilities?, _ mux: Multiplexer = .none) -> Display {
+            Display.decide(choice: choice, capabilities: caps, multiplexer: mux, geometry: geometry)
+        }
+        #expect(decide(.auto, kitty).method == .kitty)
+        #expect(decide(.auto, sixel).method == .sixel)
+        #expect(decide(.auto, nil).method == .blocks)
+        #expect(decide(.auto, nil).hint == nil)
+        // tmux without passthrough: half-blocks and the hint, whatever was asked.
+        #expect(decide(.auto, kitty, .tmux(passthrough: false)).method == .blocks)
+        #expect(decide(.auto, kitty, .tmux(passthrough: false)).hint == Multiplexer.passthroughHint)
+        #expect(decide(.sixel, nil, .tmux(passthrough: false)).method == .sixel)
+        #expect(decide(.sixel, nil, .tmux(passthrough: false)).hint != nil)
+        #expect(decide(.blocks, nil, .tmux(passthrough: false)).hint == nil)
+        // tmux with passthrough: what the outer terminal speaks; placeholders from kitty 0.28.
+        #expect(decide(.auto, sixel, .tmux(passthrough: true)).method == .sixel)
+        #expect(decide(.auto, kitty, .tmux(passthrough: true)).method == .kitty)
+        var newKitty = kitty
+        newKitty.terminalVersion = "kitty(0.28.1)"
+        #expect(decide(.auto, newKitty, .tmux(passthrough: true)).method == .kittyPlaceholders)
+        #expect(decide(.kitty, newKitty, .tmux(passthrough: true)).method == .kittyPlaceholders)
+        #expect(decide(.auto, newKitty).method == .kitty)
+        // Synchronized output is the outer terminal's, never through tmux.
+        #expect(decide(.auto, kitty).synchronizedOutput)
+        #expect(!decide(.auto, kitty, .tmux(passthrough: true)).synchronizedOutput)
+    }
+
+    @Test func terminalTraitsFromXTVERSION() {
+        #expect(TerminalTraits(version: "kitty(0.26.5)").kittyVersion == [0, 26, 5])
+        #expect(!TerminalTraits(version: "kitty(0.26.5)").supportsPlaceholders)
+        #expect(TerminalTraits(version: "kitty(0.28.0)").supportsPlaceholders)
+        #expect(TerminalTraits(version: "kitty(1.0)").supportsPlaceholders)
+        #expect(TerminalTraits(version: "Konsole 22.12.3").isKonsole)
+        #expect(!TerminalTraits(version: "XTerm(379)").isKonsole && !TerminalTraits(version: "XTerm(379)").supportsPlaceholders)
+        #expect(!TerminalTraits(version: nil).scaledOffsetsShrink)
     }
 
     @Test func sixelBoxIsCappedByTheTerminalsMaximum() {
-        let decision = ProtocolDecision(graphics: .sixel, tmuxPassthrough: false)
-        let target = DisplayTarget.resolve(
-            decision: decision, capabilities: TerminalCapabilitiesFixtures.sixel, size: nil, cells: nil, cellSize: nil)
+        let geometry = DisplayGeometry(
+            capabilities: TerminalCapabilitiesFixtures.sixel,
+            window: WindowSize(cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)))
+        let backend = Display(method: .sixel, geometry: geometry).makeBackend()
         // 100x35 cells of 9x19 less the prompt row: 900x646, capped at 1000x1000 → unchanged;
-        #expect(target.box == PixelSize(width: 900, height: 646))
-        let big = DisplayTarget.resolve(
-            decision: decision, capabilities: TerminalCapabilitiesFixtures.sixel, size: PixelSize(width: 1600, height: 1200),
-            cells: nil, cellSize: nil)
-        #expect(big.box == PixelSize(width: 1000, height: 1000))
-        let unknown = DisplayTarget.resolve(decision: decision, capabilities: nil, size: nil, cells: nil, cellSize: nil)
-        #expect(unknown.box == PixelSize(width: 800, height: 460))
+        #expect(backend.unitBox(size: nil, cells: nil) == PixelSize(width: 900, height: 646))
+        #expect(backend.unitBox(size: PixelSize(width: 1600, height: 1200), cells: nil) == PixelSize(width: 1000, height: 1000))
+        let unknown = Display(method: .sixel, geometry: DisplayGeometry(capabilities: nil, window: nil)).makeBackend()
+        #expect(unknown.unitBox(size: nil, cells: nil) == PixelSize(width: 800, height: 460))
     }
 }
 

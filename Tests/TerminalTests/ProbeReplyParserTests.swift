@@ -21,6 +21,8 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
             name: "xterm_stock",
             winsize: WindowSize(cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)),
             replies: [
+                "\u{1B}P>|XTerm(379)\u{1B}\\",
+                "\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\",
                 "\u{1B}[?1;3S",  // colours: failure, no sixel
                 "\u{1B}[?2;3S",  // geometry: failure
                 "\u{1B}[?2026;0$y",
@@ -29,11 +31,14 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
             expected: TerminalCapabilities(
                 kittyGraphics: false, sixel: false, colorRegisters: nil, sixelMaxSize: nil,
                 cellSize: PixelSize(width: 9, height: 19), windowPixels: PixelSize(width: 904, height: 669),
-                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: false)),
+                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: false, terminalVersion: "XTerm(379)",
+                backgroundColor: RGBA(r: 255, g: 255, b: 255))),
         ReferenceTerminal(
             name: "xterm_vt340",
             winsize: WindowSize(cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)),
             replies: [
+                "\u{1B}P>|XTerm(379)\u{1B}\\",
+                "\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\",
                 "\u{1B}[?1;0;256S",
                 "\u{1B}[?2;0;1000;1000S",
                 "\u{1B}[?2026;0$y",
@@ -43,7 +48,8 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
                 kittyGraphics: false, sixel: true, colorRegisters: 256,
                 sixelMaxSize: PixelSize(width: 1000, height: 1000),
                 cellSize: PixelSize(width: 9, height: 19), windowPixels: PixelSize(width: 904, height: 669),
-                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: false)),
+                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: false, terminalVersion: "XTerm(379)",
+                backgroundColor: RGBA(r: 255, g: 255, b: 255))),
         ReferenceTerminal(
             name: "xterm_vt340_winops",
             winsize: WindowSize(cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)),
@@ -59,12 +65,14 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
                 kittyGraphics: false, sixel: true, colorRegisters: 256,
                 sixelMaxSize: PixelSize(width: 1000, height: 1000),
                 cellSize: PixelSize(width: 9, height: 19), windowPixels: PixelSize(width: 904, height: 669),
-                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: false)),
+                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: false, reportsCellSize: true)),
         ReferenceTerminal(
             name: "kitty",
             winsize: WindowSize(cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 900, height: 630)),
             replies: [
                 "\u{1B}_Gi=31;OK\u{1B}\\",
+                "\u{1B}P>|kitty(0.26.5)\u{1B}\\",
+                "\u{1B}]11;rgb:0000/0000/0000\u{1B}\\",
                 "\u{1B}[6;18;9t",
                 "\u{1B}[4;630;900t",
                 "\u{1B}[?2026;2$y",
@@ -73,11 +81,13 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
             expected: TerminalCapabilities(
                 kittyGraphics: true, sixel: false, colorRegisters: nil, sixelMaxSize: nil,
                 cellSize: PixelSize(width: 9, height: 18), windowPixels: PixelSize(width: 900, height: 630),
-                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: true)),
+                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: true, terminalVersion: "kitty(0.26.5)",
+                backgroundColor: RGBA(r: 0, g: 0, b: 0), reportsCellSize: true)),
         ReferenceTerminal(
             name: "mlterm",
             winsize: WindowSize(cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 1000, height: 665)),
             replies: [
+                "\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\",
                 "\u{1B}[?1;0;1024S",
                 "\u{1B}[?1;3;0S",  // mlterm's malformed answer to the geometry query
                 "\u{1B}[6;19;10t",
@@ -88,16 +98,81 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
             expected: TerminalCapabilities(
                 kittyGraphics: false, sixel: true, colorRegisters: 1024, sixelMaxSize: nil,
                 cellSize: PixelSize(width: 10, height: 19), windowPixels: PixelSize(width: 1000, height: 665),
-                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: false)),
+                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: false,
+                backgroundColor: RGBA(r: 255, g: 255, b: 255), reportsCellSize: true)),
+        // Konsole 22.12 (Debian 12), replies recorded under Xvfb: kitty graphics
+        // and sixel both, a 16384 px sixel limit.
+        ReferenceTerminal(
+            name: "konsole",
+            winsize: WindowSize(cells: PixelSize(width: 100, height: 34), pixels: PixelSize(width: 903, height: 612)),
+            replies: [
+                "\u{1B}_Gi=31;OK\u{1B}\\",
+                "\u{1B}P>|Konsole 22.12.3\u{1B}\\",
+                "\u{1B}]11;rgb:2323/2626/2727\u{1B}\\",
+                "\u{1B}[?1;0;256S",
+                "\u{1B}[?2;0;16384;16384S",
+                "\u{1B}[6;18;9t",
+                "\u{1B}[4;612;900t",
+                "\u{1B}[?62;1;4c",
+            ],
+            expected: TerminalCapabilities(
+                kittyGraphics: true, sixel: true, colorRegisters: 256, sixelMaxSize: PixelSize(width: 16384, height: 16384),
+                cellSize: PixelSize(width: 9, height: 18), windowPixels: PixelSize(width: 903, height: 612),
+                windowCells: PixelSize(width: 100, height: 34), synchronizedOutput: false, terminalVersion: "Konsole 22.12.3",
+                backgroundColor: RGBA(r: 35, g: 38, b: 39), reportsCellSize: true)),
+        // Inside tmux 3.3a with passthrough, in kitty: the outer terminal's
+        // replies to wrapped queries, and the pane's size from the kernel.
+        ReferenceTerminal(
+            name: "tmux_in_kitty",
+            winsize: WindowSize(cells: PixelSize(width: 100, height: 33), pixels: PixelSize(width: 900, height: 594)),
+            replies: [
+                "\u{1B}_Gi=31;OK\u{1B}\\",
+                "\u{1B}P>|kitty(0.26.5)\u{1B}\\",
+                "\u{1B}]11;rgb:0000/0000/0000\u{1B}\\",
+                "\u{1B}[6;18;9t",
+                "\u{1B}[?62;c",
+            ],
+            expected: TerminalCapabilities(
+                kittyGraphics: true, sixel: false, colorRegisters: nil, sixelMaxSize: nil,
+                cellSize: PixelSize(width: 9, height: 18), windowPixels: PixelSize(width: 900, height: 594),
+                windowCells: PixelSize(width: 100, height: 33), synchronizedOutput: false, terminalVersion: "kitty(0.26.5)",
+                backgroundColor: RGBA(r: 0, g: 0, b: 0), reportsCellSize: true)),
     ]
 }
 
 @Suite struct ProbeReplyParserTests {
     @Test func queryBytesAreExact() {
-        let expected = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
+        let expected = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\" + "\u{1B}[>q" + "\u{1B}]11;?\u{1B}\\"
             + "\u{1B}[?1;1;0S" + "\u{1B}[?2;4;0S" + "\u{1B}[16t" + "\u{1B}[14t"
             + "\u{1B}[?2026$p" + "\u{1B}[c"
         #expect(ProbeQuery.bytes == bytes(expected))
+        #expect(ProbeQuery.bytes(for: .none) == ProbeQuery.bytes)
+    }
+
+    @Test func insideTmuxEveryQueryGoesThroughPassthroughAndNoAPCGoesRaw() {
+        // With passthrough: each query wrapped for the outer terminal, DA1 last.
+        func wrapped(_ query: String) -> String {
+            "\u{1B}Ptmux;" + query.replacingOccurrences(of: "\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\"
+        }
+        let through = [
+            "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\", "\u{1B}[>q", "\u{1B}]11;?\u{1B}\\", "\u{1B}[?1;1;0S",
+            "\u{1B}[?2;4;0S", "\u{1B}[16t", "\u{1B}[c",
+        ].map(wrapped).joined()
+        #expect(ProbeQuery.bytes(for: .tmux(passthrough: true)) == bytes(through))
+        // Without: nothing tmux could take for a pane title, DA1 answered by tmux.
+        let off = ProbeQuery.bytes(for: .tmux(passthrough: false))
+        #expect(off == bytes("\u{1B}]11;?\u{1B}\\\u{1B}[16t\u{1B}[c"))
+        #expect(!off.containsAPC)
+    }
+
+    @Test func backgroundColourRepliesParse() {
+        func parsed(_ reply: String) -> RGBA? { parse(bytes(reply + "\u{1B}[?62;c")).result.backgroundColor }
+        #expect(parsed("\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\") == RGBA(r: 255, g: 255, b: 255))
+        #expect(parsed("\u{1B}]11;rgb:2323/2626/2727\u{07}") == RGBA(r: 35, g: 38, b: 39))
+        #expect(parsed("\u{1B}]11;rgb:f/8/0\u{1B}\\") == RGBA(r: 255, g: 136, b: 0))
+        #expect(parsed("\u{1B}]11;rgb:zz/00/00\u{1B}\\") == nil)
+        #expect(parsed("\u{1B}]10;rgb:ffff/ffff/ffff\u{1B}\\") == nil)
+        #expect(parsed("\u{1B}]11;rgb:ffff/ffff\u{1B}\\") == nil)
     }
 
     private func parse(_ input: [UInt8]) -> ProbeReplyParser {
@@ -182,7 +257,9 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
                 + "\u{1B}[?80;2$y"  // another mode
                 + "\u{1B}[>1;4000;26c"  // DA2
                 + "\u{1B}[?0u"  // kitty keyboard flags
-                + "\u{1B}P>|kitty(0.26.5)\u{1B}\\"
+                + "\u{1B}P>|\u{1B}\\"  // an empty version
+                + "\u{1B}P1$r0m\u{1B}\\"  // DECRQSS
+                + "\u{1B}]10;rgb:0000/0000/0000\u{1B}\\"  // the foreground, not asked
                 + "\u{1B}[?62;c"))
         var expected = ProbeReplies()
         expected.deviceAttributes = [62]
@@ -260,4 +337,48 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
             winsize: WindowSize(cells: PixelSize(width: 0, height: 0), pixels: PixelSize(width: 1000, height: 700)))
         #expect(caps.cellSize == nil)
     }
+}
+
+@Suite struct CapabilityBoundsTests {
+    private let cells = PixelSize(width: 100, height: 35)
+
+    @Test func hostileSizesAreIgnoredAndNamed() {
+        var replies = ProbeReplies()
+        replies.cellPixels = PixelSize(width: 999_999_999, height: 999_999_999)
+        replies.textAreaPixels = PixelSize(width: 100_000, height: 50)
+        replies.sixelMaxGeometry = PixelSize(width: 20000, height: 20000)
+        replies.colorRegisters = 1_000_000
+        replies.deviceAttributes = [62, 4]
+        let caps = capabilities(from: replies, winsize: WindowSize(cells: cells, pixels: nil))
+        #expect(caps.cellSize == nil)
+        #expect(caps.windowPixels == nil)
+        #expect(caps.sixelMaxSize == nil)
+        #expect(caps.colorRegisters == nil)
+        #expect(caps.ignoredReplies == [
+            "text area (CSI 14 t) 100000x50", "cell size (CSI 16 t) 999999999x999999999",
+            "sixel geometry (XTSMGRAPHICS) 20000x20000", "colour registers 1000000",
+        ])
+    }
+
+    @Test func kernelPixelsBeyondTheBoundsAreIgnoredToo() {
+        let caps = capabilities(
+            from: ProbeReplies(), winsize: WindowSize(cells: cells, pixels: PixelSize(width: 60000, height: 60000)))
+        #expect(caps.windowPixels == nil && caps.cellSize == nil)
+        #expect(caps.ignoredReplies == ["window pixels (TIOCGWINSZ) 60000x60000"])
+    }
+
+    @Test func sizesAtTheBoundsAreKept() {
+        var replies = ProbeReplies()
+        replies.cellPixels = PixelSize(width: 256, height: 256)
+        replies.sixelMaxGeometry = PixelSize(width: 16384, height: 16384)
+        let caps = capabilities(from: replies, winsize: WindowSize(cells: cells, pixels: nil))
+        #expect(caps.cellSize == PixelSize(width: 256, height: 256))
+        #expect(caps.sixelMaxSize == PixelSize(width: 16384, height: 16384))
+        #expect(caps.ignoredReplies.isEmpty)
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// True when an APC (`ESC _`) starts anywhere.
+    var containsAPC: Bool { indices.dropLast().contains { self[$0] == 0x1B && self[$0 + 1] == UInt8(ascii: "_") } }
 }

@@ -10,7 +10,7 @@ import Testing
         try #require(ReferenceTerminal.all.first { $0.name == name })
     }
 
-    @Test(arguments: ["kitty", "xterm_vt340", "xterm_stock", "mlterm"])
+    @Test(arguments: ["kitty", "xterm_vt340", "xterm_stock", "mlterm", "konsole"])
     func probeReadsRepliesFromThePty(name: String) throws {
         let terminal = try reference(name)
         let pty = try PseudoTerminal()

@@ -219,18 +219,20 @@ func expectRestored(_ session: PseudoTerminalSession) {
 
     @Test func kittyTransmitsOnceThenZoomsByReplacingWithACrop() throws {
         let session = try PseudoTerminalSession(arguments: ["show", "-i", fixtureImage], emulation: .kitty)
+        // Fitted, the photo is resampled to the view and placed 1:1 (image 2):
+        // 264x176 px from x = 28, 4 px into the fourth cell.
         #expect(session.waitFor("\u{1B}_Ga=t"))
-        #expect(session.waitFor("a=p,i=1,p=1"))
-        // The first zoom step passes the decoded resolution (the decoder
-        // scaled the photo down to the small view): the full image is
-        // decoded and transmitted once more.
+        #expect(session.waitFor("\u{1B}[1;4H\u{1B}_Ga=p,i=2,p=1,X=4,Y=0,C=1,q=2"))
+        // The first zoom step needs the decoded pixels (image 1), cropped; the
+        // next passes the decoded resolution (the decoder scaled the photo
+        // down to the small view): the full image is decoded and sent once more.
         session.send("+")
-        #expect(session.waitFor("\u{1B}_Ga=t", count: 2))
-        #expect(session.waitFor("a=p,i=1,p=1", count: 3))
+        #expect(session.waitFor("\u{1B}_Ga=t", count: 3))
+        #expect(session.waitFor("a=p,i=1,p=1", count: 2))
         usleep(200_000)
         let before = session.output.count
         session.send("+")
-        #expect(session.waitFor("a=p,i=1,p=1", count: 4))
+        #expect(session.waitFor("a=p,i=1,p=1", count: 3))
         usleep(200_000)
         let step = Array(session.output[before...])
         let retransmitted = step.containsSequence(Array("a=t".utf8))
@@ -240,7 +242,9 @@ func expectRestored(_ session: PseudoTerminalSession) {
         #expect(cropped)
         session.send("q")
         #expect(session.waitForExit() == 0)
-        #expect(session.output.containsSequence(Array("a=d,d=A".utf8)))
+        // Both uploads are freed on the way out.
+        #expect(session.output.containsSequence(Array("a=d,d=I,i=1,q=2".utf8)))
+        #expect(session.output.containsSequence(Array("a=d,d=I,i=2,q=2".utf8)))
         expectRestored(session)
     }
 

@@ -68,7 +68,10 @@ import Testing
         let wrapped = try sandbox.run(
             ["show", "--protocol", "sixel", "--size", "40x30", "\(images)/p01_china_640x427.jpg"],
             environment: ["TMUX": "/tmp/tmux-0/default,1,0"])
-        #expect(String(wrapped.out.prefix(16)) == "\u{1B}Ptmux;\u{1B}\u{1B}P0;1;0q")
+        // tmux never sees the picture: its rows are made first (40x27 px is 2
+        // rows of 20 px), the picture wrapped, the cursor moved below it.
+        #expect(wrapped.out.hasPrefix("\n\n\r\u{1B}[2A\u{1B}Ptmux;\u{1B}\u{1B}P0;1;0q"))
+        #expect(wrapped.out.hasSuffix("\u{1B}\u{1B}\\\u{1B}\\\r\u{1B}[2B"))
         let environmentChoice = try sandbox.run(
             ["show", "--size", "40x30", "\(images)/p01_china_640x427.jpg"], environment: ["PXVIEW_PROTOCOL": "blocks"])
         #expect(environmentChoice.status == 0 && environmentChoice.out.contains("▀") == true)

@@ -1,0 +1,187 @@
+import Pixels
+import Scaling
+
+/// Names the pixels of a picture: the same key means the same pixels, so a
+/// backend that keeps pictures in the terminal (kitty) uploads once per key
+/// and only re-places after that. `id` is the picture (a photo, a
+/// thumbnail); `version` changes when its pixels do (a full-resolution
+/// decode replacing the first one) while its palette may stay.
+public struct PictureKey: Hashable, Sendable {
+    public var id: Int
+    public var version: Int
+
+    public init(id: Int, version: Int = 0) {
+        self.id = id
+        self.version = version
+    }
+}
+
+/// A picture on a full screen: which pixels, which part of them, and where.
+public struct Picture: Sendable {
+    public var image: RGBAImage
+    public var key: PictureKey
+    /// The part of `image` shown, in `image`'s pixels.
+    public var source: SourceRect
+    /// The cells the picture is laid out in (the view, a tile).
+    public var area: CellRect
+    /// Where the drawn output goes, in units from `area`'s top-left cell;
+    /// its size is the output size.
+    public var placement: PixelRect
+    /// Sixel: one palette, made from the whole image, for every frame of
+    /// picture `key.id`, so colours stay put while zooming and panning.
+    public var stablePalette: Bool
+
+    public init(
+        image: RGBAImage, key: PictureKey, source: SourceRect, area: CellRect, placement: PixelRect,
+        stablePalette: Bool = false
+    ) {
+        self.image = image
+        self.key = key
+        self.source = source
+        self.area = area
+        self.placement = placement
+        self.stablePalette = stablePalette
+    }
+
+    /// `image` at its own size (already fitted, in units), centred in `area`.
+    public static func centred(image: RGBAImage, key: PictureKey, area: CellRect, screen: ScreenGeometry) -> Picture {
+        let box = screen.unitBox(cells: PixelSize(width: area.columns, height: area.rows))
+        let size = PixelSize(width: min(image.width, box.width), height: min(image.height, box.height))
+        return Picture(
+            image: image, key: key, source: SourceRect(covering: image.size), area: area,
+            placement: PixelRect(
+                x: (box.width - size.width) / 2, y: (box.height - size.height) / 2, width: size.width, height: size.height))
+    }
+
+    /// The view of `viewport` (in units) laid out in `area`.
+    public static func view(
+        of image: RGBAImage, key: PictureKey, viewport: Viewport, area: CellRect, stablePalette: Bool = true
+    ) -> Picture {
+        Picture(
+            image: image, key: key, source: viewport.sourceRect(inImageOf: image.size), area: area,
+            placement: viewport.placement, stablePalette: stablePalette)
+    }
+
+    /// True when `image` is shown whole at its own size.
+    var isOneToOne: Bool {
+        placement.width == image.width && placement.height == image.height && source == SourceRect(covering: image.size)
+    }
+}
+
+/// A picture drawn at the cursor, inline with text (`pxview show`, the
+/// search strip): its lines (one blob for sixel and kitty, one per text row
+/// for half-blocks and placeholders), the cells it covers, and the bytes
+/// that leave the cursor where the next line of text belongs.
+public struct InlinePicture: Sendable {
+    public var lines: [[UInt8]]
+    public var cells: PixelSize
+    /// Before the picture: room made for it (inside a multiplexer, rows are
+    /// reserved first so the real terminal never scrolls under tmux).
+    public var prefix: [UInt8]
+    public var cursorAfter: [UInt8]
+
+    public init(lines: [[UInt8]], cells: PixelSize, prefix: [UInt8] = [], cursorAfter: [UInt8]) {
+        self.lines = lines
+        self.cells = cells
+        self.prefix = prefix
+        self.cursorAfter = cursorAfter
+    }
+
+    /// Everything, for drawing alone at the cursor.
+    public var bytes: [UInt8] {
+        var out = prefix
+        for (index, line) in lines.enumerated() {
+            if index > 0 { out += Array("\r\n".utf8) }
+            out += line
+        }
+        return out + cursorAfter
+    }
+
+    /// Blank lines, then back up: `rows` rows made for a picture without the
+    /// terminal scrolling under it.
+    static func reserving(rows: Int) -> [UInt8] {
+        guard rows > 0 else { return [] }
+        return [UInt8](repeating: UInt8(ascii: "\n"), count: rows) + Array("\r\u{1B}[\(rows)A".utf8)
+    }
+}
+
+/// One way of drawing pictures. A backend owns everything its protocol
+/// needs: drawing, moving and zooming (kitty: re-placing), erasing what it
+/// drew (and only that), the teardown on exit, its box caps (through
+/// `screen`) and where the cursor ends after an inline picture. Full-screen
+/// pictures live in numbered slots (the viewer's picture, each browser tile);
+/// a slot's picture replaces the one before it.
+public protocol GraphicsBackend: AnyObject {
+    var method: DrawingMethod { get }
+    var display: Display { get }
+    /// The window in this backend's units.
+    var screen: ScreenGeometry { get }
+    /// The window was resized (the geometry measured again).
+    func update(geometry: DisplayGeometry)
+    /// `pixels` (already fitted, in units) at the cursor.
+    func inline(_ pixels: RGBAImage, imageID: UInt32) -> InlinePicture
+    /// The bytes that show `picture` in `slot`, erasing whatever the slot
+    /// showed before and the new picture does not cover. Empty when the
+    /// slot already shows exactly this.
+    func draw(_ picture: Picture, slot: Int) -> [UInt8]
+    /// The bytes that remove the slot's picture.
+    func erase(slot: Int) -> [UInt8]
+    /// The bytes that remove every picture and free what the terminal keeps.
+    func teardown() -> [UInt8]
+    /// The text layer was wiped (or written over): nothing drawn there
+    /// survives, so the next `draw` of each slot draws in full.
+    func forgetScreen()
+}
+
+extension GraphicsBackend {
+    /// `DisplayGeometry.box` in this backend's units, capped for it.
+    public func unitBox(size: PixelSize?, cells: PixelSize?, reservePromptRow: Bool = true) -> PixelSize {
+        if let cells, size == nil { return screen.unitBox(cells: cells) }
+        return screen.unitBox(pixels: display.geometry.box(size: size, cells: cells, reservePromptRow: reservePromptRow))
+    }
+}
+
+/// What a backend remembers about one slot.
+struct SlotRecord {
+    var key: PictureKey
+    var source: SourceRect
+    var placement: PixelRect
+    var area: CellRect
+    /// Every cell the picture touches.
+    var cells: CellRect
+    /// False after `forgetScreen`: drawn again even if unchanged.
+    var onScreen: Bool
+    /// The picture's pixels have no transparency (worked out once per key).
+    var opaque: Bool = true
+
+    func shows(_ picture: Picture, cells: CellRect) -> Bool {
+        onScreen && key == picture.key && source == picture.source && placement == picture.placement
+            && area == picture.area && self.cells == cells
+    }
+}
+
+/// The slots a backend has drawn, and what each shows.
+struct SlotTable {
+    private var records: [Int: SlotRecord] = [:]
+
+    subscript(slot: Int) -> SlotRecord? {
+        get { records[slot] }
+        set { records[slot] = newValue }
+    }
+
+    /// Removes and returns the slot's record.
+    mutating func take(_ slot: Int) -> SlotRecord? {
+        records.removeValue(forKey: slot)
+    }
+
+    /// Removes every record; returns them in slot order.
+    mutating func takeAll() -> [(slot: Int, record: SlotRecord)] {
+        defer { records = [:] }
+        return records.keys.sorted().map { ($0, records[$0]!) }
+    }
+
+    /// Nothing drawn is on screen any more (`GraphicsBackend.forgetScreen`).
+    mutating func forgetScreen() {
+        for slot in records.keys { records[slot]?.onScreen = false }
+    }
+}

@@ -1,0 +1,133 @@
+import Pixels
+import Scaling
+
+/// A picture's pixels on whole cells: the cells the output touches, with
+/// the output at its exact place and the rest of those cells transparent.
+/// Sixel, half-blocks and kitty placeholders all draw cell-aligned, so each
+/// draws this canvas; the padding is left unpainted (never black), which
+/// shows the terminal's own background on light and dark themes.
+struct Canvas: Sendable {
+    /// The cells painted (absolute).
+    var cells: CellRect
+    /// The canvas in units: the cells, clipped to the picture limit.
+    var size: PixelSize
+    /// The output's top-left on the canvas.
+    var outputOrigin: PixelPoint
+    var output: PixelSize
+    /// The source rectangle in image pixels.
+    var source: SourceRect
+    var unitsPerCell: PixelSize
+
+    init(_ picture: Picture, screen: ScreenGeometry) {
+        let units = screen.unitsPerCell
+        let placement = picture.placement
+        cells = screen.cells(covering: placement, from: picture.area)
+        let originX = (cells.column - picture.area.column) * units.width
+        let originY = (cells.row - picture.area.row) * units.height
+        var width = cells.columns * units.width
+        var height = cells.rows * units.height
+        // xterm drops a sixel picture larger than its limit; the view is
+        // within it, so at most the last partial cell is cut.
+        if let limit = screen.pictureLimit {
+            width = min(width, limit.width)
+            height = min(height, limit.height)
+        }
+        size = PixelSize(width: max(1, width), height: max(1, height))
+        outputOrigin = PixelPoint(x: placement.x - originX, y: placement.y - originY)
+        output = placement.size
+        source = picture.source
+        unitsPerCell = units
+    }
+
+    /// The cells entirely inside the output: where an opaque picture leaves
+    /// nothing of what was there before.
+    var coveredCells: CellRect? {
+        let units = unitsPerCell
+        let firstColumn = (outputOrigin.x + units.width - 1) / units.width
+        let firstRow = (outputOrigin.y + units.height - 1) / units.height
+        let lastColumn = (outputOrigin.x + output.width) / units.width
+        let lastRow = (outputOrigin.y + output.height) / units.height
+        guard lastColumn > firstColumn, lastRow > firstRow else { return nil }
+        return CellRect(
+            column: cells.column + firstColumn, row: cells.row + firstRow, columns: lastColumn - firstColumn,
+            rows: lastRow - firstRow)
+    }
+
+    /// Canvas rows in bands of whole cell rows, at least 4 cell rows each
+    /// and at most `maxBands`: one per core for the sixel viewer.
+    func bands(maxBands: Int) -> [Range<Int>] {
+        let cellRows = (size.height + unitsPerCell.height - 1) / unitsPerCell.height
+        let count = max(1, min(maxBands, cellRows / 4))
+        let rowsPerBand = (cellRows + count - 1) / count
+        return (0..<count).compactMap { index in
+            let first = index * rowsPerBand * unitsPerCell.height
+            let last = min(size.height, first + rowsPerBand * unitsPerCell.height)
+            return first < last ? first..<last : nil
+        }
+    }
+
+    /// Canvas rows `rows`, resampled from `image`; padding transparent.
+    func render(_ image: RGBAImage, rows: Range<Int>, resampler: Resampler) -> RGBAImage {
+        let height = rows.count
+        // The output rows this band holds.
+        let top = max(rows.lowerBound, outputOrigin.y)
+        let bottom = min(rows.upperBound, outputOrigin.y + output.height)
+        let scaleY = source.height / Double(max(1, output.height))
+        var pixels: RGBAImage?
+        if top < bottom {
+            let band = SourceRect(
+                x: source.x, y: source.y + Double(top - outputOrigin.y) * scaleY, width: source.width,
+                height: Double(bottom - top) * scaleY)
+            pixels = resampler.resample(image, from: band, to: PixelSize(width: output.width, height: bottom - top))
+        }
+        if let pixels, outputOrigin.x == 0, top == rows.lowerBound, pixels.width == size.width, pixels.height == height {
+            return pixels
+        }
+        var canvas = [UInt8](repeating: 0, count: size.width * height * 4)
+        if let pixels {
+            let firstX = max(0, -outputOrigin.x)
+            let lastX = min(pixels.width, size.width - outputOrigin.x)
+            if firstX < lastX {
+                let length = (lastX - firstX) * 4
+                for y in 0..<pixels.height {
+                    let from = (y * pixels.width + firstX) * 4
+                    let to = ((top - rows.lowerBound + y) * size.width + firstX + outputOrigin.x) * 4
+                    canvas.replaceSubrange(to..<(to + length), with: pixels.pixels[from..<(from + length)])
+                }
+            }
+        }
+        return RGBAImage(width: size.width, height: height, pixels: canvas)
+    }
+
+    /// The dither origin: the canvas's top-left in the scaled image's
+    /// coordinates, so the pattern stays attached to the picture while panning.
+    var ditherOrigin: PixelPoint {
+        let scaleX = Double(output.width) / max(1e-9, source.width)
+        let scaleY = Double(output.height) / max(1e-9, source.height)
+        return PixelPoint(
+            x: Int(source.x * scaleX) - outputOrigin.x, y: Int(source.y * scaleY) - outputOrigin.y)
+    }
+}
+
+/// Erasing cells, which removes sixel pixels and half-blocks under them
+/// (ECH: tmux always passes it on, unlike EL on a line it thinks is blank).
+enum CellEraser {
+    /// The cells of `old` not in `keep`.
+    static func erase(_ old: CellRect?, keeping keep: CellRect?) -> [UInt8] {
+        guard let old else { return [] }
+        guard let keep, let overlap = old.intersection(keep) else { return FrameText.erase(old) }
+        return FrameText.erase(old, outside: overlap)
+    }
+}
+
+extension CellRect {
+    /// The common cells, or nil.
+    func intersection(_ other: CellRect) -> CellRect? {
+        let left = max(column, other.column)
+        let top = max(row, other.row)
+        let right = min(column + columns, other.column + other.columns)
+        let bottom = min(row + rows, other.row + other.rows)
+        guard right > left, bottom > top else { return nil }
+        return CellRect(column: left, row: top, columns: right - left, rows: bottom - top)
+    }
+}

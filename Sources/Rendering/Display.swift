@@ -1,0 +1,134 @@
+import Pixels
+import Scaling
+import Terminal
+
+/// What is known about the terminal program itself, from its XTVERSION
+/// answer, where its graphics differ from the protocol's letter.
+public struct TerminalTraits: Equatable, Sendable {
+    /// kitty's version, when the terminal is kitty.
+    public var kittyVersion: [Int]?
+    /// Konsole keeps a sixel picture until another picture covers it whole,
+    /// the screen is cleared or a kitty delete command names it: text
+    /// written over it (ECH, spaces, EL) does not remove it (seen in Konsole
+    /// 22.12; its `Screen::addPlacement` only drops fully covered pictures).
+    /// It also paints unpainted sixel pixels with colour register 0.
+    public var isKonsole: Bool
+
+    public init(kittyVersion: [Int]? = nil, isKonsole: Bool = false) {
+        self.kittyVersion = kittyVersion
+        self.isKonsole = isKonsole
+    }
+
+    /// From XTVERSION: "kitty(0.26.5)", "Konsole 22.12.3", "XTerm(379)"...
+    public init(version: String?) {
+        guard let version else {
+            self.init()
+            return
+        }
+        var kitty: [Int]?
+        if version.hasPrefix("kitty("), let close = version.firstIndex(of: ")") {
+            let numbers = version[version.index(version.startIndex, offsetBy: 6)..<close].split(separator: ".")
+            kitty = numbers.compactMap { Int($0) }
+        }
+        self.init(kittyVersion: kitty, isKonsole: version.hasPrefix("Konsole"))
+    }
+
+    /// Unicode placeholders arrived in kitty 0.28.0; Debian's 0.26.5 prints
+    /// them as boxes.
+    public var supportsPlaceholders: Bool {
+        guard let version = kittyVersion, !version.isEmpty else { return false }
+        return version.lexicographicallyPrecedes([0, 28]) == false
+    }
+
+    /// kitty shrinks a scaled placement by its `X`/`Y` offset (the picture
+    /// still ends on the box's last cell); Konsole shifts it instead. Only
+    /// for kitty itself are pixel offsets used with scaling.
+    public var scaledOffsetsShrink: Bool { kittyVersion != nil }
+}
+
+/// How this run draws: the method (one backend), the multiplexer the
+/// graphics must pass through, the geometry, the background and the
+/// terminal's quirks. Decided once from the probe in `decide`, the one
+/// place the protocol is chosen; `makeBackend` is the one place that
+/// branches on it.
+public struct Display: Sendable {
+    public var method: DrawingMethod
+    public var multiplexer: Multiplexer
+    public var geometry: DisplayGeometry
+    public var background: BackgroundChoice
+    public var traits: TerminalTraits
+    /// Frames may be wrapped in synchronized output (mode 2026).
+    public var synchronizedOutput: Bool
+    /// One line for stderr when the choice fell short (tmux without passthrough).
+    public var hint: String?
+    /// The terminal answers `CSI 16 t`, so it can be asked again after a resize.
+    public var reportsCellSize: Bool
+
+    public init(
+        method: DrawingMethod, geometry: DisplayGeometry, multiplexer: Multiplexer = .none,
+        background: BackgroundChoice = .auto, traits: TerminalTraits = TerminalTraits(),
+        synchronizedOutput: Bool = false, hint: String? = nil, reportsCellSize: Bool = false
+    ) {
+        self.reportsCellSize = reportsCellSize
+        self.method = method
+        self.multiplexer = multiplexer
+        self.geometry = geometry
+        self.background = background
+        self.traits = traits
+        self.synchronizedOutput = synchronizedOutput
+        self.hint = hint
+    }
+
+    /// kitty > sixel > half-blocks when asked to choose. Inside tmux the
+    /// probe went through passthrough (`ProbeQuery.bytes(for:)`), so the
+    /// capabilities are the outer terminal's: kitty with Unicode
+    /// placeholders where it has them, else kitty or sixel placed through
+    /// passthrough. Without passthrough tmux drops graphics: half-blocks,
+    /// and a hint naming the setting.
+    public static func decide(
+        choice: ProtocolChoice, capabilities: TerminalCapabilities?, multiplexer: Multiplexer,
+        geometry: DisplayGeometry, background: BackgroundChoice = .auto
+    ) -> Display {
+        let traits = TerminalTraits(version: capabilities?.terminalVersion)
+        let blocked = multiplexer == .tmux(passthrough: false)
+        let kittyMethod: DrawingMethod =
+            multiplexer.wrapsGraphics && traits.supportsPlaceholders ? .kittyPlaceholders : .kitty
+        let method: DrawingMethod
+        switch choice {
+        case .sixel: method = .sixel
+        case .kitty: method = kittyMethod
+        case .blocks: method = .blocks
+        case .auto:
+            if blocked {
+                method = .blocks
+            } else if capabilities?.kittyGraphics == true {
+                method = kittyMethod
+            } else if capabilities?.sixel == true {
+                method = .sixel
+            } else {
+                method = .blocks
+            }
+        }
+        let hint = blocked && choice != .blocks ? Multiplexer.passthroughHint : nil
+        return Display(
+            method: method, geometry: geometry, multiplexer: multiplexer, background: background, traits: traits,
+            synchronizedOutput: !multiplexer.wrapsGraphics && (capabilities?.synchronizedOutput ?? false), hint: hint,
+            reportsCellSize: capabilities?.reportsCellSize ?? false)
+    }
+
+    /// The backend for `method`: the only switch over drawing methods.
+    public func makeBackend(resampler: Resampler = Resampler()) -> any GraphicsBackend {
+        switch method {
+        case .sixel: return SixelBackend(display: self, resampler: resampler)
+        case .kitty: return KittyBackend(display: self, resampler: resampler)
+        case .kittyPlaceholders: return KittyPlaceholderBackend(display: self, resampler: resampler)
+        case .blocks: return BlockBackend(display: self, resampler: resampler)
+        }
+    }
+
+    /// For `PXVIEW_DEBUG`.
+    public var summary: String {
+        "drawing \(method.rawValue), multiplexer \(multiplexer), cells \(geometry.windowCells) of \(geometry.cellPixels) px, "
+            + "background \(background)\(geometry.background.map { " over \($0.r),\($0.g),\($0.b)" } ?? "")"
+    }
+}

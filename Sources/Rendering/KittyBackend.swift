@@ -1,0 +1,213 @@
+import Encoding
+import Pixels
+import Scaling
+import Terminal
+
+/// kitty graphics placed at the cursor. Each slot's picture is uploaded
+/// once per `PictureKey` and every zoom or pan only re-places it (same
+/// placement id, so the new placement replaces the old), a few dozen bytes.
+///
+/// kitty scales on the GPU without mipmaps, so a downscaled placement
+/// aliases (a fitted 1920x1200 photo scored 22.7 dB against the source
+/// where `show`'s own resample scored 52.7). So a view showing the whole
+/// image smaller than its pixels gets a second upload: the whole image
+/// resampled here to that size, placed 1:1. Zooming back to it, or below,
+/// uses it again; zooming in uses the decoded image with a crop.
+///
+/// A picture drawn at its own size is placed without `c`/`r`, pixel-exact.
+/// A scaled one needs both: given only `c`, kitty 0.26 takes the height
+/// from the image's own pixels, not the crop's. Given both, kitty fills the
+/// box exactly, stretching unless the crop has the box's aspect: so the
+/// box is chosen in whole cells first and the crop trimmed to its aspect
+/// (less than a cell of output is lost). kitty ends a scaled placement on
+/// the box's last cell and starts it `X`/`Y` pixels into the first, which
+/// places it to the pixel; other terminals (Konsole) shift the box by the
+/// offset instead, so there it starts on a cell.
+final class KittyBackend: GraphicsBackend {
+    let method = DrawingMethod.kitty
+    private(set) var display: Display
+    private(set) var screen: ScreenGeometry
+    private let resampler: Resampler
+    private var slots = SlotTable()
+    private var placed: [Int: [UInt8]] = [:]
+    /// The image id each slot's placement is on.
+    private var placedImage: [Int: UInt32] = [:]
+    /// The decoded pixels kitty holds, per slot.
+    private var uploaded: [Int: PictureKey] = [:]
+    /// The whole image at a view's size, per slot: for picture `id`, `size` pixels.
+    private var fitted: [Int: (id: Int, size: PixelSize)] = [:]
+    private let encoder = KittyEncoder()
+    /// Slot `n` uses ids `firstImageID + 2n` (decoded) and `+ 1` (fitted).
+    static let firstImageID: UInt32 = 1
+
+    init(display: Display, resampler: Resampler = Resampler()) {
+        self.display = display
+        self.resampler = resampler
+        screen = Self.screen(for: display.geometry)
+    }
+
+    static func screen(for geometry: DisplayGeometry) -> ScreenGeometry {
+        ScreenGeometry(windowCells: geometry.windowCells, cellPixels: geometry.cellPixels, unitsPerCell: geometry.cellPixels)
+    }
+
+    func update(geometry: DisplayGeometry) {
+        display.geometry = geometry
+        screen = Self.screen(for: geometry)
+        forgetScreen()
+    }
+
+    /// At its own pixel size; the placement keeps the cursor at the
+    /// picture's top-left (`C=1`), so newlines step below it.
+    func inline(_ pixels: RGBAImage, imageID: UInt32) -> InlinePicture {
+        let bytes = encoder.transmitAndPlace(pixels, imageID: imageID, placementID: 1, columns: 0, rows: 0)
+        let cells = screen.cellsCovering(pixels.size)
+        let down = Array("\r".utf8) + [UInt8](repeating: UInt8(ascii: "\n"), count: cells.height)
+        let prefix = display.multiplexer.wrapsGraphics ? InlinePicture.reserving(rows: cells.height) : []
+        return InlinePicture(lines: [bytes], cells: cells, prefix: prefix, cursorAfter: down)
+    }
+
+    func imageID(slot: Int) -> UInt32 { Self.firstImageID + 2 * UInt32(truncatingIfNeeded: max(0, slot)) }
+    func fittedImageID(slot: Int) -> UInt32 { imageID(slot: slot) + 1 }
+
+    func draw(_ picture: Picture, slot: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        let image = picture.image
+        let source = picture.source
+        // The width the whole image has at this view's scale.
+        let wholeWidth = Double(picture.placement.width) / max(1e-9, source.width) * Double(image.width)
+        let showsWhole = source.x < 0.5 && source.y < 0.5 && source.width > Double(image.width) - 0.5
+            && source.height > Double(image.height) - 0.5
+        if showsWhole, wholeWidth < Double(image.width) - 0.5, !picture.isOneToOne,
+            fitted[slot]?.id != picture.key.id || wholeWidth > Double(fitted[slot]?.size.width ?? 0) + 0.5
+        {
+            let pixels = resampler.resample(image, from: SourceRect(covering: image.size), to: picture.placement.size)
+            if fitted[slot] != nil { out += encoder.delete(imageID: fittedImageID(slot: slot)) }
+            out += encoder.transmit(pixels, imageID: fittedImageID(slot: slot))
+            fitted[slot] = (picture.key.id, pixels.size)
+        }
+        var shownSize = image.size
+        var shownSource = source
+        let id: UInt32
+        if let small = fitted[slot], small.id == picture.key.id, wholeWidth <= Double(small.size.width) + 0.5 {
+            id = fittedImageID(slot: slot)
+            let sx = Double(small.size.width) / Double(image.width)
+            let sy = Double(small.size.height) / Double(image.height)
+            shownSize = small.size
+            shownSource = SourceRect(x: source.x * sx, y: source.y * sy, width: source.width * sx, height: source.height * sy)
+        } else {
+            id = imageID(slot: slot)
+            if uploaded[slot] != picture.key {
+                if uploaded[slot] != nil { out += encoder.delete(imageID: id) }
+                out += encoder.transmit(image, imageID: id)
+                uploaded[slot] = picture.key
+            }
+        }
+        let placement = Self.placement(
+            source: shownSource, imageSize: shownSize, area: picture.area, placement: picture.placement, cell: screen.cellPixels,
+            offsetsShrink: display.traits.scaledOffsetsShrink)
+        let command = TerminalCommand.moveTo(row: placement.cell.row + 1, column: placement.cell.column + 1)
+            + encoder.place(
+                imageID: id, placementID: 1, columns: placement.columns, rows: placement.rows, crop: placement.crop,
+                offset: placement.offset)
+        if placed[slot] == command, slots[slot]?.onScreen == true { return out }
+        if let previous = placedImage[slot], previous != id { out += encoder.deletePlacements(imageID: previous) }
+        placed[slot] = command
+        placedImage[slot] = id
+        slots[slot] = SlotRecord(
+            key: picture.key, source: picture.source, placement: picture.placement, area: picture.area,
+            cells: CellRect(column: placement.cell.column, row: placement.cell.row, columns: 1, rows: 1), onScreen: true)
+        return out + command
+    }
+
+    /// Hides the slot's picture; its data stays for the next `draw`.
+    func erase(slot: Int) -> [UInt8] {
+        guard let id = placedImage[slot] else { return [] }
+        placed[slot] = nil
+        placedImage[slot] = nil
+        _ = slots.take(slot)
+        return encoder.deletePlacements(imageID: id)
+    }
+
+    func teardown() -> [UInt8] {
+        var out = uploaded.keys.sorted().flatMap { encoder.delete(imageID: imageID(slot: $0)) }
+        out += fitted.keys.sorted().flatMap { encoder.delete(imageID: fittedImageID(slot: $0)) }
+        uploaded = [:]
+        fitted = [:]
+        placed = [:]
+        placedImage = [:]
+        _ = slots.takeAll()
+        return out
+    }
+
+    /// kitty's pictures do not live in the text layer: they survive a wipe,
+    /// but a full redraw re-places them anyway.
+    func forgetScreen() { slots.forgetScreen() }
+
+    /// Where and how a picture is placed.
+    struct Placement: Equatable {
+        /// The first cell (absolute).
+        var cell: CellRect
+        /// Pixels into the first cell.
+        var offset: PixelPoint
+        /// 0: native size (no `c`/`r`).
+        var columns: Int
+        var rows: Int
+        /// The source rectangle in image pixels; nil for the whole image.
+        var crop: PixelRect?
+    }
+
+    /// See the type's comment.
+    static func placement(
+        source: SourceRect, imageSize image: PixelSize, area: CellRect, placement p: PixelRect, cell: PixelSize,
+        offsetsShrink: Bool
+    ) -> Placement {
+        func absolute(_ x: Int, _ y: Int) -> (CellRect, PixelPoint) {
+            (
+                CellRect(column: area.column + x / cell.width, row: area.row + y / cell.height, columns: 1, rows: 1),
+                PixelPoint(x: x % cell.width, y: y % cell.height)
+            )
+        }
+        if p.size == image && source == SourceRect(covering: image) {
+            let (first, offset) = absolute(max(0, p.x), max(0, p.y))
+            return Placement(cell: first, offset: offset, columns: 0, rows: 0, crop: nil)
+        }
+        /// The integer crop of the source with about `width`:`height`'s
+        /// aspect, centred: one scale for both axes, the larger the box asks.
+        func crop(width: Int, height: Int) -> PixelRect {
+            let scale = max(Double(width) / max(1e-9, source.width), Double(height) / max(1e-9, source.height))
+            let size = PixelSize(
+                width: max(1, min(image.width, Int((Double(width) / scale).rounded()))),
+                height: max(1, min(image.height, Int((Double(height) / scale).rounded()))))
+            let x = source.x + (source.width - Double(size.width)) / 2
+            let y = source.y + (source.height - Double(size.height)) / 2
+            return PixelRect(
+                x: max(0, min(image.width - size.width, Int(x.rounded()))),
+                y: max(0, min(image.height - size.height, Int(y.rounded()))), width: size.width, height: size.height)
+        }
+        if offsetsShrink {
+            // The box ends on the last cell boundary inside the placement and
+            // starts anywhere: first the crop, then the box made exactly the
+            // crop's aspect, so not even rounding stretches the picture.
+            let right = max(((p.x + p.width) / cell.width) * cell.width, (max(0, p.x) / cell.width + 1) * cell.width)
+            let bottom = max(((p.y + p.height) / cell.height) * cell.height, (max(0, p.y) / cell.height + 1) * cell.height)
+            let wanted = PixelSize(width: right - max(0, p.x), height: bottom - max(0, p.y))
+            let cropped = crop(width: wanted.width, height: wanted.height)
+            let scale = min(Double(wanted.width) / Double(cropped.width), Double(wanted.height) / Double(cropped.height))
+            let width = max(1, min(wanted.width, Int((Double(cropped.width) * scale).rounded())))
+            let height = max(1, min(wanted.height, Int((Double(cropped.height) * scale).rounded())))
+            let (first, offset) = absolute(right - width, bottom - height)
+            return Placement(
+                cell: first, offset: offset, columns: (offset.x + width + cell.width - 1) / cell.width,
+                rows: (offset.y + height + cell.height - 1) / cell.height, crop: cropped)
+        }
+        // Whole cells, centred on the placement to the nearest cell.
+        let columns = max(1, p.width / cell.width)
+        let rows = max(1, p.height / cell.height)
+        let width = columns * cell.width
+        let height = rows * cell.height
+        let left = max(0, Int((Double(p.x + (p.width - width) / 2) / Double(cell.width)).rounded()) * cell.width)
+        let top = max(0, Int((Double(p.y + (p.height - height) / 2) / Double(cell.height)).rounded()) * cell.height)
+        let (first, _) = absolute(left, top)
+        return Placement(cell: first, offset: PixelPoint(x: 0, y: 0), columns: columns, rows: rows, crop: crop(width: width, height: height))
+    }
+}

@@ -1,0 +1,160 @@
+import Dispatch
+import Encoding
+import Foundation
+import Pixels
+import Scaling
+import Terminal
+
+/// Sixel: every picture is re-encoded when it changes.
+///
+/// - The canvas covers whole cells with the output at its exact place and
+///   the rest unpainted (P2 = 1): no black bars on a light theme.
+/// - Cells the slot's previous picture covered are erased (ECH) unless the
+///   new picture paints them whole, so zooming out, a fit change, a resize
+///   or leaving the viewer leaves no ghost. ECH first, then the picture, in
+///   one frame: xterm keeps old sixel pixels under new unpainted ones.
+/// - Konsole removes a sixel picture only when another covers it whole, so
+///   there the old picture is also deleted with kitty's delete command
+///   (Konsole applies it to sixel pictures too).
+/// - A stable palette (the viewer) is made once per picture from a small
+///   copy of the whole image, so colours stay put while zooming and panning.
+/// - Large canvases are split into bands of whole cell rows, one per core,
+///   resampled, mapped and encoded in parallel; each band is its own sixel.
+final class SixelBackend: GraphicsBackend {
+    let method = DrawingMethod.sixel
+    private(set) var display: Display
+    private(set) var screen: ScreenGeometry
+    private let resampler: Resampler
+    private var slots = SlotTable()
+    private var palettes: [Int: (key: PictureKey, palette: Palette, mapper: PaletteMapper)] = [:]
+
+    init(display: Display, resampler: Resampler) {
+        self.display = display
+        self.resampler = resampler
+        screen = Self.screen(for: display.geometry)
+    }
+
+    static func screen(for geometry: DisplayGeometry) -> ScreenGeometry {
+        ScreenGeometry(
+            windowCells: geometry.windowCells, cellPixels: geometry.cellPixels, unitsPerCell: geometry.cellPixels,
+            pictureLimit: geometry.sixelMaxSize)
+    }
+
+    func update(geometry: DisplayGeometry) {
+        display.geometry = geometry
+        screen = Self.screen(for: geometry)
+        forgetScreen()
+    }
+
+    /// Sixel leaves the cursor on the picture's last row (xterm) or below
+    /// it (mlterm); a carriage return starts the next line either way.
+    /// Inside tmux, which never sees the picture, its rows are reserved
+    /// first and the cursor moved past them after.
+    func inline(_ pixels: RGBAImage, imageID: UInt32) -> InlinePicture {
+        let bytes = SixelRenderer(options: .init(colorRegisters: display.geometry.colorRegisters)).render(pixels)
+        let cells = screen.cellsCovering(pixels.size)
+        guard display.multiplexer.wrapsGraphics else { return InlinePicture(lines: [bytes], cells: cells, cursorAfter: Array("\r".utf8)) }
+        return InlinePicture(
+            lines: [bytes], cells: cells, prefix: InlinePicture.reserving(rows: cells.height),
+            cursorAfter: Array("\r\u{1B}[\(cells.height)B".utf8))
+    }
+
+    func draw(_ picture: Picture, slot: Int) -> [UInt8] {
+        let canvas = Canvas(picture, screen: screen)
+        if let old = slots[slot], old.shows(picture, cells: canvas.cells) { return [] }
+        let opaque = slots[slot].flatMap { $0.key == picture.key ? $0.opaque : nil } ?? !picture.image.hasTransparency
+        var out = removal(of: slots[slot], keeping: opaque ? canvas.coveredCells : nil)
+        let (palette, mapper) = paletteAndMapper(for: picture, slot: slot)
+        let background = display.geometry.background.map { RGB(r: $0.r, g: $0.g, b: $0.b) }
+        for (top, bytes) in encodeBands(canvas, image: picture.image, palette: palette, mapper: mapper, background: background) {
+            out += TerminalCommand.moveTo(row: canvas.cells.row + top + 1, column: canvas.cells.column + 1)
+            out += bytes
+        }
+        slots[slot] = SlotRecord(
+            key: picture.key, source: picture.source, placement: picture.placement, area: picture.area,
+            cells: canvas.cells, onScreen: true, opaque: opaque)
+        return out
+    }
+
+    /// The palette stays: the same picture may come back (the viewer's help closing).
+    func erase(slot: Int) -> [UInt8] {
+        removal(of: slots.take(slot), keeping: nil)
+    }
+
+    func teardown() -> [UInt8] {
+        palettes = [:]
+        return slots.takeAll().flatMap { removal(of: $0.record, keeping: nil) }
+    }
+
+    func forgetScreen() { slots.forgetScreen() }
+
+    /// Erases the cells of `old` outside `keep`; in Konsole also deletes the
+    /// old picture itself, by a cell in its middle (kitty's `d=p`; the
+    /// middle, as Konsole reads the 1-based cell as 0-based).
+    private func removal(of old: SlotRecord?, keeping keep: CellRect?) -> [UInt8] {
+        guard let old else { return [] }
+        var out = CellEraser.erase(old.cells, keeping: keep)
+        if display.traits.isKonsole {
+            out += KittyEncoder().deletePlacements(
+                atColumn: old.cells.column + old.cells.columns / 2 + 1, row: old.cells.row + old.cells.rows / 2 + 1)
+        }
+        return out
+    }
+
+    /// The slot's palette: made once per picture when stable, else per key.
+    /// Small images (thumbnails) with few colours get them exactly, undithered.
+    private func paletteAndMapper(for picture: Picture, slot: Int) -> (Palette, PaletteMapper) {
+        if let kept = palettes[slot],
+            picture.stablePalette ? kept.key.id == picture.key.id : kept.key == picture.key
+        {
+            return (kept.palette, kept.mapper)
+        }
+        let registers = display.geometry.colorRegisters - (display.geometry.background == nil ? 0 : 1)
+        let (palette, exact) = PaletteBuilder(maxColors: max(1, registers)).buildReportingExactness(
+            from: Self.sample(picture.image, resampler: resampler))
+        let mapper = SixelRenderer.mapper(palette, dither: exact ? .none : .ordered)
+        palettes[slot] = (picture.key, palette, mapper)
+        return (palette, mapper)
+    }
+
+    /// At most 256 px on the longer side: the palette needs the colours, not the detail.
+    static func sample(_ image: RGBAImage, resampler: Resampler) -> RGBAImage {
+        let longest = max(image.width, image.height)
+        guard longest > 256 else { return image }
+        let scale = 256.0 / Double(longest)
+        return resampler.resize(
+            image,
+            to: PixelSize(width: max(1, Int(Double(image.width) * scale)), height: max(1, Int(Double(image.height) * scale))))
+    }
+
+    /// The canvas in bands (first cell row of each, bytes), built in parallel.
+    private func encodeBands(
+        _ canvas: Canvas, image: RGBAImage, palette: Palette, mapper: PaletteMapper, background: RGB?
+    ) -> [(Int, [UInt8])] {
+        let bands = canvas.bands(maxBands: max(1, min(4, resampler.threads)))
+        let origin = canvas.ditherOrigin
+        let serial = Resampler(threads: 1, upscaling: resampler.upscaling)
+        let results = BandResults(count: bands.count)
+        let cellHeight = screen.unitsPerCell.height
+        let resampler = self.resampler
+        DispatchQueue.concurrentPerform(iterations: bands.count) { index in
+            let rows = bands[index]
+            let pixels = canvas.render(image, rows: rows, resampler: bands.count == 1 ? resampler : serial)
+            let indexed = mapper.map(pixels, ditherOriginX: origin.x, ditherOriginY: origin.y + rows.lowerBound)
+            results.set(index, SixelEncoder().encode(indexed, palette: palette, background: background))
+        }
+        return zip(bands, results.values).map { ($0.lowerBound / cellHeight, $1) }
+    }
+}
+
+/// Band outputs written from `concurrentPerform`'s threads.
+final class BandResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [[UInt8]]
+
+    init(count: Int) { storage = Array(repeating: [], count: count) }
+
+    func set(_ index: Int, _ bytes: [UInt8]) { lock.withLock { storage[index] = bytes } }
+
+    var values: [[UInt8]] { lock.withLock { storage } }
+}
