@@ -29,6 +29,16 @@ public struct IndexedImage: Sendable, Equatable {
         self.transparent = transparent
     }
 
+    /// Rows `range` (clamped to the image) as an image of their own.
+    public func rows(_ range: Range<Int>) -> IndexedImage {
+        let first = max(0, min(height, range.lowerBound))
+        let last = max(first, min(height, range.upperBound))
+        let span = (first * width)..<(last * width)
+        return IndexedImage(
+            checkedWidth: width, height: last - first, indices: Array(indices[span]),
+            transparent: transparent.map { Array($0[span]) })
+    }
+
     /// For producers in this module that built the buffers at the right size.
     init(checkedWidth width: Int, height: Int, indices: [UInt8], transparent: [Bool]?) {
         self.width = width

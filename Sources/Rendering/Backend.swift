@@ -74,24 +74,34 @@ public struct Picture: Sendable {
 /// that leave the cursor where the next line of text belongs.
 public struct InlinePicture: Sendable {
     public var lines: [[UInt8]]
+    /// The row each line starts on, from the picture's top (0, 1, 2… unless
+    /// a line is a band of several rows).
+    public var lineRows: [Int]
     public var cells: PixelSize
     /// Before the picture: room made for it (inside a multiplexer, rows are
     /// reserved first so the real terminal never scrolls under tmux).
     public var prefix: [UInt8]
     public var cursorAfter: [UInt8]
 
-    public init(lines: [[UInt8]], cells: PixelSize, prefix: [UInt8] = [], cursorAfter: [UInt8]) {
+    public init(
+        lines: [[UInt8]], lineRows: [Int]? = nil, cells: PixelSize, prefix: [UInt8] = [], cursorAfter: [UInt8]
+    ) {
         self.lines = lines
+        self.lineRows = lineRows ?? Array(lines.indices)
         self.cells = cells
         self.prefix = prefix
         self.cursorAfter = cursorAfter
     }
 
-    /// Everything, for drawing alone at the cursor.
+    /// Everything, for drawing alone at the cursor: each line on its row.
     public var bytes: [UInt8] {
         var out = prefix
-        for (index, line) in lines.enumerated() {
-            if index > 0 { out += Array("\r\n".utf8) }
+        var row = 0
+        for (line, lineRow) in zip(lines, lineRows) {
+            if lineRow > row {
+                out += lineRow - row == 1 ? Array("\r\n".utf8) : Array("\r\u{1B}[\(lineRow - row)B".utf8)
+                row = lineRow
+            }
             out += line
         }
         return out + cursorAfter
@@ -153,6 +163,8 @@ struct SlotRecord {
     var onScreen: Bool
     /// The picture's pixels have no transparency (worked out once per key).
     var opaque: Bool = true
+    /// The separate pictures it was drawn as (sixel bands), when more than one.
+    var pieces: [CellRect] = []
 
     func shows(_ picture: Picture, cells: CellRect) -> Bool {
         onScreen && key == picture.key && source == picture.source && placement == picture.placement

@@ -58,12 +58,22 @@ final class KittyBackend: GraphicsBackend {
 
     /// At its own pixel size; the placement keeps the cursor at the
     /// picture's top-left (`C=1`), so newlines step below it.
+    ///
+    /// Inside tmux the upload and the placement are separate commands:
+    /// tmux homes the real cursor after every passthrough sequence, and kitty
+    /// places a chunked `a=T` upload when its last chunk arrives, so the
+    /// placement must be one command of its own, right after the writer's
+    /// fence (seen: chunked `a=T` pictures landed at the top-left).
     func inline(_ pixels: RGBAImage, imageID: UInt32) -> InlinePicture {
-        let bytes = encoder.transmitAndPlace(pixels, imageID: imageID, placementID: 1, columns: 0, rows: 0)
         let cells = screen.cellsCovering(pixels.size)
         let down = Array("\r".utf8) + [UInt8](repeating: UInt8(ascii: "\n"), count: cells.height)
-        let prefix = display.multiplexer.wrapsGraphics ? InlinePicture.reserving(rows: cells.height) : []
-        return InlinePicture(lines: [bytes], cells: cells, prefix: prefix, cursorAfter: down)
+        guard display.multiplexer.wrapsGraphics else {
+            let bytes = encoder.transmitAndPlace(pixels, imageID: imageID, placementID: 1, columns: 0, rows: 0)
+            return InlinePicture(lines: [bytes], cells: cells, cursorAfter: down)
+        }
+        let bytes = encoder.transmit(pixels, imageID: imageID)
+            + encoder.place(imageID: imageID, placementID: 1, columns: 0, rows: 0)
+        return InlinePicture(lines: [bytes], cells: cells, prefix: InlinePicture.reserving(rows: cells.height), cursorAfter: down)
     }
 
     func imageID(slot: Int) -> UInt32 { Self.firstImageID + 2 * UInt32(truncatingIfNeeded: max(0, slot)) }

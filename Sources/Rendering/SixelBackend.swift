@@ -46,17 +46,31 @@ final class SixelBackend: GraphicsBackend {
         forgetScreen()
     }
 
+    /// tmux drops a passthrough sequence of 1 MB or more (a 1.23 MB sixel
+    /// of 1000x800 px never showed; 0.88 MB did), so inside tmux pictures go
+    /// in bands of at most this many cell rows: 8 rows of 19 px by 1000 px
+    /// is about 230 KB at the densest seen (1.5 bytes per pixel).
+    static let multiplexedBandRows = 8
+
     /// Sixel leaves the cursor on the picture's last row (xterm) or below
     /// it (mlterm); a carriage return starts the next line either way.
     /// Inside tmux, which never sees the picture, its rows are reserved
-    /// first and the cursor moved past them after.
+    /// first, it is drawn in bands, and the cursor moved past it after.
     func inline(_ pixels: RGBAImage, imageID: UInt32) -> InlinePicture {
-        let bytes = SixelRenderer(options: .init(colorRegisters: display.geometry.colorRegisters)).render(pixels)
+        let renderer = SixelRenderer(options: .init(colorRegisters: display.geometry.colorRegisters))
         let cells = screen.cellsCovering(pixels.size)
-        guard display.multiplexer.wrapsGraphics else { return InlinePicture(lines: [bytes], cells: cells, cursorAfter: Array("\r".utf8)) }
+        guard display.multiplexer.wrapsGraphics else {
+            return InlinePicture(lines: [renderer.render(pixels)], cells: cells, cursorAfter: Array("\r".utf8))
+        }
+        let frame = renderer.renderFrame(pixels)
+        let bandHeight = Self.multiplexedBandRows * screen.cellPixels.height
+        let tops = Array(stride(from: 0, to: max(1, pixels.height), by: bandHeight))
+        let lines = tops.map { top in
+            SixelEncoder().encode(frame.indexed.rows(top..<(top + bandHeight)), palette: frame.palette)
+        }
         return InlinePicture(
-            lines: [bytes], cells: cells, prefix: InlinePicture.reserving(rows: cells.height),
-            cursorAfter: Array("\r\u{1B}[\(cells.height)B".utf8))
+            lines: lines, lineRows: tops.map { $0 / screen.cellPixels.height }, cells: cells,
+            prefix: InlinePicture.reserving(rows: cells.height), cursorAfter: Array("\r\u{1B}[\(cells.height)B".utf8))
     }
 
     func draw(_ picture: Picture, slot: Int) -> [UInt8] {
@@ -66,13 +80,17 @@ final class SixelBackend: GraphicsBackend {
         var out = removal(of: slots[slot], keeping: opaque ? canvas.coveredCells : nil)
         let (palette, mapper) = paletteAndMapper(for: picture, slot: slot)
         let background = display.geometry.background.map { RGB(r: $0.r, g: $0.g, b: $0.b) }
-        for (top, bytes) in encodeBands(canvas, image: picture.image, palette: palette, mapper: mapper, background: background) {
+        let bands = encodeBands(canvas, image: picture.image, palette: palette, mapper: mapper, background: background)
+        var pieces: [CellRect] = []
+        for (top, bytes) in bands {
             out += TerminalCommand.moveTo(row: canvas.cells.row + top + 1, column: canvas.cells.column + 1)
             out += bytes
+            let rows = (pieces.count + 1 < bands.count ? bands[pieces.count + 1].0 : canvas.cells.rows) - top
+            pieces.append(CellRect(column: canvas.cells.column, row: canvas.cells.row + top, columns: canvas.cells.columns, rows: rows))
         }
         slots[slot] = SlotRecord(
             key: picture.key, source: picture.source, placement: picture.placement, area: picture.area,
-            cells: canvas.cells, onScreen: true, opaque: opaque)
+            cells: canvas.cells, onScreen: true, opaque: opaque, pieces: pieces)
         return out
     }
 
@@ -88,15 +106,19 @@ final class SixelBackend: GraphicsBackend {
 
     func forgetScreen() { slots.forgetScreen() }
 
-    /// Erases the cells of `old` outside `keep`; in Konsole also deletes the
-    /// old picture itself, by a cell in its middle (kitty's `d=p`; the
-    /// middle, as Konsole reads the 1-based cell as 0-based).
+    /// Erases the cells of `old` outside `keep`; in Konsole also deletes
+    /// each of the old pictures (one per band) by the cell in its middle
+    /// (kitty's `d=p`; Konsole 22.12 reads the cell 0-based, not 1-based as
+    /// the protocol says, so the 0-based middle is sent: a 1-based reading
+    /// would still land inside any band of two rows or more).
     private func removal(of old: SlotRecord?, keeping keep: CellRect?) -> [UInt8] {
         guard let old else { return [] }
         var out = CellEraser.erase(old.cells, keeping: keep)
         if display.traits.isKonsole {
-            out += KittyEncoder().deletePlacements(
-                atColumn: old.cells.column + old.cells.columns / 2 + 1, row: old.cells.row + old.cells.rows / 2 + 1)
+            for piece in old.pieces.isEmpty ? [old.cells] : old.pieces {
+                out += KittyEncoder().deletePlacements(
+                    atColumn: piece.column + piece.columns / 2, row: piece.row + piece.rows / 2)
+            }
         }
         return out
     }
@@ -131,7 +153,11 @@ final class SixelBackend: GraphicsBackend {
     private func encodeBands(
         _ canvas: Canvas, image: RGBAImage, palette: Palette, mapper: PaletteMapper, background: RGB?
     ) -> [(Int, [UInt8])] {
-        let bands = canvas.bands(maxBands: max(1, min(4, resampler.threads)))
+        let cellRows = canvas.cells.rows
+        let bands = canvas.bands(
+            maxBands: display.multiplexer.wrapsGraphics
+                ? max(1, (cellRows + Self.multiplexedBandRows - 1) / Self.multiplexedBandRows)
+                : max(1, min(4, resampler.threads)))
         let origin = canvas.ditherOrigin
         let serial = Resampler(threads: 1, upscaling: resampler.upscaling)
         let results = BandResults(count: bands.count)

@@ -62,7 +62,7 @@ public enum ThumbnailStrip {
         out += Array("\r\u{1B}[\(height)A\u{1B}7".utf8)
         for (index, tile) in row.enumerated() {
             guard let picture = tile.picture else { continue }
-            for (line, bytes) in picture.lines.prefix(height).enumerated() {
+            for (bytes, line) in zip(picture.lines, picture.lineRows) where line < height {
                 out += Array("\u{1B}8".utf8)
                 if line > 0 { out += Array("\u{1B}[\(line)B".utf8) }
                 out += Array("\u{1B}[\(column(of: index, tileColumns: tileCells.width))G".utf8)

@@ -46,7 +46,7 @@ public enum Multiplexer: Equatable, Sendable, CustomStringConvertible {
 
     /// The one line pxview prints when tmux keeps graphics from the terminal.
     public static let passthroughHint =
-        "pxview: tmux blocks graphics; add 'set -g allow-passthrough on' to ~/.tmux.conf for sixel or kitty pictures"
+        "pxview: tmux passes no graphics: 'set -g allow-passthrough on' (tmux 3.3+) gives sixel or kitty"
 
     /// Runs a command without a shell and returns its standard output, or
     /// nil when it cannot run or fails. Its stderr goes to /dev/null.

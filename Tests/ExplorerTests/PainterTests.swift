@@ -179,8 +179,9 @@ extension Array where Element == UInt8 {
         let painter = ViewerPainter(image: gradient(), backend: smallBackend(.sixel, traits: TerminalTraits(version: "Konsole 22.12.3")))
         _ = painter.frame(for: state)
         _ = state.handle(key("-"))
-        // The old picture covered cells 3...36 by rows 0...10: deleted by its middle cell.
-        #expect(painter.frame(for: state).count(of: "\u{1B}_Ga=d,d=p,x=21,y=6,q=2\u{1B}\\") == 1)
+        // The old picture covered cells 3...36 by rows 0...10 (one band):
+        // deleted by its middle cell, 0-based as Konsole reads it.
+        #expect(painter.frame(for: state).count(of: "\u{1B}_Ga=d,d=p,x=20,y=5,q=2\u{1B}\\") == 1)
     }
 
     @Test func statusLineIsWrittenOnlyWhenItChanges() {
