@@ -10,10 +10,17 @@ public struct ViewerLayout: Equatable, Sendable {
     /// 0-based row of the status line.
     public var statusRow: Int
 
+    /// A terminal that caps its pictures (xterm: 1000x1000 px of sixel)
+    /// gets the capped view centred in the window, not in its top-left corner.
     public init(geometry: ScreenGeometry) {
         self.geometry = geometry
         let rows = geometry.windowCells.height
-        imageArea = CellRect(column: 0, row: 0, columns: geometry.windowCells.width, rows: max(1, rows - 1))
+        let full = PixelSize(width: geometry.windowCells.width, height: max(1, rows - 1))
+        let used = geometry.cellsCovering(geometry.unitBox(cells: full))
+        let columns = min(full.width, max(1, used.width))
+        let areaRows = min(full.height, max(1, used.height))
+        imageArea = CellRect(
+            column: (full.width - columns) / 2, row: (full.height - areaRows) / 2, columns: columns, rows: areaRows)
         statusRow = max(0, rows - 1)
     }
 

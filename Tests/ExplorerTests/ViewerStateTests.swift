@@ -263,3 +263,22 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
         #expect(effects == [])
     }
 }
+
+@Suite struct ViewerLayoutTests {
+    @Test func aCappedViewIsCentredInTheWindow() {
+        // xterm: 120x40 cells of 9x19 px, sixel pictures at most 1000x1000.
+        let display = Display(
+            method: .sixel,
+            geometry: DisplayGeometry(
+                windowCells: PixelSize(width: 120, height: 40), cellPixels: PixelSize(width: 9, height: 19),
+                sixelMaxSize: PixelSize(width: 1000, height: 1000)))
+        let layout = ViewerLayout(geometry: display.makeBackend().screen)
+        #expect(layout.imageArea == CellRect(column: 4, row: 0, columns: 112, rows: 39))
+        #expect(layout.viewSize == PixelSize(width: 1000, height: 741))
+        #expect(layout.statusRow == 39)
+        // Uncapped, the view is the window less the status row.
+        let kitty = ViewerLayout(geometry: ScreenGeometry(
+            graphics: .kitty, windowCells: PixelSize(width: 120, height: 40), cellPixels: PixelSize(width: 9, height: 18)))
+        #expect(kitty.imageArea == CellRect(column: 0, row: 0, columns: 120, rows: 39))
+    }
+}

@@ -99,6 +99,15 @@ final class PseudoTerminalSession: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
+    /// Resizes the pseudo-terminal and sends SIGWINCH, as the kernel does
+    /// for a terminal's foreground process group (pxview runs here without
+    /// the pty as its controlling terminal).
+    func resize(rows: UInt16, columns: UInt16, xpixel: UInt16, ypixel: UInt16) {
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: xpixel, ws_ypixel: ypixel)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        kill(process.processIdentifier, SIGWINCH)
+    }
+
     /// Waits (at most `seconds`) until the output holds `count` copies of `needle`.
     @discardableResult
     func waitFor(_ needle: String, count: Int = 1, seconds: Double = 20) -> Bool {
@@ -191,6 +200,37 @@ func expectRestored(_ session: PseudoTerminalSession) {
         session.send("q")
         #expect(session.waitForExit() == 0)
         expectRestored(session)
+    }
+
+    /// Shrinking the window redraws the view for the new size with the cell
+    /// measured at start: the kernel's 170 px for 10 rows would make 17 px
+    /// rows of the real 16, and bands placed by it would overlap.
+    @Test func viewerRedrawsForAShrunkWindowWithTheMeasuredCell() throws {
+        let session = try PseudoTerminalSession(arguments: ["show", "-i", fixtureImage], emulation: .sixel)
+        #expect(session.waitFor(sixelStart))
+        usleep(300_000)
+        let before = session.output.count
+        let pictures = session.output.occurrences(of: Array(sixelStart.utf8))
+        session.resize(rows: 10, columns: 30, xpixel: 250, ypixel: 170)
+        #expect(session.waitFor(sixelStart, count: pictures + 1))
+        usleep(300_000)
+        let frame = Array(session.output[before...])
+        // Each band: its row (CUP) and raster size; rows of 16 px, nothing
+        // past the 9 picture rows or the 240 px of 30 columns.
+        let text = String(decoding: frame, as: UTF8.self)
+        var nextRow: Int?
+        var bands = 0
+        for match in text.matches(of: /\u{1B}\[(\d+);(\d+)H\u{1B}P0;1;0q"1;1;(\d+);(\d+)/) {
+            let row = Int(match.1)!, width = Int(match.3)!, height = Int(match.4)!
+            #expect(width <= 240)
+            if let expected = nextRow { #expect(row == expected, "bands must follow each other") }
+            nextRow = row + (height + 15) / 16
+            #expect(row + (height + 15) / 16 - 1 <= 9)
+            bands += 1
+        }
+        #expect(bands >= 1)
+        session.send("q")
+        #expect(session.waitForExit() == 0)
     }
 
     @Test func viewerRestoresOnControlC() throws {

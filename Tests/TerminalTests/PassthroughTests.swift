@@ -1,0 +1,94 @@
+import Glibc
+import Testing
+
+@testable import Terminal
+
+@Suite struct PassthroughTests {
+    private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func wrapsOneSequenceDoublingEveryEscape() {
+        #expect(text(Passthrough.wrap(Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8)))
+            == "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,d=A,q=2\u{1B}\u{1B}\\\u{1B}\\")
+    }
+
+    @Test func framesSplitIntoTextAndGraphics() {
+        let frame = Array(
+            ("\u{1B}[3;4Hhello\u{1B}P0;1;0q\"1;1;1;1#0;2;0;0;0#0~\u{1B}\\\u{1B}[5;1H"
+                + "\u{1B}_Ga=t,f=100,i=2,q=2,m=1;AAAA\u{1B}\\\u{1B}_Gq=2,m=0;BBBB\u{1B}\\"
+                + "\u{1B}_Ga=p,i=2,p=1,C=1,q=2\u{1B}\\\u{1B}_Ga=T,U=1,i=3,c=2,r=1,q=2;CCCC\u{1B}\\tail").utf8)
+        let segments = Passthrough.segments(frame)
+        #expect(segments.count == 8)
+        #expect(segments[0] == .text(Array("\u{1B}[3;4Hhello".utf8)))
+        guard case .graphic(let sixel, placesAtCursor: true) = segments[1] else {
+            Issue.record("sixel not found")
+            return
+        }
+        #expect(text(sixel).hasPrefix("\u{1B}P0;1;0q") && text(sixel).hasSuffix("\u{1B}\\"))
+        #expect(segments[2] == .text(Array("\u{1B}[5;1H".utf8)))
+        // An upload and its continuation do not place; a placement does; a
+        // virtual (Unicode placeholder) placement does not.
+        guard case .graphic(_, let upload) = segments[3], case .graphic(_, let chunk) = segments[4],
+            case .graphic(_, let place) = segments[5], case .graphic(_, let virtual) = segments[6]
+        else {
+            Issue.record("kitty commands not found")
+            return
+        }
+        #expect(!upload && !chunk && place && !virtual)
+        #expect(segments[7] == .text(Array("tail".utf8)))
+        // Wrapped, the text stays for tmux.
+        let wrapped = text(Passthrough.wrapGraphics(frame))
+        #expect(wrapped.hasPrefix("\u{1B}[3;4Hhello\u{1B}Ptmux;\u{1B}\u{1B}P0;1;0q"))
+        #expect(wrapped.hasSuffix("\u{1B}\u{1B}\\\u{1B}\\tail"))
+    }
+
+    @Test func anUnterminatedStringStaysText() {
+        let frame = Array("a\u{1B}_Ga=p".utf8)
+        #expect(Passthrough.segments(frame) == [.text(frame)])
+    }
+
+    @Test func tmuxIsAskedAboutPassthrough() {
+        #expect(Multiplexer.detect(environment: [:], askTmux: { "on" }) == .none)
+        #expect(Multiplexer.detect(environment: ["TMUX": ""], askTmux: { "on" }) == .none)
+        let inside = ["TMUX": "/tmp/tmux-0/default,1,0"]
+        #expect(Multiplexer.detect(environment: inside, askTmux: { "on\n" }) == .tmux(passthrough: true))
+        #expect(Multiplexer.detect(environment: inside, askTmux: { "all\n" }) == .tmux(passthrough: true))
+        #expect(Multiplexer.detect(environment: inside, askTmux: { "off\n" }) == .tmux(passthrough: false))
+        // tmux gone or too old to know the option: no passthrough.
+        #expect(Multiplexer.detect(environment: inside, askTmux: { nil }) == .tmux(passthrough: false))
+        #expect(Multiplexer.detect(environment: inside, askTmux: { "" }) == .tmux(passthrough: false))
+    }
+
+    @Test func commandsRunWithoutAShell() {
+        #expect(Multiplexer.runCommand(["echo", "on"]) == "on\n")
+        #expect(Multiplexer.runCommand(["false"]) == nil)
+        #expect(Multiplexer.runCommand(["/no/such/program"]) == nil)
+        #expect(Multiplexer.runCommand([]) == nil)
+    }
+
+    /// The writer sends a fence (DA1) before each picture that draws at the
+    /// cursor and waits for tmux's answer; keys typed meanwhile come back.
+    @Test func picturesWaitForTheFenceInsideTmux() throws {
+        let pty = try PseudoTerminal()
+        let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave, options: .rawModeOnly)
+        defer { session.restore() }
+        let tmux = TerminalImpersonator(master: pty.master, answer: [Array("j\u{1B}[?1;2c".utf8)])
+        let writer = FrameWriter(
+            fd: pty.slave, synchronizedOutput: false, multiplexer: .tmux(passthrough: true), fenceInputFD: pty.slave)
+        let frame = Array("\u{1B}[2;3H\u{1B}_Ga=t,i=1,q=2;AAAA\u{1B}\\\u{1B}_Ga=p,i=1,p=1,C=1,q=2\u{1B}\\\u{1B}[9;1H".utf8)
+        let typed = try writer.write(frame)
+        let before = tmux.waitForQuery()
+        let after = PseudoTerminal.read(pty.master, quietMs: 50)
+        #expect(typed == Array("j".utf8))
+        // The upload needs no fence; the placement waits for it.
+        #expect(text(before) == "\u{1B}[2;3H\u{1B}Ptmux;\u{1B}\u{1B}_Ga=t,i=1,q=2;AAAA\u{1B}\u{1B}\\\u{1B}\\\u{1B}[c")
+        #expect(text(after) == "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=p,i=1,p=1,C=1,q=2\u{1B}\u{1B}\\\u{1B}\\\u{1B}[9;1H")
+        #expect(writer.framed(frame) == Array(text(before).replacingOccurrences(of: "\u{1B}[c", with: "").utf8) + after)
+    }
+
+    @Test func outsideTmuxNothingIsWrapped() {
+        let frame = Array("\u{1B}P0;1;0q#0~\u{1B}\\".utf8)
+        #expect(FrameWriter(synchronizedOutput: false).framed(frame) == frame)
+        #expect(FrameWriter(synchronizedOutput: true).framed(frame)
+            == FrameWriter.beginSynchronizedUpdate + frame + FrameWriter.endSynchronizedUpdate)
+    }
+}
