@@ -70,14 +70,19 @@ final class ExplorerLoop {
         let session: TerminalSession
         let signals: SignalPipe
         do {
-            session = try TerminalSession(inputFD: options.inputFD, outputFD: options.outputFD)
+            // Inside tmux, focus reports (with tmux's `focus-events on`) tell
+            // when its pane is switched away from and back: tmux never sees
+            // the pictures, so they are taken down and drawn again.
+            session = try TerminalSession(
+                inputFD: options.inputFD, outputFD: options.outputFD,
+                options: TerminalSession.Options(focusEvents: display.multiplexer.wrapsGraphics))
             signals = try SignalPipe()
         } catch {
             return 1
         }
         session.installEmergencyRestore(signalPipe: signals)
         defer {
-            try? writer.write(backend.teardown())
+            _ = try? writer.write(backend.teardown())
             session.restore()
         }
         start()
@@ -132,7 +137,12 @@ final class ExplorerLoop {
         return exitStatus ?? 0
     }
 
+    /// True while tmux shows another pane or window (focus reported out):
+    /// nothing is drawn over it.
+    private var paused = false
+
     private func draw() {
+        if paused { return }
         var frame: [UInt8]
         if let viewer, let viewerPainter {
             frame = viewerPainter.frame(for: viewer)
@@ -177,9 +187,18 @@ final class ExplorerLoop {
     // MARK: Events and effects
 
     private func handle(_ event: InputEvent) {
-        if case .unknown(let bytes) = event, let cell = cellSizeReport(bytes) {
-            display.geometry = display.geometry.withReportedCellSize(cell)
-            relayout(askCellSize: false)
+        if case .unknown(let bytes) = event {
+            if let cell = cellSizeReport(bytes) {
+                display.geometry = display.geometry.withReportedCellSize(cell)
+                relayout(askCellSize: false)
+            } else if bytes == TerminalCommand.focusOut, display.multiplexer.wrapsGraphics {
+                write(backend.teardown())
+                paused = true
+            } else if bytes == TerminalCommand.focusIn, paused {
+                paused = false
+                browserPainter?.invalidate()
+                viewerPainter?.invalidate()
+            }
             return
         }
         if viewer != nil {

@@ -22,6 +22,10 @@ public enum TerminalCommand {
     public static let underline: [UInt8] = csi("4m")
     public static let inverse: [UInt8] = csi("7m")
     public static let hideCursor: [UInt8] = csi("?25l")
+    /// Focus reports, with `CSI ? 1004 h`: the window (or pane) gained focus.
+    public static let focusIn: [UInt8] = csi("I")
+    /// Focus reports: the window (or pane) lost focus.
+    public static let focusOut: [UInt8] = csi("O")
     public static let showCursor: [UInt8] = csi("?25h")
 
     /// 24-bit foreground colour (`CSI 38 ; 2 ; r ; g ; b m`); alpha is ignored.

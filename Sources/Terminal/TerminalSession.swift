@@ -29,16 +29,20 @@ public final class TerminalSession {
         /// Application cursor keys (`CSI ? 1 h`): arrows arrive as `ESC O A`;
         /// the decoder reads both forms, so this is rarely needed.
         public var applicationCursorKeys: Bool
+        /// Focus reports (`CSI ? 1004 h`): `CSI I` / `CSI O` when the window
+        /// (or tmux pane, with `focus-events on`) gains or loses focus.
+        public var focusEvents: Bool
 
         public init(
             alternateScreen: Bool = true, hideCursor: Bool = true, mouse: Bool = true,
-            bracketedPaste: Bool = true, applicationCursorKeys: Bool = false
+            bracketedPaste: Bool = true, applicationCursorKeys: Bool = false, focusEvents: Bool = false
         ) {
             self.alternateScreen = alternateScreen
             self.hideCursor = hideCursor
             self.mouse = mouse
             self.bracketedPaste = bracketedPaste
             self.applicationCursorKeys = applicationCursorKeys
+            self.focusEvents = focusEvents
         }
 
         /// Raw mode and nothing else: for probing before the UI starts.
@@ -58,6 +62,7 @@ public final class TerminalSession {
         ("\u{1B}[?2026l"  // end a synchronized update left open
             + "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"  // mouse reporting off
             + "\u{1B}[?2004l"  // bracketed paste off
+            + "\u{1B}[?1004l"  // focus reports off
             + "\u{1B}[?1l"  // normal cursor keys
             + "\u{1B}[0m"  // default colours and attributes
             + "\u{1B}[?25h"  // cursor visible
@@ -81,6 +86,7 @@ public final class TerminalSession {
         if options.mouse { text += "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h" }
         if options.bracketedPaste { text += "\u{1B}[?2004h" }
         if options.applicationCursorKeys { text += "\u{1B}[?1h" }
+        if options.focusEvents { text += "\u{1B}[?1004h" }
         return Array(text.utf8)
     }
 

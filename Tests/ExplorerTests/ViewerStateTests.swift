@@ -282,3 +282,18 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
         #expect(kitty.imageArea == CellRect(column: 0, row: 0, columns: 120, rows: 39))
     }
 }
+
+@Suite struct CellSizeReportTests {
+    @Test func aCellSizeReportIsReadAndNothingElseIs() {
+        // The decoder hands the loop `CSI 6 ; h ; w t` as an unknown sequence.
+        var decoder = InputDecoder()
+        let events = decoder.feed(Array("\u{1B}[6;18;9t".utf8))
+        guard case .unknown(let bytes)? = events.first else {
+            Issue.record("not an unknown sequence: \(events)")
+            return
+        }
+        #expect(cellSizeReport(bytes) == PixelSize(width: 9, height: 18))
+        #expect(cellSizeReport(Array("\u{1B}[4;630;900t".utf8)) == nil)
+        #expect(cellSizeReport(Array("\u{1B}[A".utf8)) == nil)
+    }
+}

@@ -28,9 +28,9 @@ import Testing
 
     @Test func restoreSequenceUndoesEveryMode() {
         let text = String(decoding: TerminalSession.restoreSequence, as: UTF8.self)
-        #expect(text == "\u{1B}[?2026l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[?2004l\u{1B}[?1l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        #expect(text == "\u{1B}[?2026l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[?2004l\u{1B}[?1004l\u{1B}[?1l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
         // Every mode any option sets ("h") is reset ("l") by the restore sequence.
-        let all = TerminalSession.Options(applicationCursorKeys: true)
+        let all = TerminalSession.Options(applicationCursorKeys: true, focusEvents: true)
         let enter = String(decoding: TerminalSession.enterSequence(for: all), as: UTF8.self)
         for mode in enter.split(separator: "\u{1B}") {
             let reset = "\u{1B}" + mode.dropLast() + (mode.hasSuffix("25l") ? "h" : "l")
