@@ -46,8 +46,13 @@ struct DCTScale: Equatable, Sendable, CustomStringConvertible {
 
 /// The size of `image` scaled (up or down) to fit inside `box` keeping its
 /// aspect ratio, each side rounded up so a covering decode is never a pixel short.
+///
+/// Sides are at most `maxSide` (a box larger than any image asks for the
+/// full size anyway), so the products below stay far inside `Int`.
 func fittedSize(of image: PixelSize, in box: PixelSize) -> PixelSize {
-    let (w, h, bw, bh) = (image.width, image.height, box.width, box.height)
+    let maxSide = 1 << 24
+    let (w, h) = (min(image.width, maxSide), min(image.height, maxSide))
+    let (bw, bh) = (min(box.width, maxSide), min(box.height, maxSide))
     if bw * h <= bh * w {  // width is the limiting side
         return PixelSize(width: bw, height: (h * bw + w - 1) / w)
     } else {

@@ -82,6 +82,10 @@ public struct KittyDecoder {
             guard let width = first.keys["s"].flatMap({ Int($0) }), let height = first.keys["v"].flatMap({ Int($0) }) else {
                 throw Failure(description: "missing s/v")
             }
+            // Bounded like the sixel reader, before anything is allocated.
+            guard (1...SixelDecoder.maxSide).contains(width), (1...SixelDecoder.maxSide).contains(height),
+                width * height <= SixelDecoder.maxPixels
+            else { throw Failure(description: "size \(width)x\(height) is over the limit") }
             let raw = first.keys["o"] == "z" ? try inflate(data, expected: width * height * channels) : data
             guard raw.count == width * height * channels else { throw Failure(description: "size \(raw.count)") }
             var pixels = [UInt8](repeating: 255, count: width * height * 4)

@@ -6,7 +6,17 @@ import Pixels
 /// RGBA pixels. Never-painted pixels stay transparent (alpha 0), as on a
 /// terminal honouring P2 = 1. Strict: anything unexpected is an error, so an
 /// encoder bug shows up as a failed parse rather than a silently odd image.
+///
+/// It also reads other tools' output (pxbench scores chafa and img2sixel),
+/// so it is bounded like the product's decoders: numbers of at most nine
+/// digits, a raster of at most `maxSide` per side and `maxPixels` in all
+/// (checked before allocating), repeats and columns within the raster.
 public struct SixelDecoder {
+    /// Larger than any terminal's sixel limit (XTSMGRAPHICS answers 16384 at most).
+    public static let maxSide = 16384
+    /// The decoders' default pixel limit.
+    public static let maxPixels = 100_000_000
+
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
@@ -35,6 +45,9 @@ public struct SixelDecoder {
         let raster = try reader.numberList()
         guard raster.count == 4 else { throw Failure(description: "raster attributes \(raster)") }
         let width = raster[2], height = raster[3]
+        guard (0...Self.maxSide).contains(width), (0...Self.maxSide).contains(height), width * height <= Self.maxPixels else {
+            throw Failure(description: "raster \(width)x\(height) is over the limit")
+        }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         var painted = [Bool](repeating: false, count: width * height)
         var registers: [Int: RGB] = [:]
@@ -44,6 +57,7 @@ public struct SixelDecoder {
         func paint(_ sixel: UInt8, times: Int) throws {
             let bits = Int(sixel) - 63
             guard (0...63).contains(bits) else { throw Failure(description: "bad sixel byte \(sixel)") }
+            guard times <= width - x else { throw Failure(description: "\(times) sixels past column \(x) of \(width)") }
             if bits != 0 {
                 guard let color = current else { throw Failure(description: "sixel before any colour") }
                 for column in x..<(x + times) {
@@ -98,6 +112,7 @@ public struct SixelDecoder {
                 x = 0
             case UInt8(ascii: "-"):
                 x = 0
+                guard bandTop < height else { throw Failure(description: "band below the raster") }
                 bandTop += 6
             case 63...126:
                 try paint(byte, times: 1)
@@ -123,9 +138,13 @@ struct Reader {
 
     mutating func skip() { position += 1 }
 
+    /// A decimal of at most nine digits; nil for none or more.
     mutating func number() -> Int? {
         var value: Int? = nil
+        var digits = 0
         while let byte = peek(), (48...57).contains(byte) {
+            digits += 1
+            if digits > 9 { return nil }
             value = (value ?? 0) * 10 + Int(byte - 48)
             position += 1
         }

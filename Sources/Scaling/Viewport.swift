@@ -64,6 +64,11 @@ public struct Viewport: Sendable, Equatable {
     /// Zooming in stops at this many view pixels per image pixel: beyond it
     /// only blocks get bigger.
     public static let maxNativeMagnification = 16.0
+    /// The largest zoom anyone can ask for (`--zoom`): 16 screen pixels per
+    /// image pixel for a 100-megapixel photo fitted into a 40-pixel box.
+    /// Beyond it no view changes, and it keeps every size computed from a
+    /// zoom far inside `Int`.
+    public static let maxRequestedZoom = 4096.0
 
     public init(
         imageSize: PixelSize, viewSize: PixelSize, fit: FitMode = .contain,

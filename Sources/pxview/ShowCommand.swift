@@ -150,7 +150,10 @@ struct ViewOptions {
             }
             settings.fit = fit
         }
-        if let text = parsed.value("--zoom") { settings.zoom = try ValueParser.positiveNumber(text, option: "--zoom", command: command) }
+        if let text = parsed.value("--zoom") {
+            settings.zoom = try ValueParser.number(
+                text, in: Viewport.minZoom...Viewport.maxRequestedZoom, option: "--zoom", command: command)
+        }
         if let text = parsed.value("--center") {
             let center = try ValueParser.center(text, option: "--center", command: command)
             settings.centerX = center.x

@@ -21,13 +21,21 @@ enum ValueParser {
         return PixelSize(width: w, height: h)
     }
 
-    /// A positive finite number, e.g. `--zoom 2` or `--zoom 1.5`.
-    static func positiveNumber(_ text: String, option: String, command: String) throws(UsageError) -> Double {
-        guard let value = Double(text), value.isFinite, value > 0 else {
+    /// A finite number in `range`, e.g. `--zoom 2` or `--zoom 1.5`.
+    static func number(_ text: String, in range: ClosedRange<Double>, option: String, command: String) throws(UsageError)
+        -> Double
+    {
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
             throw UsageError(
-                message: "\(option) expects a positive number (got '\(TerminalText.sanitize(text))')", command: command)
+                message: "\(option) expects a number from \(format(range.lowerBound)) to \(format(range.upperBound))"
+                    + " (got '\(TerminalText.sanitize(text))')",
+                command: command)
         }
         return value
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     /// A positive whole number, e.g. `--max-pixels 50000000`.

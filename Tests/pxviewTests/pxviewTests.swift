@@ -60,9 +60,25 @@ import Pixels
         let c = try ValueParser.center("0.25,1", option: "--center", command: "show")
         #expect(c.x == 0.25 && c.y == 1)
         #expect(throws: UsageError.self) { try ValueParser.center("1.5,0", option: "--center", command: "show") }
-        #expect(throws: UsageError.self) { try ValueParser.positiveNumber("nan", option: "--zoom", command: "show") }
-        #expect(throws: UsageError.self) { try ValueParser.positiveNumber("0", option: "--zoom", command: "show") }
-        #expect(try ValueParser.positiveNumber("1.5", option: "--zoom", command: "show") == 1.5)
+        let range = 0.25...4096.0
+        for bad in ["nan", "0", "0.1", "1e15", "inf", "-2", "4097"] {
+            #expect(throws: UsageError.self, "\(bad)") { try ValueParser.number(bad, in: range, option: "--zoom", command: "show") }
+        }
+        #expect(try ValueParser.number("1.5", in: range, option: "--zoom", command: "show") == 1.5)
+        #expect(try ValueParser.number("4096", in: range, option: "--zoom", command: "show") == 4096)
+    }
+}
+
+@Suite struct ZoomBoundsTests {
+    /// `--zoom 1e15` once crashed (SIGILL) computing the decode size.
+    @Test func hugeZoomIsAUsageError() throws {
+        let sandbox = try CLISandbox()
+        let images = packageRoot().appendingPathComponent("Tests/Fixtures/images").path
+        let result = try sandbox.run(["show", "--protocol", "sixel", "--size", "100x100", "--zoom", "1e15", "\(images)/p01_china_640x427.jpg"])
+        #expect(result.status == 2)
+        #expect(result.errLines == ["pxview: --zoom expects a number from 0.25 to 4096 (got '1e15')", "Try 'pxview show --help'."])
+        let largest = try sandbox.run(["show", "--protocol", "sixel", "--size", "100x100", "--zoom", "4096", "\(images)/p01_china_640x427.jpg"])
+        #expect(largest.status == 0)
     }
 }
 
