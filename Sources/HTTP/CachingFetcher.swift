@@ -2,8 +2,11 @@ import Foundation
 
 /// Puts a `DiskCache` in front of any fetcher.
 ///
-/// - A GET of an http(s) URL answered 200 is stored under `cacheKey(for:)`
-///   (secrets removed, query sorted).
+/// - A GET of an http(s) URL answered 200 whose body passes the request's
+///   `check` is stored under `cacheKey(for:)` (secrets removed, query
+///   sorted). A body that fails it (truncated JSON, an HTML page, half an
+///   image) is returned as it came but never stored, and a stored body that
+///   fails it is dropped and fetched again.
 /// - The same request within `maxAge` is answered from disk with no network
 ///   request; the response carries `x-pxview-cache: hit` and `age`.
 /// - Older entries are refetched. If that refetch fails with an `HTTPError`
@@ -42,8 +45,12 @@ public struct CachingFetcher: HTTPFetching {
             return try await upstream.fetch(request, progress: progress)
         }
         let key = cacheKey(for: request)
-        let cached = cache.entry(forKey: key).flatMap { entry in
+        var cached = cache.entry(forKey: key).flatMap { entry in
             CachedResponse(decoding: entry.data).map { (response: $0, storedAt: entry.storedAt) }
+        }
+        if let entry = cached, !request.check.accepts(entry.response.body) {
+            cache.remove(key: key)
+            cached = nil
         }
         let now = cache.now()
         if let cached, now.timeIntervalSince(cached.storedAt) <= maxAge {
@@ -51,7 +58,7 @@ public struct CachingFetcher: HTTPFetching {
         }
         do {
             let response = try await upstream.fetch(request, progress: progress)
-            if response.status == 200 {
+            if response.status == 200, request.check.accepts(response.body) {
                 try? cache.put(key: key, data: CachedResponse(response).encoded())
             }
             return response

@@ -104,7 +104,7 @@ final class CurlTransfer: @unchecked Sendable {
             pxview_curl_setopt_string(easy, CURLOPT_URL, request.url),
             pxview_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer),
             pxview_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
-            pxview_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https,file"),
+            pxview_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, request.allowsFileURL ? "http,https,file" : "http,https"),
             pxview_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
             pxview_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1),
             pxview_curl_setopt_long(easy, CURLOPT_MAXREDIRS, 5),

@@ -13,10 +13,18 @@ public struct HTTPRequest: Hashable, Sendable {
     /// Query parameter names whose values must never appear in errors, logs,
     /// file names or cache keys (the Pixabay `key`).
     public var redactedQueryItems: Set<String>
+    /// `file://` is allowed only for URLs the user typed (`pxview show
+    /// file:///…`): a URL that came from the network (an API answer's image
+    /// URL) is http(s) only, so a hostile server cannot make pxview read
+    /// local files (or hang on a FIFO).
+    public var allowsFileURL: Bool
+    /// What a 200's body must be before it is believed and cached.
+    public var check: ResponseCheck
 
     public init(
         url: String, headers: [String: String] = [:], connectTimeout: Double = 10,
-        totalTimeout: Double = 60, maxBodyBytes: Int = 64 << 20, redactedQueryItems: Set<String> = []
+        totalTimeout: Double = 60, maxBodyBytes: Int = 64 << 20, redactedQueryItems: Set<String> = [],
+        allowsFileURL: Bool = false, check: ResponseCheck = .any
     ) {
         self.url = url
         self.headers = headers
@@ -24,7 +32,31 @@ public struct HTTPRequest: Hashable, Sendable {
         self.totalTimeout = totalTimeout
         self.maxBodyBytes = maxBodyBytes
         self.redactedQueryItems = redactedQueryItems
+        self.allowsFileURL = allowsFileURL
+        self.check = check
     }
+}
+
+/// A test a response body must pass (it parses as the JSON expected, the
+/// image is whole). `CachingFetcher` stores only bodies that pass and drops
+/// cached ones that do not, so one broken answer cannot stand in for the
+/// real one for a day. Named, so requests stay `Hashable`.
+public struct ResponseCheck: Hashable, Sendable {
+    public let name: String
+    private let accepts: @Sendable ([UInt8]) -> Bool
+
+    public init(name: String, accepts: @escaping @Sendable ([UInt8]) -> Bool) {
+        self.name = name
+        self.accepts = accepts
+    }
+
+    /// Anything goes.
+    public static let any = ResponseCheck(name: "any") { _ in true }
+
+    public func accepts(_ body: [UInt8]) -> Bool { accepts(body) }
+
+    public static func == (lhs: ResponseCheck, rhs: ResponseCheck) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 /// A finished transfer. Any status is a response; callers decide what a 4xx means.

@@ -4,7 +4,7 @@ import Foundation
 /// `URLComponents` so that everything except the touched query items comes
 /// out byte-for-byte as it went in (no re-encoding surprises in messages or
 /// cache keys).
-enum URLText {
+public enum URLText {
     /// `scheme://authority/path`, the raw query (without `?`) and the fragment (without `#`).
     struct Parts: Equatable {
         var base: String
@@ -85,7 +85,7 @@ enum URLText {
         return withoutUser.isEmpty ? nil : withoutUser
     }
 
-    static func scheme(of url: String) -> String? {
+    public static func scheme(of url: String) -> String? {
         guard let colon = url.firstIndex(of: ":") else { return nil }
         let scheme = url[..<colon]
         guard let first = scheme.first, first.isLetter,

@@ -17,12 +17,24 @@ public struct PixabayClient: PhotoSource {
     public let fetcher: any HTTPFetching
     public let apiKey: String
     public let baseURL: String
+    /// What a downloaded image must pass (whole, not cut short) before it
+    /// is used, saved or cached; the command layer gives the decoder's.
+    public let imageCheck: ResponseCheck
 
     /// `apiKey` may be empty when `baseURL` points at a stand-in server; then no `key` is sent.
-    public init(fetcher: any HTTPFetching, apiKey: String, baseURL: String = PixabayClient.defaultBaseURL) {
+    public init(
+        fetcher: any HTTPFetching, apiKey: String, baseURL: String = PixabayClient.defaultBaseURL,
+        imageCheck: ResponseCheck = .any
+    ) {
         self.fetcher = fetcher
         self.apiKey = apiKey
         self.baseURL = baseURL
+        self.imageCheck = imageCheck
+    }
+
+    /// An API answer is believed (and cached) only when it parses.
+    public static let responseCheck = ResponseCheck(name: "Pixabay JSON") { body in
+        (try? PixabayResponse.decode(from: body)) != nil
     }
 
     public var isOffline: Bool { false }
@@ -40,7 +52,7 @@ public struct PixabayClient: PhotoSource {
     private func apiRequest(_ url: String) -> HTTPRequest {
         HTTPRequest(
             url: url, headers: ["Accept": "application/json"], maxBodyBytes: Self.maxResponseBytes,
-            redactedQueryItems: ["key"])
+            redactedQueryItems: ["key"], check: Self.responseCheck)
     }
 
     public func search(_ query: SearchQuery) async throws(PixabayError) -> SearchPage {
@@ -66,13 +78,22 @@ public struct PixabayClient: PhotoSource {
     public func imageBytes(for hit: PixabayHit, size: ImageSize) async throws(PixabayError) -> [UInt8] {
         let url = hit.url(for: size)
         guard !url.isEmpty else { throw .imageUnavailable(id: hit.id, detail: "the hit has no image URL") }
-        let request = HTTPRequest(url: url, maxBodyBytes: Self.maxImageBytes, redactedQueryItems: ["key"])
+        // The URL came from the network: http(s) only (see `HTTPRequest.allowsFileURL`).
+        guard let scheme = URLText.scheme(of: url), scheme == "http" || scheme == "https" else {
+            throw .imageUnavailable(id: hit.id, detail: "the \(size.rawValue) image URL is not http(s)")
+        }
+        let request = HTTPRequest(url: url, maxBodyBytes: Self.maxImageBytes, redactedQueryItems: ["key"], check: imageCheck)
         let response = try await send(request)
         guard response.status == 200 else {
             throw .imageUnavailable(id: hit.id, detail: "HTTP \(response.status) for the \(size.rawValue) image")
         }
         guard !response.body.isEmpty else {
             throw .imageUnavailable(id: hit.id, detail: "empty body for the \(size.rawValue) image")
+        }
+        // Not an image at all is the command's to describe; an image cut short is refused here.
+        guard imageCheck.accepts(response.body) || ImageFileType(sniffing: response.body) == nil else {
+            throw .imageUnavailable(
+                id: hit.id, detail: "the \(size.rawValue) image is incomplete (\(response.body.count) bytes arrived)")
         }
         return response.body
     }

@@ -25,13 +25,14 @@ public struct ResolvedSource: Sendable {
 /// The catalog is loaded from `catalogDirectory` (see `OfflineCatalog.defaultDirectory`).
 public func resolveSource(
     apiKey: String?, apiURL: String?, offline: Bool, fetcher: any HTTPFetching,
-    catalogDirectory: URL? = OfflineCatalog.defaultDirectory()
+    catalogDirectory: URL? = OfflineCatalog.defaultDirectory(), imageCheck: ResponseCheck = .any
 ) throws(PixabayError) -> ResolvedSource {
     let key = apiKey?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     let url = apiURL?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     if !offline && (!key.isEmpty || !url.isEmpty) {
         let client = PixabayClient(
-            fetcher: fetcher, apiKey: key, baseURL: url.isEmpty ? PixabayClient.defaultBaseURL : url)
+            fetcher: fetcher, apiKey: key, baseURL: url.isEmpty ? PixabayClient.defaultBaseURL : url,
+            imageCheck: imageCheck)
         return ResolvedSource(source: client, hint: nil)
     }
     guard let catalogDirectory else {

@@ -54,10 +54,11 @@ public struct SourceStack: Sendable {
     ///   - userAgent: sent with every request, e.g. `pxview/0.1.0`.
     ///   - progress: starts a progress display per request (downloads of photos); nil for none.
     ///   - transport: the bottom fetcher; a `CurlClient` when nil. Tests pass their own.
+    ///   - imageCheck: what a downloaded image must pass to be used or cached (see `PixabayClient.imageCheck`).
     public init(
         settings: SourceSettings, userAgent: String, progress: ProgressReportingFetcher.Start? = nil,
         transport: (any HTTPFetching)? = nil, cacheClock: @escaping @Sendable () -> Date = Date.init,
-        catalogDirectory: URL? = OfflineCatalog.defaultDirectory()
+        catalogDirectory: URL? = OfflineCatalog.defaultDirectory(), imageCheck: ResponseCheck = .any
     ) throws(PixabayError) {
         var fetcher: any HTTPFetching = transport ?? CurlClient(userAgent: userAgent)
         var cache: DiskCache?
@@ -72,7 +73,7 @@ public struct SourceStack: Sendable {
         let log = StaleCopyLog(wrapping: fetcher)
         let resolved = try resolveSource(
             apiKey: settings.apiKey, apiURL: settings.apiURL, offline: settings.offline, fetcher: log,
-            catalogDirectory: catalogDirectory)
+            catalogDirectory: catalogDirectory, imageCheck: imageCheck)
         self.source = resolved.source
         self.hint = resolved.hint
         self.staleCopies = log

@@ -1,3 +1,4 @@
+import Decoding
 import Foundation
 import HTTP
 import Pixabay
@@ -28,10 +29,14 @@ enum SourceContext {
             offline: parsed.has("--offline"), noCache: parsed.has("--no-cache"),
             environment: ProcessInfo.processInfo.environment)
         let stack = try SourceStack(
-            settings: settings, userAgent: userAgent, progress: showProgress ? terminalProgress : nil)
+            settings: settings, userAgent: userAgent, progress: showProgress ? terminalProgress : nil,
+            imageCheck: completeImage)
         if let hint = stack.hint { Output.err(TerminalText.sanitize(hint) + "\n") }
         return stack
     }
+
+    /// A downloaded image is used, saved or cached only when it is whole.
+    static let completeImage = ResponseCheck(name: "complete image") { isCompleteImage($0) }
 
     /// `StderrProgressReporter` per download: silent unless stderr is a
     /// terminal and the download takes more than half a second.

@@ -77,7 +77,8 @@ enum Show {
         if isURL(input) {
             let response: HTTPResponse
             do {
-                response = try await client.fetch(HTTPRequest(url: input))
+                // Typed by the user: file:// is theirs to read.
+                response = try await client.fetch(HTTPRequest(url: input, allowsFileURL: true))
             } catch {
                 throw fail(String(describing: error))
             }

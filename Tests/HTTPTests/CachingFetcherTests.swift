@@ -30,6 +30,28 @@ private struct CachingSetup {
 }
 
 @Suite struct CachingFetcherTests {
+    @Test func onlyBodiesThatPassTheCheckAreStored() async throws {
+        let setup = try CachingSetup()
+        defer { setup.server.stop() }
+        var request = setup.request()
+        request.check = ResponseCheck(name: "ends with brace") { $0.last == UInt8(ascii: "}") }
+        let served = setup.server
+        served.route("/api/") { _ in .text("{\"cut") }
+        let broken = try await setup.fetcher.fetch(request)
+        #expect(broken.body == Array("{\"cut".utf8))
+        #expect(setup.fetcher.cache.info().entries == 0)
+        served.route("/api/") { _ in .text("{}") }
+        _ = try await setup.fetcher.fetch(request)
+        _ = try await setup.fetcher.fetch(request)
+        #expect(served.requestCount(path: "/api/") == 2)
+        #expect(setup.fetcher.cache.info().entries == 1)
+        // A stored body the check now refuses is dropped and fetched again.
+        var stricter = request
+        stricter.check = ResponseCheck(name: "never") { _ in false }
+        _ = try await setup.fetcher.fetch(stricter)
+        #expect(served.requestCount(path: "/api/") == 3)
+    }
+
     @Test func secondRequestWithinADayNeverReachesTheServer() async throws {
         let setup = try CachingSetup()
         defer { setup.server.stop() }
@@ -136,7 +158,7 @@ private struct CachingSetup {
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
 
-        let response = try await setup.fetcher.fetch(HTTPRequest(url: "file://" + path))
+        let response = try await setup.fetcher.fetch(HTTPRequest(url: "file://" + path, allowsFileURL: true))
 
         #expect(response.body == [1, 2, 3])
         #expect(setup.fetcher.cache.info().entries == 0)

@@ -241,8 +241,9 @@ private func seconds(_ duration: Duration) -> Double {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let client = CurlClient()
 
-        let response = try await client.fetch(HTTPRequest(url: "file://" + directory.path + "/photo%20data.bin"))
-        let missing = await fetchError(client, HTTPRequest(url: "file://" + directory.path + "/nope.jpg"))
+        let response = try await client.fetch(
+            HTTPRequest(url: "file://" + directory.path + "/photo%20data.bin", allowsFileURL: true))
+        let missing = await fetchError(client, HTTPRequest(url: "file://" + directory.path + "/nope.jpg", allowsFileURL: true))
 
         #expect(response.status == 200)
         #expect(response.body == bytes)
@@ -254,6 +255,15 @@ private func seconds(_ duration: Duration) -> Double {
         let error = await fetchError(CurlClient(), HTTPRequest(url: "ftp://127.0.0.1/file"))
 
         #expect(error == .invalidURL("ftp://127.0.0.1/file"))
+    }
+
+    /// Only a request that allows it may read a file: a URL from the network may not.
+    @Test func fileURLsAreRefusedUnlessAllowed() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/secret.bin"
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path))
+        let error = await fetchError(CurlClient(), HTTPRequest(url: "file://" + path))
+        #expect(error == .invalidURL("file://" + path))
     }
 
     @Test func secretQueryValueNeverAppearsInErrors() async throws {

@@ -119,6 +119,8 @@ final class CLIPixabay: @unchecked Sendable {
 
     let server: TestHTTPServer
     let hits: [[String: Any]]
+    /// The search answer as served.
+    let searchBody: [UInt8]
 
     init(hits makeHits: (TestHTTPServer) throws -> [[String: Any]]) throws {
         server = try TestHTTPServer()
@@ -130,6 +132,7 @@ final class CLIPixabay: @unchecked Sendable {
             byID[id] = [UInt8](try JSONSerialization.data(withJSONObject: ["total": 1, "totalHits": 1, "hits": [hit]]))
         }
         let search = [UInt8](body)
+        searchBody = search
         let lookups = byID
         let empty = Array(#"{"total":0,"totalHits":0,"hits":[]}"#.utf8)
         server.route("/api/") { request in
