@@ -115,11 +115,6 @@ public struct KittyEncoder: Sendable {
         command(keys: "a=d,d=I,i=\(imageID),q=2", payload: [])
     }
 
-    /// Deletes every image and frees their data (`d=A`).
-    public func deleteAll() -> [UInt8] {
-        command(keys: "a=d,d=A,q=2", payload: [])
-    }
-
     // MARK: Building commands
 
     /// Control keys up to the image id, and the base64 payload; nil for an empty image.

@@ -94,7 +94,8 @@ enum Completion: Sendable {
     case thumbnail(id: Int, image: RGBAImage?)
     case viewerImage(hit: PixabayHit, bytes: [UInt8], decoded: DecodedImage)
     case viewerFailed(hit: PixabayHit, message: String)
-    case fullResolution(RGBAImage?)
+    /// The full decode for viewer visit `visit`.
+    case fullResolution(RGBAImage?, visit: Int)
 }
 
 final class CompletionQueue: @unchecked Sendable {

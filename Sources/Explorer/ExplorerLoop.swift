@@ -137,12 +137,7 @@ final class ExplorerLoop {
         return exitStatus ?? 0
     }
 
-    /// True while tmux shows another pane or window (focus reported out):
-    /// nothing is drawn over it.
-    private var paused = false
-
     private func draw() {
-        if paused { return }
         var frame: [UInt8]
         if let viewer, let viewerPainter {
             frame = viewerPainter.frame(for: viewer)
@@ -168,10 +163,15 @@ final class ExplorerLoop {
     /// SIGWINCH: the geometry measured again (keeping the cell size unless
     /// the terminal's pixels say it changed), every picture removed, and
     /// both screens laid out anew.
-    private func relayout(askCellSize: Bool = true) {
-        display.geometry = display.geometry.resized(to: windowSize(fd: options.outputFD))
+    private func relayout() {
         // A terminal that reported its cell size is asked again (a font change).
-        if askCellSize && display.reportsCellSize && !display.multiplexer.wrapsGraphics { write(ProbeQuery.cellSizeQuery) }
+        if display.reportsCellSize && !display.multiplexer.wrapsGraphics { write(ProbeQuery.cellSizeQuery) }
+        apply(display.geometry.resized(to: windowSize(fd: options.outputFD)))
+    }
+
+    /// Lays both screens out for `measured`, every picture removed first.
+    private func apply(_ measured: DisplayGeometry) {
+        display.geometry = measured
         write(backend.teardown())
         backend.update(geometry: display.geometry)
         if browser != nil {
@@ -189,13 +189,12 @@ final class ExplorerLoop {
     private func handle(_ event: InputEvent) {
         if case .unknown(let bytes) = event {
             if let cell = cellSizeReport(bytes) {
-                display.geometry = display.geometry.withReportedCellSize(cell)
-                relayout(askCellSize: false)
-            } else if bytes == TerminalCommand.focusOut, display.multiplexer.wrapsGraphics {
-                write(backend.teardown())
-                paused = true
-            } else if bytes == TerminalCommand.focusIn, paused {
-                paused = false
+                // Only a cell that really changed is worth a new layout.
+                let reported = display.geometry.withReportedCellSize(cell)
+                if reported != display.geometry { apply(reported) }
+            } else if bytes == TerminalCommand.focusIn {
+                // Back from another tmux window: tmux redrew its text over
+                // whatever pictures it never saw; draw them again.
                 browserPainter?.invalidate()
                 viewerPainter?.invalidate()
             }
@@ -237,9 +236,10 @@ final class ExplorerLoop {
                 let maxPixels = options.maxPixels
                 let queue = completions
                 let display = self.display
+                let visit = viewerSerial
                 Task.detached {
                     let image = try? display.decode(bytes, options: DecodeOptions(maxPixels: maxPixels)).image
-                    queue.post(.fullResolution(image))
+                    queue.post(.fullResolution(image, visit: visit))
                 }
             }
         }
@@ -362,8 +362,9 @@ final class ExplorerLoop {
             guard opening == hit.id else { return }
             opening = nil
             perform(browser?.handle(.message(message)) ?? [])
-        case .fullResolution(let image):
-            guard let image, let painter = viewerPainter else { return }
+        case let .fullResolution(image, visit):
+            // A decode for a photo since closed is not this one's.
+            guard let image, visit == viewerSerial, let painter = viewerPainter else { return }
             painter.replaceImage(image)
             _ = viewer?.handle(.fullResolutionDecoded(image.size))
         }

@@ -37,11 +37,6 @@ public struct ViewerLayout: Equatable, Sendable {
             (Double(row - imageArea.row) + 0.5) * Double(units.height)
         )
     }
-
-    /// The cells a drawn output covers, given its placement in view units.
-    public func cells(covering placement: PixelRect) -> CellRect {
-        geometry.cells(covering: placement, from: imageArea)
-    }
 }
 
 /// Where the browser puts things, top to bottom: the search field, a strip

@@ -8,20 +8,17 @@ import Terminal
 public struct ViewerPlan: Equatable, Sendable {
     /// The viewport to draw (nil while the help hides the picture).
     public var viewport: Viewport?
-    /// The cells the drawn picture covers.
-    public var imageCells: CellRect
     /// Help lines over the picture area, with their 0-based rows.
     public var overlay: [(row: Int, text: String)]
     public var status: String
 
     public static func == (lhs: ViewerPlan, rhs: ViewerPlan) -> Bool {
-        lhs.viewport == rhs.viewport && lhs.imageCells == rhs.imageCells && lhs.status == rhs.status
+        lhs.viewport == rhs.viewport && lhs.status == rhs.status
             && lhs.overlay.map(\.row) == rhs.overlay.map(\.row) && lhs.overlay.map(\.text) == rhs.overlay.map(\.text)
     }
 
     public init(_ state: ViewerState) {
         let layout = state.layout
-        imageCells = layout.cells(covering: state.viewport.placement)
         status = Self.statusText(state)
         if state.showHelp {
             viewport = nil

@@ -58,7 +58,14 @@ struct Canvas: Sendable {
     func bands(maxBands: Int) -> [Range<Int>] {
         let cellRows = (size.height + unitsPerCell.height - 1) / unitsPerCell.height
         let count = max(1, min(maxBands, cellRows / 4))
-        let rowsPerBand = (cellRows + count - 1) / count
+        return bands(rowsPerBand: (cellRows + count - 1) / count)
+    }
+
+    /// Canvas rows in bands of `rowsPerBand` cell rows (the last may be shorter).
+    func bands(rowsPerBand: Int) -> [Range<Int>] {
+        let cellRows = (size.height + unitsPerCell.height - 1) / unitsPerCell.height
+        let rowsPerBand = max(1, rowsPerBand)
+        let count = (cellRows + rowsPerBand - 1) / rowsPerBand
         return (0..<count).compactMap { index in
             let first = index * rowsPerBand * unitsPerCell.height
             let last = min(size.height, first + rowsPerBand * unitsPerCell.height)

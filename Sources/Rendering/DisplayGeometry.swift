@@ -83,17 +83,13 @@ public struct DisplayGeometry: Equatable, Sendable {
         next.windowPixels = pixels
         if cellSizeFixed || Self.fits(cell: cellPixels, cells: window.cells, pixels: pixels) { return next }
         let measured = PixelSize(width: pixels.width / window.cells.width, height: pixels.height / window.cells.height)
-        if (1...TerminalLimits.maxCellSide).contains(measured.width), (1...TerminalLimits.maxCellSide).contains(measured.height) {
-            next.cellPixels = measured
-        }
+        if TerminalLimits.cell(measured) { next.cellPixels = measured }
         return next
     }
 
     /// The terminal answered `CSI 16 t` again: its word beats any division.
     public func withReportedCellSize(_ cell: PixelSize) -> DisplayGeometry {
-        guard !cellSizeFixed, (1...TerminalLimits.maxCellSide).contains(cell.width),
-            (1...TerminalLimits.maxCellSide).contains(cell.height)
-        else { return self }
+        guard !cellSizeFixed, TerminalLimits.cell(cell) else { return self }
         var next = self
         next.cellPixels = cell
         return next

@@ -1,14 +1,5 @@
-/// The graphics protocols a user can ask for (`--protocol`).
-public enum GraphicsProtocol: String, CaseIterable, Sendable {
-    /// kitty's graphics protocol: lossless, uploaded once, re-placed to zoom and pan.
-    case kitty
-    /// DEC sixel: up to 256 palette colours, re-encoded per frame.
-    case sixel
-    /// `▀` half-blocks in 24-bit colour: two pixels per cell, works anywhere.
-    case blocks
-}
-
-/// What the user asked for with `--protocol` or `PXVIEW_PROTOCOL`.
+/// What the user asked for with `--protocol` or `PXVIEW_PROTOCOL`: the
+/// kitty graphics protocol, DEC sixel, `▀` half-blocks, or the probe's choice.
 public enum ProtocolChoice: String, CaseIterable, Sendable {
     case auto, sixel, kitty, blocks
 }
@@ -22,13 +13,4 @@ public enum DrawingMethod: String, CaseIterable, Sendable {
     /// inside tmux): the picture lives in tmux's grid and moves with it.
     case kittyPlaceholders = "kitty-placeholders"
     case blocks
-
-    /// The protocol the method speaks.
-    public var graphicsProtocol: GraphicsProtocol {
-        switch self {
-        case .sixel: return .sixel
-        case .kitty, .kittyPlaceholders: return .kitty
-        case .blocks: return .blocks
-        }
-    }
 }

@@ -94,6 +94,8 @@ final class KittyBackend: GraphicsBackend {
             if fitted[slot] != nil { out += encoder.delete(imageID: fittedImageID(slot: slot)) }
             out += encoder.transmit(pixels, imageID: fittedImageID(slot: slot))
             fitted[slot] = (picture.key.id, pixels.size)
+            // Deleting an image deletes its placements: place it again.
+            if placedImage[slot] == fittedImageID(slot: slot) { placed[slot] = nil }
         }
         var shownSize = image.size
         var shownSource = source
@@ -110,6 +112,7 @@ final class KittyBackend: GraphicsBackend {
                 if uploaded[slot] != nil { out += encoder.delete(imageID: id) }
                 out += encoder.transmit(image, imageID: id)
                 uploaded[slot] = picture.key
+                if placedImage[slot] == id { placed[slot] = nil }
             }
         }
         let placement = Self.placement(

@@ -17,7 +17,9 @@ import Terminal
 ///
 /// Image ids are named by an 8-bit colour index (1...255: the slot) and a
 /// high byte per process (the third combining mark), which tmux passes on
-/// to any 256-colour terminal unchanged.
+/// to any 256-colour terminal unchanged. That leaves 255 high bytes: two
+/// runs whose process ids agree modulo 255 share ids, and the later one's
+/// pictures replace the earlier one's still in tmux's scrollback.
 final class KittyPlaceholderBackend: GraphicsBackend {
     let method = DrawingMethod.kittyPlaceholders
     private(set) var display: Display
@@ -32,12 +34,22 @@ final class KittyPlaceholderBackend: GraphicsBackend {
         self.display = display
         self.resampler = resampler
         self.highByte = max(1, min(255, highByte))
-        screen = KittyBackend.screen(for: display.geometry)
+        screen = Self.screen(for: display.geometry)
+    }
+
+    /// The combining marks name at most 297 rows and columns, so pictures
+    /// are capped there (the viewer centres a capped view).
+    static func screen(for geometry: DisplayGeometry) -> ScreenGeometry {
+        ScreenGeometry(
+            windowCells: geometry.windowCells, cellPixels: geometry.cellPixels, unitsPerCell: geometry.cellPixels,
+            pictureLimit: PixelSize(
+                width: KittyPlaceholders.maxCells * geometry.cellPixels.width,
+                height: KittyPlaceholders.maxCells * geometry.cellPixels.height))
     }
 
     func update(geometry: DisplayGeometry) {
         display.geometry = geometry
-        screen = KittyBackend.screen(for: geometry)
+        screen = Self.screen(for: geometry)
         forgetScreen()
     }
 

@@ -48,9 +48,14 @@ final class SixelBackend: GraphicsBackend {
 
     /// tmux drops a passthrough sequence of 1 MB or more (a 1.23 MB sixel
     /// of 1000x800 px never showed; 0.88 MB did), so inside tmux pictures go
-    /// in bands of at most this many cell rows: 8 rows of 19 px by 1000 px
-    /// is about 230 KB at the densest seen (1.5 bytes per pixel).
-    static let multiplexedBandRows = 8
+    /// in bands of at most this many pixels: 600 KB at the densest seen
+    /// (1.5 bytes per pixel, the elephants painting).
+    static let multiplexedBandPixels = 400_000
+
+    /// Cell rows per band inside tmux for a picture `width` units wide.
+    func multiplexedBandRows(width: Int) -> Int {
+        max(1, Self.multiplexedBandPixels / max(1, width * screen.unitsPerCell.height))
+    }
 
     /// Sixel leaves the cursor on the picture's last row (xterm) or below
     /// it (mlterm); a carriage return starts the next line either way.
@@ -63,14 +68,17 @@ final class SixelBackend: GraphicsBackend {
             return InlinePicture(lines: [renderer.render(pixels)], cells: cells, cursorAfter: Array("\r".utf8))
         }
         let frame = renderer.renderFrame(pixels)
-        let bandHeight = Self.multiplexedBandRows * screen.cellPixels.height
+        let bandHeight = multiplexedBandRows(width: pixels.width) * screen.cellPixels.height
         let tops = Array(stride(from: 0, to: max(1, pixels.height), by: bandHeight))
         let lines = tops.map { top in
             SixelEncoder().encode(frame.indexed.rows(top..<(top + bandHeight)), palette: frame.palette)
         }
+        let rows = tops.map { $0 / screen.cellPixels.height }
+        // tmux's cursor is on the last band's first row: down past the picture.
+        let down = cells.height - (rows.last ?? 0)
         return InlinePicture(
-            lines: lines, lineRows: tops.map { $0 / screen.cellPixels.height }, cells: cells,
-            prefix: InlinePicture.reserving(rows: cells.height), cursorAfter: Array("\r\u{1B}[\(cells.height)B".utf8))
+            lines: lines, lineRows: rows, cells: cells, prefix: InlinePicture.reserving(rows: cells.height),
+            cursorAfter: Array("\r".utf8) + (down > 0 ? Array("\u{1B}[\(down)B".utf8) : []))
     }
 
     func draw(_ picture: Picture, slot: Int) -> [UInt8] {
@@ -99,9 +107,10 @@ final class SixelBackend: GraphicsBackend {
         removal(of: slots.take(slot), keeping: nil)
     }
 
+    /// Palettes stay: the viewer's picture comes back after a resize with
+    /// the same colours (a new picture has a new key, so never takes an old one).
     func teardown() -> [UInt8] {
-        palettes = [:]
-        return slots.takeAll().flatMap { removal(of: $0.record, keeping: nil) }
+        slots.takeAll().flatMap { removal(of: $0.record, keeping: nil) }
     }
 
     func forgetScreen() { slots.forgetScreen() }
@@ -153,11 +162,9 @@ final class SixelBackend: GraphicsBackend {
     private func encodeBands(
         _ canvas: Canvas, image: RGBAImage, palette: Palette, mapper: PaletteMapper, background: RGB?
     ) -> [(Int, [UInt8])] {
-        let cellRows = canvas.cells.rows
-        let bands = canvas.bands(
-            maxBands: display.multiplexer.wrapsGraphics
-                ? max(1, (cellRows + Self.multiplexedBandRows - 1) / Self.multiplexedBandRows)
-                : max(1, min(4, resampler.threads)))
+        let bands = display.multiplexer.wrapsGraphics
+            ? canvas.bands(rowsPerBand: multiplexedBandRows(width: canvas.size.width))
+            : canvas.bands(maxBands: max(1, min(4, resampler.threads)))
         let origin = canvas.ditherOrigin
         let serial = Resampler(threads: 1, upscaling: resampler.upscaling)
         let results = BandResults(count: bands.count)

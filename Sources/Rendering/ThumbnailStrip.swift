@@ -58,8 +58,7 @@ public enum ThumbnailStrip {
     /// Reserve the rows, then draw each tile's lines from the saved top-left corner.
     static func row(_ row: [StripTile], tileCells: PixelSize) -> [UInt8] {
         let height = tileCells.height
-        var out = [UInt8](repeating: UInt8(ascii: "\n"), count: height)
-        out += Array("\r\u{1B}[\(height)A\u{1B}7".utf8)
+        var out = InlinePicture.reserving(rows: height) + Array("\u{1B}7".utf8)
         for (index, tile) in row.enumerated() {
             guard let picture = tile.picture else { continue }
             for (bytes, line) in zip(picture.lines, picture.lineRows) where line < height {

@@ -64,7 +64,8 @@ public enum TerminalLimits {
     /// 65536 leaves room for any real terminal.
     public static let maxColorRegisters = 65536
 
-    static func cell(_ size: PixelSize) -> Bool {
+    /// A cell size the terminal may report.
+    public static func cell(_ size: PixelSize) -> Bool {
         (1...maxCellSide).contains(size.width) && (1...maxCellSide).contains(size.height)
     }
 

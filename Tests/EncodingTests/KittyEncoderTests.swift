@@ -88,7 +88,9 @@ import Testing
     @Test func deleteCommandsAreExact() {
         #expect(TestImages.string(encoder.delete(imageID: 12)) == "\u{1B}_Ga=d,d=I,i=12,q=2\u{1B}\\")
         #expect(TestImages.string(encoder.deletePlacements(imageID: 12)) == "\u{1B}_Ga=d,d=i,i=12,q=2\u{1B}\\")
-        #expect(TestImages.string(encoder.deleteAll()) == "\u{1B}_Ga=d,d=A,q=2\u{1B}\\")
+        #expect(TestImages.string(encoder.deletePlacements(atColumn: 7, row: 3)) == "\u{1B}_Ga=d,d=p,x=7,y=3,q=2\u{1B}\\")
+        #expect(TestImages.string(encoder.place(imageID: 2, placementID: 1, columns: 3, rows: 2, offset: PixelPoint(x: 4, y: 0)))
+            == "\u{1B}_Ga=p,i=2,p=1,c=3,r=2,X=4,Y=0,C=1,q=2\u{1B}\\")
     }
 
     @Test func emptyImageSendsNothing() {

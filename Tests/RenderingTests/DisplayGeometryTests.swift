@@ -150,13 +150,29 @@ import Testing
         #expect(String(decoding: picture.bytes, as: UTF8.self).hasSuffix("\u{1B}[39m\r\n"))
     }
 
-    @Test func sixelInsideTmuxGoesInBands() {
-        let tall = RGBAImage(width: 16, height: 300, fill: RGBA(r: 200, g: 10, b: 10))
-        let picture = backend(.sixel, .tmux(passthrough: true)).inline(tall, imageID: 1)
-        // 300 px of 16 px rows: 19 rows, bands of 8 rows (128 px).
+    @Test func sixelInsideTmuxGoesInBandsUnderItsPassthroughLimit() {
+        // 3000 px wide, 16 px rows: 400000 px a band is 8 rows (384000 px).
+        let wide = RGBAImage(width: 3000, height: 300, fill: RGBA(r: 200, g: 10, b: 10))
+        let picture = backend(.sixel, .tmux(passthrough: true)).inline(wide, imageID: 1)
+        // 300 px of 16 px rows: 19 rows in bands of 8.
         #expect(picture.lineRows == [0, 8, 16])
         #expect(picture.lines.allSatisfy { String(decoding: $0, as: UTF8.self).hasPrefix("\u{1B}P0;1;0q") })
-        #expect(String(decoding: picture.bytes, as: UTF8.self).hasSuffix("\r\u{1B}[19B"))
-        #expect(backend(.sixel).inline(tall, imageID: 1).lines.count == 1)
+        // After the last band (row 16) the cursor goes 3 rows down: below the 19.
+        let text = String(decoding: picture.bytes, as: UTF8.self)
+        #expect(text.hasSuffix("\r\u{1B}[3B"))
+        #expect(text.components(separatedBy: "\r\u{1B}[8B").count == 3)
+        #expect(backend(.sixel).inline(wide, imageID: 1).lines.count == 1)
+    }
+
+    /// A tile whose new thumbnail has the old one's size and place is
+    /// placed again: deleting the old image took its placement with it.
+    @Test func kittyPlacesAReplacedPictureAgain() {
+        let kitty = backend(.kitty)
+        let area = CellRect(column: 2, row: 2, columns: 10, rows: 4)
+        let first = Picture.centred(image: pixels, key: PictureKey(id: 1), area: area, screen: kitty.screen)
+        let second = Picture.centred(image: pixels, key: PictureKey(id: 2), area: area, screen: kitty.screen)
+        #expect(String(decoding: kitty.draw(first, slot: 3), as: UTF8.self).contains("a=p,i=7,"))
+        let replaced = String(decoding: kitty.draw(second, slot: 3), as: UTF8.self)
+        #expect(replaced.contains("a=d,d=I,i=7,") && replaced.contains("a=t,") && replaced.contains("a=p,i=7,"))
     }
 }
