@@ -277,12 +277,8 @@ final class ExplorerLoop {
     private func toggleFavourite(_ hit: PixabayHit) -> Bool? {
         guard let store = options.favourites else { return nil }
         do {
-            if try store.contains(id: hit.id) {
-                try store.remove(id: hit.id)
-                return false
-            }
-            try store.add(hit)
-            return true
+            // One locked step: another pxview's change in between is kept.
+            return try store.toggle(hit)
         } catch {
             _ = viewer?.handle(.message("\(error)"))
             _ = browser?.handle(.message("\(error)"))

@@ -51,8 +51,10 @@ public struct FavouriteEntry: Codable, Sendable, Equatable, Identifiable {
 /// a crash leaves either the old or the new list, never half of one. A file
 /// that does not parse is never overwritten: it is renamed to
 /// `favourites.json.corrupt-<UTC timestamp>` and reported, so the user can
-/// recover it. No locking: two pxview processes adding at the same moment can
-/// lose one addition (last rename wins), which is acceptable for a personal list.
+/// recover it. Every read-modify-write holds an exclusive `flock` on
+/// `.favourites.lock` beside the file, so two processes (two `fav add`
+/// loops, two explorers) never lose each other's changes: without it, 200
+/// concurrent adds from two processes kept 181.
 public struct FavouritesStore: Sendable {
     public static let fileName = "favourites.json"
     static let formatVersion = 1
@@ -103,21 +105,58 @@ public struct FavouritesStore: Sendable {
     /// Saves `hit`; false (and no write) when it is already a favourite.
     @discardableResult
     public func add(_ hit: PixabayHit) throws(PixabayError) -> Bool {
-        var entries = try list()
-        if entries.contains(where: { $0.id == hit.id }) { return false }
-        entries.append(FavouriteEntry(hit: hit, added: now()))
-        try save(entries)
-        return true
+        try locked { () throws(PixabayError) in
+            var entries = try list()
+            if entries.contains(where: { $0.id == hit.id }) { return false }
+            entries.append(FavouriteEntry(hit: hit, added: now()))
+            try save(entries)
+            return true
+        }
     }
 
     /// Forgets `id`; false (and no write) when it was not a favourite.
     @discardableResult
     public func remove(id: Int) throws(PixabayError) -> Bool {
-        var entries = try list()
-        guard let index = entries.firstIndex(where: { $0.id == id }) else { return false }
-        entries.remove(at: index)
-        try save(entries)
-        return true
+        try locked { () throws(PixabayError) in
+            var entries = try list()
+            guard let index = entries.firstIndex(where: { $0.id == id }) else { return false }
+            entries.remove(at: index)
+            try save(entries)
+            return true
+        }
+    }
+
+    /// Adds `hit` when it is not a favourite, else removes it, in one locked
+    /// step (what the file says now decides, not what a screen showed);
+    /// returns whether it is a favourite afterwards.
+    public func toggle(_ hit: PixabayHit) throws(PixabayError) -> Bool {
+        try locked { () throws(PixabayError) in
+            var entries = try list()
+            if let index = entries.firstIndex(where: { $0.id == hit.id }) {
+                entries.remove(at: index)
+                try save(entries)
+                return false
+            }
+            entries.append(FavouriteEntry(hit: hit, added: now()))
+            try save(entries)
+            return true
+        }
+    }
+
+    public static let lockFileName = ".favourites.lock"
+
+    /// Runs `body` holding an exclusive flock on the lock file (waiting for
+    /// another process to finish its change); released when the file closes.
+    private func locked<T>(_ body: () throws(PixabayError) -> T) throws(PixabayError) -> T {
+        try makeDirectory()
+        let lockPath = directory + "/" + Self.lockFileName
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .favourites("cannot open \(lockPath): \(errnoText())") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR { throw .favourites("cannot lock \(lockPath): \(errnoText())") }
+        }
+        return try body()
     }
 
     public func contains(id: Int) throws(PixabayError) -> Bool {
