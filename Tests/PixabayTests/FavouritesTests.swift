@@ -55,7 +55,8 @@ import Testing
         let secondInode = try #require(manager.attributesOfItem(atPath: store.path)[.systemFileNumber] as? Int)
         // rename(2) of a new file, not an in-place rewrite: the inode changes.
         #expect(firstInode != secondInode)
-        #expect(try manager.contentsOfDirectory(atPath: store.directory) == ["favourites.json"])
+        // No temporary file left, only the list and its lock.
+        #expect(try manager.contentsOfDirectory(atPath: store.directory).sorted() == [".favourites.lock", "favourites.json"])
         let json = try String(contentsOfFile: store.path, encoding: .utf8)
         #expect(json.contains(#""added" : "2024-01-02T03:04:05Z""#))
         #expect(json.contains(#""version" : 1"#))
