@@ -69,24 +69,55 @@ enum AtomicFile {
 
     /// - Parameter replacing: false refuses an existing file, also one that
     ///   appeared while writing (link(2) fails with EEXIST rather than replace).
+    ///
+    /// Ctrl-C, SIGTERM or SIGHUP while writing removes the temporary file
+    /// (`TemporaryFileGuard`); one a killed process could not remove (SIGKILL,
+    /// a crash) is swept by the next write into the same folder.
     static func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
+        sweepStaleParts(in: directory.isEmpty ? "." : directory)
         let temporary =
             (directory.isEmpty ? "" : directory + "/") + ".\(name).part-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw CommandError("cannot write \(path): \(errnoText())") }
-        var failure = writeAll(bytes, to: fd)
-        if failure == nil, fsync(fd) != 0 { failure = errnoText() }
-        if close(fd) != 0, failure == nil { failure = errnoText() }
-        if failure == nil {
-            failure = replacing ? moveReplacing(temporary, path) : moveRefusingExisting(temporary, path)
+        let failure: String? = TemporaryFileGuard.removing(Array(temporary.utf8)) {
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            guard fd >= 0 else { return errnoText() }
+            var failure = writeAll(bytes, to: fd)
+            if failure == nil, fsync(fd) != 0 { failure = errnoText() }
+            if close(fd) != 0, failure == nil { failure = errnoText() }
+            if failure == nil {
+                failure = replacing ? moveReplacing(temporary, path) : moveRefusingExisting(temporary, path)
+            }
+            return failure
         }
         if let failure {
             unlink(temporary)
             if failure == Self.existsMarker { throw AlreadyExists(path: path) }
             throw CommandError("cannot write \(path): \(failure)")
         }
+    }
+
+    /// Removes `.NAME.part-PID-RAND` files of processes that no longer run:
+    /// what an interrupted write left behind. Another running pxview's part
+    /// files, and any other file, are left alone.
+    static func sweepStaleParts(in directory: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names {
+            guard let pid = partFileOwner(name), pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
+        }
+    }
+
+    /// The process id in a part file's name `.NAME.part-PID-RAND`, or nil.
+    static func partFileOwner(_ name: String) -> pid_t? {
+        guard name.hasPrefix("."), let marker = name.range(of: ".part-", options: .backwards),
+            marker.lowerBound > name.index(after: name.startIndex)
+        else { return nil }
+        let fields = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+        guard fields.count == 2, fields[1].allSatisfy(\.isNumber), !fields[1].isEmpty,
+            let pid = pid_t(fields[0]), pid > 0
+        else { return nil }
+        return pid
     }
 
     private static func moveReplacing(_ temporary: String, _ path: String) -> String? {
