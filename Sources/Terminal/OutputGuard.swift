@@ -15,12 +15,35 @@ import Glibc
 /// The two flags live in memory allocated once per process: signal
 /// handlers can reach nothing else (the same reason as `EmergencyRestore`).
 public enum OutputGuard {
-    /// [0]: 1 while `write` is drawing; [1]: the pending signal, 0 if none.
+    /// [0]: 1 while `write` is drawing; [1]: the pending signal, 0 if none;
+    /// [2]: errno of the first failed write, 0 if none.
     nonisolated(unsafe) static let state: UnsafeMutablePointer<Int32> = {
-        let pointer = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
-        pointer.initialize(repeating: 0, count: 2)
+        let pointer = UnsafeMutablePointer<Int32>.allocate(capacity: 3)
+        pointer.initialize(repeating: 0, count: 3)
         return pointer
     }()
+
+    /// errno of the first write that failed (ENOSPC on /dev/full, EBADF on a
+    /// closed stdout, EPIPE when the reader left), or nil: a command that
+    /// could not write what it printed has failed.
+    public static var writeFailure: Int32? {
+        state[2] == 0 ? nil : state[2]
+    }
+
+    /// Call first thing: a standard descriptor that is closed gets
+    /// /dev/null, so no file pxview opens later (a cache entry, a lock) can
+    /// become fd 1 and take its output; a closed stdout counts as a failed
+    /// write (EBADF).
+    public static func protectStandardDescriptors() {
+        for fd: Int32 in [0, 1, 2] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let null = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
+            if null >= 0 && null != fd {
+                dup2(null, fd)
+                close(null)
+            }
+            if fd == 1 && state[2] == 0 { state[2] = EBADF }
+        }
+    }
 
     /// Bytes that close whatever sequence a slice boundary left open.
     public static let closingBytes: [UInt8] = Array("\u{1B}\\\u{1B}[0m\r\n".utf8)
@@ -45,6 +68,8 @@ public enum OutputGuard {
     /// Writes `bytes` to `fd` in slices, honouring a pending stop request
     /// between them. Retries short writes and EINTR/EAGAIN.
     public static func write(_ bytes: [UInt8], fd: Int32) {
+        // After a failure nothing more is written (the reader is gone, the disk full).
+        if state[2] != 0 { return }
         state[0] = 1
         defer { state[0] = 0 }
         bytes.withUnsafeBytes { raw in
@@ -58,6 +83,7 @@ public enum OutputGuard {
                 } else if n < 0 && (errno == EINTR || errno == EAGAIN) {
                     continue
                 } else {
+                    if state[2] == 0 { state[2] = n < 0 ? errno : EIO }
                     return
                 }
             }

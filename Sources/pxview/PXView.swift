@@ -6,8 +6,18 @@ import Foundation
 @main
 struct PXView {
     static func main() async {
+        OutputGuard.protectStandardDescriptors()
         let code = await run(Array(CommandLine.arguments.dropFirst()))
-        exit(code)
+        exit(finished(code))
+    }
+
+    /// A command whose output could not be written has failed: one line on
+    /// stderr and exit 1. A reader that left (EPIPE, `| head`) is the usual
+    /// quiet end.
+    static func finished(_ code: Int32) -> Int32 {
+        guard let failure = OutputGuard.writeFailure, failure != EPIPE else { return code }
+        Output.err("pxview: cannot write to standard output: \(String(cString: strerror(failure)))\n")
+        return code == ExitCode.success ? ExitCode.failure : code
     }
 
     static func run(_ arguments: [String]) async -> Int32 {
