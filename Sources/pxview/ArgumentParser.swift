@@ -71,6 +71,10 @@ struct ParsedArguments: Equatable, Sendable {
     var values: [String: String] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
+    /// The same positionals and values as the bytes argv held: paths that
+    /// are not UTF-8 reach the file system unchanged.
+    var positionalBytes: [[UInt8]] = []
+    var valueBytes: [String: [UInt8]] = [:]
 
     func value(_ name: String) -> String? { values[name] }
     func has(_ name: String) -> Bool { flags.contains(name) }
@@ -79,7 +83,8 @@ struct ParsedArguments: Equatable, Sendable {
 enum ArgumentParser {
     /// Parses `arguments` against `spec`. Options and positionals may mix; a
     /// later repetition of an option wins, as in most Unix tools.
-    static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+    static func parse(_ arguments: [String], raw: [[UInt8]]? = nil, spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+        let raw = raw.flatMap { $0.count == arguments.count ? $0 : nil } ?? arguments.map { Array($0.utf8) }
         var parsed = ParsedArguments()
         var index = 0
         var onlyPositionals = false
@@ -88,6 +93,7 @@ enum ArgumentParser {
             index += 1
             if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
                 parsed.positionals.append(argument)
+                parsed.positionalBytes.append(raw[index - 1])
                 continue
             }
             if argument == "--" {
@@ -109,8 +115,11 @@ enum ArgumentParser {
                 let value: String
                 if let inlineValue {
                     value = inlineValue
+                    let whole = raw[index - 1]
+                    parsed.valueBytes[option.name] = Array(whole[(whole.firstIndex(of: UInt8(ascii: "=")).map { $0 + 1 } ?? whole.count)...])
                 } else if index < arguments.count {
                     value = arguments[index]
+                    parsed.valueBytes[option.name] = raw[index]
                     index += 1
                 } else {
                     throw UsageError(

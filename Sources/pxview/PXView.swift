@@ -7,7 +7,7 @@ import Foundation
 struct PXView {
     static func main() async {
         OutputGuard.protectStandardDescriptors()
-        let code = await run(Array(CommandLine.arguments.dropFirst()))
+        let code = await run(Array(CommandLine.arguments.dropFirst()), raw: rawArguments())
         exit(finished(code))
     }
 
@@ -20,7 +20,18 @@ struct PXView {
         return code == ExitCode.success ? ExitCode.failure : code
     }
 
-    static func run(_ arguments: [String]) async -> Int32 {
+    /// argv as the bytes the shell passed: paths are bytes, and a file name
+    /// that is not UTF-8 (`caf\xe9.jpg`) must reach open(2) unchanged.
+    static func rawArguments() -> [[UInt8]] {
+        (1..<Int(CommandLine.argc)).map { index in
+            guard let pointer = CommandLine.unsafeArgv[index] else { return [] }
+            return Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
+        }
+    }
+
+    /// `raw` holds the same arguments as bytes (nil: their UTF-8).
+    static func run(_ arguments: [String], raw: [[UInt8]]? = nil) async -> Int32 {
+        let raw = raw ?? arguments.map { Array($0.utf8) }
         // Global options may come before the command name: split at the first positional.
         var leading: [String] = []
         var index = 0
@@ -36,6 +47,7 @@ struct PXView {
         }
         let commandName = index < arguments.count ? arguments[index] : nil
         let rest = index < arguments.count ? Array(arguments[(index + 1)...]) : []
+        let rawRest = Array(raw.prefix(index)) + (index < raw.count ? Array(raw[(index + 1)...]) : [])
         do {
             switch commandName {
             case nil:
@@ -44,13 +56,13 @@ struct PXView {
                 if parsed.has("--version") { Output.out("pxview \(Commands.version)\n"); return ExitCode.success }
                 return try await Explore.run(parsed)
             case "show":
-                return try await Show.run(leading + rest)
+                return try await Show.run(leading + rest, raw: rawRest)
             case "search":
                 return try await Search.run(leading + rest)
             case "open":
                 return try await Open.run(leading + rest)
             case "save":
-                return try await Save.run(leading + rest)
+                return try await Save.run(leading + rest, raw: rawRest)
             case "fav":
                 return try await Fav.run(leading + rest)
             case "cache":

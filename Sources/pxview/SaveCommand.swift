@@ -9,8 +9,8 @@ import Pixabay
 
 /// `pxview save ID`: one image to a file, atomically, never clobbering one by accident.
 enum Save {
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ArgumentParser.parse(arguments, spec: Commands.save)
+    static func run(_ arguments: [String], raw: [[UInt8]]? = nil) async throws -> Int32 {
+        let parsed = try ArgumentParser.parse(arguments, raw: raw, spec: Commands.save)
         if parsed.has("--help") { Output.out(Commands.save.helpText); return ExitCode.success }
         let command = Commands.save.name
         let id = try ValueParser.imageID(parsed.positionals[0], command: command)
@@ -19,18 +19,19 @@ enum Save {
                 try ValueParser.flagValue(text, option: "--size", command: command)
             } ?? .large
         let force = parsed.has("--force")
-        let out = parsed.value("--out")
-        let outIsDirectory = out.map(isDirectory) ?? false
+        // The path as argv held it: a name that is not UTF-8 is kept as is.
+        let out = parsed.valueBytes["--out"]
+        let outIsDirectory = out.map(RawFile.isDirectory) ?? false
         // A named file that exists is refused before any download: no wasted request.
-        if let out, !outIsDirectory, !force, exists(out) {
-            throw CommandError("\(out) already exists (use --force to replace it)")
+        if let out, !outIsDirectory, !force, RawFile.exists(out) {
+            throw CommandError("\(RawFile.display(out)) already exists (use --force to replace it)")
         }
         let stack = try SourceContext.make(parsed, showProgress: true)
         let image = try await Download.image(id: id, size: size, from: stack)
-        let defaultName = "pixabay-\(id).\(image.type.fileExtension)"
-        let path: String
+        let defaultName = Array("pixabay-\(id).\(image.type.fileExtension)".utf8)
+        let path: [UInt8]
         if let out {
-            path = outIsDirectory ? (out.hasSuffix("/") ? out : out + "/") + defaultName : out
+            path = outIsDirectory ? (out.last == UInt8(ascii: "/") ? out : out + [UInt8(ascii: "/")]) + defaultName : out
         } else {
             path = defaultName
         }
@@ -40,18 +41,8 @@ enum Save {
             throw CommandError("\(error) (use --force to replace it)")
         }
         let sizeText = StderrProgressReporter.formatBytes(Double(image.bytes.count))
-        Output.out("saved \(TerminalText.sanitize(path)) (\(sizeText))\n")
+        Output.out("saved \(RawFile.display(path)) (\(sizeText))\n")
         return ExitCode.success
-    }
-
-    static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
-    }
-
-    static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 }
 
@@ -59,12 +50,17 @@ enum Save {
 /// the destination's directory (same file system, so the final step is
 /// atomic) which is then linked or renamed into place. A failure at any
 /// point removes the temporary file, so nothing half-written is left behind.
+/// Paths are bytes, as the kernel takes them.
 enum AtomicFile {
     /// The destination is already there and `replacing` was false. Callers
     /// word the advice: `save` has `--force`, the viewer's `s` key has not.
     struct AlreadyExists: Error, CustomStringConvertible {
-        var path: String
-        var description: String { "\(TerminalText.sanitize(path)) already exists" }
+        var path: [UInt8]
+        var description: String { "\(RawFile.display(path)) already exists" }
+    }
+
+    static func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws {
+        try write(bytes, to: Array(path.utf8), replacing: replacing)
     }
 
     /// - Parameter replacing: false refuses an existing file, also one that
@@ -73,14 +69,15 @@ enum AtomicFile {
     /// Ctrl-C, SIGTERM or SIGHUP while writing removes the temporary file
     /// (`TemporaryFileGuard`); one a killed process could not remove (SIGKILL,
     /// a crash) is swept by the next write into the same folder.
-    static func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        sweepStaleParts(in: directory.isEmpty ? "." : directory)
-        let temporary =
-            (directory.isEmpty ? "" : directory + "/") + ".\(name).part-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        let failure: String? = TemporaryFileGuard.removing(Array(temporary.utf8)) {
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+    static func write(_ bytes: [UInt8], to path: [UInt8], replacing: Bool) throws {
+        let slash = path.lastIndex(of: UInt8(ascii: "/"))
+        let directory = slash.map { Array(path[...$0]) } ?? []
+        let name = slash.map { Array(path[($0 + 1)...]) } ?? path
+        sweepStaleParts(in: directory.isEmpty ? Array(".".utf8) : directory)
+        let temporary = directory + [UInt8(ascii: ".")] + name
+            + Array(".part-\(getpid())-\(UInt32.random(in: 0 ... .max))".utf8)
+        let failure: String? = TemporaryFileGuard.removing(temporary) {
+            let fd = RawFile.withPath(temporary) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
             guard fd >= 0 else { return errnoText() }
             var failure = writeAll(bytes, to: fd)
             if failure == nil, fsync(fd) != 0 { failure = errnoText() }
@@ -91,20 +88,20 @@ enum AtomicFile {
             return failure
         }
         if let failure {
-            unlink(temporary)
+            _ = RawFile.withPath(temporary) { unlink($0) }
             if failure == Self.existsMarker { throw AlreadyExists(path: path) }
-            throw CommandError("cannot write \(path): \(failure)")
+            throw CommandError("cannot write \(RawFile.display(path)): \(failure)")
         }
     }
 
     /// Removes `.NAME.part-PID-RAND` files of processes that no longer run:
     /// what an interrupted write left behind. Another running pxview's part
     /// files, and any other file, are left alone.
-    static func sweepStaleParts(in directory: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names {
-            guard let pid = partFileOwner(name), pid != getpid() else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
+    static func sweepStaleParts(in directory: [UInt8]) {
+        let base = directory.last == UInt8(ascii: "/") ? directory : directory + [UInt8(ascii: "/")]
+        for name in RawFile.names(in: directory) {
+            guard let pid = partFileOwner(String(decoding: name, as: UTF8.self)), pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { _ = RawFile.withPath(base + name) { unlink($0) } }
         }
     }
 
@@ -120,15 +117,16 @@ enum AtomicFile {
         return pid
     }
 
-    private static func moveReplacing(_ temporary: String, _ path: String) -> String? {
-        rename(temporary, path) == 0 ? nil : errnoText()
+    private static func moveReplacing(_ temporary: [UInt8], _ path: [UInt8]) -> String? {
+        let status = RawFile.withPath(temporary) { from in RawFile.withPath(path) { rename(from, $0) } }
+        return status == 0 ? nil : errnoText()
     }
 
     /// link(2) then unlink the temporary name: atomic "create if absent".
     /// File systems without hard links fall back to check-then-rename.
-    private static func moveRefusingExisting(_ temporary: String, _ path: String) -> String? {
-        if link(temporary, path) == 0 {
-            unlink(temporary)
+    private static func moveRefusingExisting(_ temporary: [UInt8], _ path: [UInt8]) -> String? {
+        if RawFile.withPath(temporary, { from in RawFile.withPath(path) { link(from, $0) } }) == 0 {
+            _ = RawFile.withPath(temporary) { unlink($0) }
             return nil
         }
         let linkError = errno
@@ -136,7 +134,7 @@ enum AtomicFile {
         guard linkError == EPERM || linkError == ENOTSUP || linkError == EXDEV || linkError == EMLINK else {
             return String(cString: strerror(linkError))
         }
-        if Save.exists(path) { return existsMarker }
+        if RawFile.exists(path) { return existsMarker }
         return moveReplacing(temporary, path)
     }
 

@@ -12,8 +12,8 @@ import Terminal
 /// cannot be read or decoded gets one line on stderr and the rest still draw;
 /// the exit status is 1 if any failed.
 enum Show {
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ArgumentParser.parse(arguments, spec: Commands.show)
+    static func run(_ arguments: [String], raw: [[UInt8]]? = nil) async throws -> Int32 {
+        let parsed = try ArgumentParser.parse(arguments, raw: raw, spec: Commands.show)
         if parsed.has("--help") { Output.out(Commands.show.helpText); return ExitCode.success }
         if parsed.has("--interactive") { return try await Viewer.run(parsed) }
         let view = try ViewOptions(parsed, command: "show")
@@ -21,10 +21,10 @@ enum Show {
         let client = CurlClient(userAgent: "pxview/\(Commands.version)")  // loads libcurl only if used
         var status = ExitCode.success
         var imageID = ImageIDs.base()
-        for input in parsed.positionals {
+        for (input, path) in zip(parsed.positionals, parsed.positionalBytes) {
             defer { imageID += 1 }
             do {
-                let bytes = try await load(input, client: client)
+                let bytes = try await load(input, path: path, client: client)
                 status = max(
                     status, display(bytes: bytes, name: TerminalText.sanitize(input), view: view, screen: screen, imageID: imageID))
             } catch {
@@ -69,9 +69,11 @@ enum Show {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://")
     }
 
-    /// Reads a local file, or fetches an http(s) or file:// URL. Every
-    /// failure is a `LoadError` naming the input.
-    static func load(_ input: String, client: CurlClient) async throws(LoadError) -> [UInt8] {
+    /// Reads a local file, or fetches an http(s) or file:// URL. `path` is
+    /// the argument's bytes as argv held them (default: its UTF-8): a file
+    /// name need not be UTF-8. Every failure is a `LoadError` naming the
+    /// input, sanitized for the terminal.
+    static func load(_ input: String, path: [UInt8]? = nil, client: CurlClient) async throws(LoadError) -> [UInt8] {
         let name = TerminalText.sanitize(input)
         func fail(_ reason: String) -> LoadError { LoadError(name: name, reason: TerminalText.sanitize(reason)) }
         if isURL(input) {
@@ -85,20 +87,11 @@ enum Show {
             guard response.status == 200 else { throw fail("HTTP status \(response.status)") }
             return response.body
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else { throw fail("no such file") }
-        if isDirectory.boolValue { throw fail("is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: input) else { throw fail("permission denied") }
-        defer { try? handle.close() }
-        // Bounded: /dev/zero or a runaway file must not fill memory.
-        let data: Data
         do {
-            data = try handle.read(upToCount: maxFileBytes + 1) ?? Data()  // nil: empty file
+            return try RawFile.read(path ?? Array(input.utf8), limit: maxFileBytes)
         } catch {
-            throw fail("cannot be read")
+            throw fail(error.reason)
         }
-        guard data.count <= maxFileBytes else { throw fail("larger than \(maxFileBytes >> 20) MB") }
-        return [UInt8](data)
     }
 
     /// No JPEG or PNG a terminal can show is larger (the 100-megapixel

@@ -14,7 +14,8 @@ enum Viewer {
         }
         let view = try ViewOptions(parsed, command: "show")
         let display = try ExplorerSetup.display(view, command: "show")
-        let bytes = try await Show.load(input, client: CurlClient(userAgent: "pxview/\(Commands.version)"))
+        let bytes = try await Show.load(
+            input, path: parsed.positionalBytes.first, client: CurlClient(userAgent: "pxview/\(Commands.version)"))
         return try ExplorerApp.runViewer(
             bytes: bytes, title: TerminalText.sanitize(input), framing: view.settings, display: display,
             options: ExplorerSetup.options(maxPixels: view.maxPixels))

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import Terminal
+
+/// Files named by bytes, as the kernel names them: a path from argv goes to
+/// open(2) unchanged, whatever its encoding (`caf\xe9.jpg` is a file name,
+/// not a decoding error), and is only made text to be shown.
+enum RawFile {
+    struct Failure: Error {
+        var reason: String
+    }
+
+    /// The whole file, at most `limit` bytes (`/dev/zero` must not fill memory).
+    static func read(_ path: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+        let fd = withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR: throw Failure(reason: "no such file")
+            case EACCES, EPERM: throw Failure(reason: "permission denied")
+            default: throw Failure(reason: String(cString: strerror(errno)))
+            }
+        }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { throw Failure(reason: "is a directory") }
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(reason: "cannot be read")
+            }
+            if count == 0 { return data }
+            data += buffer.prefix(count)
+            if data.count > limit { throw Failure(reason: "larger than \(limit >> 20) MB") }
+        }
+    }
+
+    /// True when something (a file, a link, even a dangling one) is at `path`.
+    static func exists(_ path: [UInt8]) -> Bool {
+        var info = stat()
+        return withPath(path) { lstat($0, &info) } == 0
+    }
+
+    static func isDirectory(_ path: [UInt8]) -> Bool {
+        var info = stat()
+        return withPath(path) { stat($0, &info) } == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The entries of a directory, as bytes ("." and ".." left out).
+    static func names(in directory: [UInt8]) -> [[UInt8]] {
+        guard let handle = withPath(directory, { opendir($0) }) else { return [] }
+        defer { closedir(handle) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name != Array(".".utf8) && name != Array("..".utf8) { names.append(name) }
+        }
+        return names
+    }
+
+    /// A path for a message: invalid UTF-8 shown as U+FFFD, controls made harmless.
+    static func display(_ path: [UInt8]) -> String {
+        TerminalText.sanitize(String(decoding: path, as: UTF8.self))
+    }
+
+    /// `body` with `path` as a NUL-terminated C string.
+    static func withPath<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
+        (path + [0]).withUnsafeBufferPointer { bytes in
+            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) { body($0) }
+        }
+    }
+}
