@@ -2,20 +2,70 @@ import CShims
 import Pixels
 
 /// Decodes a PNG through the libpng shim, then applies any eXIf orientation.
+///
+/// With a target size the PNG is averaged down by the largest whole factor
+/// whose output still covers the fitted size, as DCT scaling does for JPEG,
+/// and (when not interlaced) read row by row, so a 10000x10000 PNG shown in
+/// a window never has its 400 MB in memory. The pixels are written straight
+/// into the array that is kept: no second copy.
 func decodePNG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodedImage {
     var result = pxview_png_result()
-    let status = bytes.withUnsafeBufferPointer { data in
-        pxview_png_decode(data.baseAddress, data.count, max(0, options.maxPixels), &result)
+    let headerStatus = bytes.withUnsafeBufferPointer { data in
+        pxview_png_header(data.baseAddress, data.count, max(0, options.maxPixels), &result)
     }
-    defer { pxview_png_free(result.rgba) }  // error paths; nil (a no-op) once copied
-    let message = withUnsafeBytes(of: result.message) { raw in
-        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+    try check(headerStatus, result, options: options)
+    let orientation = Orientation(exifValue: exifOrientation(inPNG: bytes))
+    let stored = PixelSize(width: Int(result.width), height: Int(result.height))
+    let fullSize = orientation.displaySize(ofStored: stored)
+    let factor = pngReduction(imageSize: fullSize, target: options.targetSize)
+    let outSize = PixelSize(width: (stored.width + factor - 1) / factor, height: (stored.height + factor - 1) / factor)
+    let byteCount = outSize.area * 4
+    var status = PXVIEW_PNG_OK
+    let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+        status = bytes.withUnsafeBufferPointer { data in
+            pxview_png_decode_into(
+                data.baseAddress, data.count, max(0, options.maxPixels), UInt32(factor), buffer.baseAddress, &result)
+        }
+        // Every byte is written on success; on failure the array is thrown away.
+        initialized = byteCount
     }
-    let width = Int(result.width), height = Int(result.height)
+    try check(status, result, options: options)
+    let message = resultMessage(result)
+    var warnings: [String] = []
+    if result.trailing_damage != 0 {
+        warnings.append("damaged PNG data after the image" + (message.isEmpty ? "" : " (\(message))"))
+    }
+    let image = RGBAImage(width: outSize.width, height: outSize.height, pixels: pixels)
+    return DecodedImage(image: image.oriented(orientation), fullSize: fullSize, format: .png, warnings: warnings)
+}
 
+/// The largest whole factor by which `imageSize` can shrink and still cover
+/// its contain-fit inside `target`; 1 without a target.
+func pngReduction(imageSize: PixelSize, target: PixelSize?) -> Int {
+    guard let target, !target.isEmpty, !imageSize.isEmpty else { return 1 }
+    let needed = fittedSize(of: imageSize, in: target)
+    // ceil(side / factor) >= needed only while factor < side / (needed - 1).
+    var factor = max(1, min(
+        imageSize.width / max(1, needed.width - 1), imageSize.height / max(1, needed.height - 1),
+        imageSize.width, imageSize.height))
+    while factor > 1
+        && ((imageSize.width + factor - 1) / factor < needed.width || (imageSize.height + factor - 1) / factor < needed.height)
+    {
+        factor -= 1
+    }
+    return factor
+}
+
+private func resultMessage(_ result: pxview_png_result) -> String {
+    withUnsafeBytes(of: result.message) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
+}
+
+/// Throws the DecodeError a shim status stands for.
+private func check(_ status: pxview_png_status, _ result: pxview_png_result, options: DecodeOptions) throws(DecodeError) {
+    let width = Int(result.width), height = Int(result.height)
     switch status {
     case PXVIEW_PNG_OK:
-        break
+        return
     case PXVIEW_PNG_TOO_LARGE:
         throw DecodeError(.tooLarge(width: width, height: height, limit: options.maxPixels), format: .png)
     case PXVIEW_PNG_ZERO_SIZE:
@@ -27,26 +77,6 @@ func decodePNG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> 
     case PXVIEW_PNG_NOT_PNG:
         throw DecodeError(.unknownFormat)
     default:
-        throw DecodeError(.corrupt, format: .png, detail: message)
+        throw DecodeError(.corrupt, format: .png, detail: resultMessage(result))
     }
-    guard let rgba = result.rgba, width > 0, height > 0 else { throw DecodeError(.zeroSize, format: .png) }
-
-    let byteCount = width * height * 4
-    let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-        buffer.baseAddress?.initialize(from: rgba, count: byteCount)
-        initialized = byteCount
-    }
-    // Free libpng's copy now, not at return: an EXIF rotation below makes a
-    // third full-size buffer, and at the 100 MP limit each one is 400 MB.
-    pxview_png_free(result.rgba)
-    result.rgba = nil
-    var warnings: [String] = []
-    if result.trailing_damage != 0 {
-        warnings.append("damaged PNG data after the image" + (message.isEmpty ? "" : " (\(message))"))
-    }
-    let orientation = Orientation(exifValue: exifOrientation(inPNG: bytes))
-    let stored = RGBAImage(width: width, height: height, pixels: pixels)
-    return DecodedImage(
-        image: stored.oriented(orientation), fullSize: orientation.displaySize(ofStored: stored.size),
-        format: .png, warnings: warnings)
 }

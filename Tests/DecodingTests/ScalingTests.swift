@@ -62,9 +62,43 @@ import Testing
         #expect(decoded.fullSize == Self.size(640, 427))
     }
 
-    @Test func pngIgnoresTheTargetSize() throws {
-        let decoded = try decodeImage(
-            try Fixtures.image("p10_debianlogo_256x256_palette_trns.png"), options: DecodeOptions(targetSize: Self.size(16, 16)))
-        #expect(decoded.image.size == Self.size(256, 256))
+    /// PNGs shrink by whole factors (block averages), still covering the fit.
+    @Test(arguments: [
+        ("p10_debianlogo_256x256_palette_trns.png", 16, 16, 16, 16), ("p02_coffee_600x400.png", 100, 100, 100, 67),
+        ("p02_coffee_600x400.png", 250, 250, 300, 200), ("p11_chelsea_interlaced_451x300.png", 100, 100, 113, 75),
+        ("p02_coffee_600x400.png", 1000, 1000, 600, 400),
+    ])
+    func pngShrinksByAWholeFactorThatStillCovers(name: String, targetWidth: Int, targetHeight: Int, width: Int, height: Int) throws {
+        let bytes = try Fixtures.image(name)
+        let reduced = try decodeImage(bytes, options: DecodeOptions(targetSize: Self.size(targetWidth, targetHeight)))
+        #expect(reduced.image.size == Self.size(width, height))
+        let full = try decodeImage(bytes)
+        #expect(reduced.fullSize == full.image.size)
+    }
+
+    /// A reduced pixel is the alpha-weighted mean of its block of the full decode.
+    @Test(arguments: ["p02_coffee_600x400.png", "p06_chelsea_alpha_451x300.png", "p11_chelsea_interlaced_451x300.png"])
+    func reducedPixelsAreBlockMeans(name: String) throws {
+        let bytes = try Fixtures.image(name)
+        let full = try decodeImage(bytes).image
+        let reduced = try decodeImage(bytes, options: DecodeOptions(targetSize: Self.size(full.width / 4, full.height / 4))).image
+        #expect(reduced.width == (full.width + 3) / 4)
+        for (ox, oy) in [(0, 0), (reduced.width / 2, reduced.height / 3), (reduced.width - 1, reduced.height - 1)] {
+            var sums = [0.0, 0.0, 0.0], alpha = 0.0, count = 0.0
+            for y in (oy * 4)..<min(full.height, oy * 4 + 4) {
+                for x in (ox * 4)..<min(full.width, ox * 4 + 4) {
+                    let p = full[x, y]
+                    let a = Double(p.a)
+                    sums[0] += Double(p.r) * a
+                    sums[1] += Double(p.g) * a
+                    sums[2] += Double(p.b) * a
+                    alpha += a
+                    count += 1
+                }
+            }
+            let q = reduced[ox, oy]
+            #expect(abs(Double(q.a) - alpha / count) <= 1, "\(name) \(ox),\(oy)")
+            if alpha > 0 { #expect(abs(Double(q.r) - sums[0] / alpha) <= 1 && abs(Double(q.b) - sums[2] / alpha) <= 1) }
+        }
     }
 }

@@ -103,3 +103,25 @@ final class ServedCount: @unchecked Sendable {
     func increment() -> Int { lock.withLock { count += 1; return count } }
     var value: Int { lock.withLock { count } }
 }
+
+/// The search strip decodes previews as thumbnails: one 4-megapixel cap,
+/// the same as the explorer's, whatever the user's --max-pixels.
+@Suite struct StripBudgetTests {
+    @Test func anOversizedPreviewIsRefusedNotDecoded() throws {
+        let sandbox = try CLISandbox()
+        let huge = [UInt8](try Data(contentsOf: packageRoot().appendingPathComponent("Tests/Fixtures/images/p05_infinitesea_4096x4096.jpg")))
+        let small = try catalogFile("preview/cat.jpg")
+        let pixabay = try CLIPixabay { server in
+            server.route("/img/huge.jpg") { _ in TestHTTPServer.Response(body: huge) }
+            server.route("/img/small.jpg") { _ in TestHTTPServer.Response(body: small) }
+            return [
+                CLIPixabay.hit(id: 501, tags: "huge", user: "H", likes: 1, large: server.url("/img/huge.jpg")),
+                CLIPixabay.hit(id: 502, tags: "small", user: "S", likes: 1, large: server.url("/img/small.jpg")),
+            ]
+        }
+        let result = try sandbox.run(["search", "--protocol", "sixel"] + pixabay.options)
+        #expect(result.status == 0)
+        #expect(result.out.contains("501 (no image)"))
+        #expect(!result.out.contains("502 (no image)"))
+    }
+}

@@ -13,13 +13,12 @@ typedef enum pxview_png_status {
     PXVIEW_PNG_NO_MEMORY = 6    ///< the pixel buffer could not be allocated
 } pxview_png_status;
 
-/// What pxview_png_decode hands back. `rgba` is malloc'ed (width*height*4 bytes,
-/// RGBA8, straight alpha, no row padding) and must be released with
-/// pxview_png_free; it is NULL unless the status is PXVIEW_PNG_OK.
+/// What the header says, and what went wrong.
 typedef struct pxview_png_result {
-    unsigned char *rgba;
     unsigned width;
     unsigned height;
+    /// Adam7: the whole image must be in memory before any row is final.
+    int interlaced;
     /// Set when every pixel was read but the data after them (IEND, trailing
     /// chunks) is missing or damaged; the image is still returned.
     int trailing_damage;
@@ -27,17 +26,23 @@ typedef struct pxview_png_result {
     char message[200];
 } pxview_png_result;
 
-/// Decodes a whole PNG held in memory to RGBA8 with libpng's classic API.
+/// Reads the IHDR: size (checked against `max_pixels`) and interlacing.
+pxview_png_status pxview_png_header(const unsigned char *data, size_t size, size_t max_pixels,
+                                    pxview_png_result *result);
+
+/// Decodes a whole PNG held in memory to RGBA8 with libpng's classic API,
+/// into `out`: ceil(width / factor) x ceil(height / factor) pixels of RGBA8,
+/// straight alpha, no row padding, allocated by the caller. With factor 1
+/// libpng writes the rows straight into `out`; a larger factor averages
+/// factor x factor blocks (alpha-weighted), reading a non-interlaced image
+/// row by row so the full-size image is never in memory.
 ///
 /// Every PNG colour type and bit depth comes out as 8-bit RGBA: palettes are
 /// expanded, tRNS becomes alpha, 1/2/4-bit gray is scaled up, 16-bit samples
 /// keep their high byte, gray becomes RGB, opaque images get alpha 0xFF, and
 /// Adam7 interlacing is undone. The IHDR size is checked against `max_pixels`
 /// before any pixel memory is allocated, so decompression bombs cost nothing.
-pxview_png_status pxview_png_decode(const unsigned char *data, size_t size, size_t max_pixels,
-                                    pxview_png_result *result);
-
-/// Frees a buffer returned in pxview_png_result.rgba (NULL is fine).
-void pxview_png_free(unsigned char *rgba);
+pxview_png_status pxview_png_decode_into(const unsigned char *data, size_t size, size_t max_pixels, unsigned factor,
+                                         unsigned char *out, pxview_png_result *result);
 
 #endif
