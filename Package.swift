@@ -81,3 +81,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets: only `scripts/fuzz.sh` builds them (it sets PXVIEW_FUZZ
+// and passes `--sanitize fuzzer`, whose runtime provides `main`), so the
+// normal build and tests never see them.
+if Context.environment["PXVIEW_FUZZ"] != nil {
+    package.targets.append(
+        .executableTarget(
+            name: "pxfuzz", dependencies: ["Decoding", "GraphicsReadback", "HTTP", "Pixabay", "Terminal", "Pixels"],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    package.products.append(.executable(name: "pxfuzz", targets: ["pxfuzz"]))
+}

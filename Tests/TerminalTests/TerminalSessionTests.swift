@@ -147,7 +147,12 @@ private func raiseUnblocked(_ signal: Int32) {
         #expect([SIGTERM, SIGWINCH, SIGILL, SIGSEGV].map(currentHandler) == before)
     }
 
-    @Test func fatalSignalRestoresTheTerminalThenKills() throws {
+    /// Skipped under ThreadSanitizer: it wraps signal handlers and defers
+    /// their delivery, and in the child of a forked threaded process (which
+    /// TSan does not support) the deferred SIGTERM never arrives, so the
+    /// child exits 99 untouched. ASan and plain runs check it.
+    @Test(.disabled(if: runningUnderThreadSanitizer, "ThreadSanitizer defers signals and does not support fork from threaded processes"))
+    func fatalSignalRestoresTheTerminalThenKills() throws {
         let pty = try PseudoTerminal()
         let original = pty.settings()
         let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave)
@@ -189,3 +194,6 @@ private func raiseUnblocked(_ signal: Int32) {
         raiseUnblocked(SIGWINCH)
     }
 }
+
+/// True when ThreadSanitizer's runtime is linked in.
+let runningUnderThreadSanitizer: Bool = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil

@@ -1,0 +1,101 @@
+import Decoding
+import Foundation
+import GraphicsReadback
+import Pixels
+
+@testable import HTTP
+@testable import Pixabay
+@testable import Terminal
+
+/// libFuzzer entry points, one binary for all (built only by
+/// `scripts/fuzz.sh`, with `--sanitize fuzzer --sanitize address`; the
+/// target is named by `PXFUZZ_TARGET`). Every input must be refused
+/// cleanly or handled: a trap, an ASan report or a broken invariant is a
+/// crash that libFuzzer saves.
+enum FuzzTarget: String, CaseIterable {
+    /// JPEG and PNG through `decodeImage`, with a small pixel limit.
+    case decode
+    /// The keyboard and mouse decoder: every split of the same bytes decodes the same.
+    case input
+    /// The probe-reply parser: every split parses the same.
+    case probe
+    /// Pixabay's JSON.
+    case json
+    /// A disk cache entry and the cached response inside it.
+    case cache
+    /// URL splitting, redaction and cache keys.
+    case url
+    /// The sixel and kitty readback decoders.
+    case readback
+
+    static let current: FuzzTarget = {
+        let name = ProcessInfo.processInfo.environment["PXFUZZ_TARGET"] ?? ""
+        guard let target = FuzzTarget(rawValue: name) else {
+            fatalError("set PXFUZZ_TARGET to one of \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return target
+    }()
+
+    func run(_ bytes: [UInt8]) {
+        switch self {
+        case .decode:
+            let options = DecodeOptions(maxPixels: 4_000_000, targetSize: PixelSize(width: 64, height: 64))
+            if let decoded = try? decodeImage(bytes, options: options) {
+                check(decoded.image.pixels.count == decoded.image.width * decoded.image.height * 4, "pixel count")
+            }
+            _ = try? decodeImage(bytes, options: DecodeOptions(maxPixels: 1_000_000))
+            _ = isCompleteImage(bytes, maxPixels: 1_000_000)
+        case .input:
+            var whole = InputDecoder()
+            let expected = whole.feed(bytes) + whole.flushPendingEscape()
+            let split = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+            var parts = InputDecoder()
+            let events = parts.feed(Array(bytes[..<split])) + parts.feed(Array(bytes[split...])) + parts.flushPendingEscape()
+            check(events == expected, "input decoder differs when split at \(split)")
+        case .probe:
+            var whole = ProbeReplyParser()
+            whole.feed(bytes)
+            let split = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+            var parts = ProbeReplyParser()
+            parts.feed(Array(bytes[..<split]))
+            parts.feed(Array(bytes[split...]))
+            check(parts.result == whole.result, "probe result differs when split at \(split)")
+            check(parts.leftoverInput == whole.leftoverInput, "probe leftover differs when split at \(split)")
+            _ = capabilities(from: whole.result, winsize: WindowSize(cells: PixelSize(width: 80, height: 24), pixels: nil))
+        case .json:
+            if let response = try? PixabayResponse.decode(from: bytes) {
+                for hit in response.hits { _ = ResultsListing.searchRow(for: hit) }
+            }
+        case .cache:
+            if let entry = DiskCache.decode(bytes) { _ = CachedResponse(decoding: entry.data) }
+            if let response = CachedResponse(decoding: bytes) {
+                check(CachedResponse(decoding: response.encoded()) == response, "cached response round trip")
+            }
+        case .url:
+            let text = String(decoding: bytes, as: UTF8.self)
+            _ = URLText.split(text)
+            _ = URLText.scheme(of: text)
+            _ = URLText.authority(of: text)
+            let redacted = URLText.redacted(text, hiding: ["key"])
+            for secret in URLText.secretValues(in: text, hiding: ["key"]) where secret.count > 3 {
+                check(!redacted.contains(secret), "a secret survived redaction")
+            }
+            _ = cacheKey(for: HTTPRequest(url: text, redactedQueryItems: ["key"]))
+        case .readback:
+            _ = try? SixelDecoder.decode(bytes)
+            _ = try? KittyDecoder.image(bytes)
+        }
+    }
+
+    /// A broken invariant: libFuzzer saves the input.
+    private func check(_ condition: Bool, _ what: @autoclosure () -> String) {
+        if !condition { fatalError("pxfuzz \(rawValue): \(what())") }
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    FuzzTarget.current.run(bytes)
+    return 0
+}
