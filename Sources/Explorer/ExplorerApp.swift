@@ -32,12 +32,15 @@ public struct ExplorerOptions: Sendable {
 /// Why the explorer could not run.
 public enum ExplorerError: Error, CustomStringConvertible {
     case notATerminal
+    /// The viewer (`show`/`open` on one image) needs a terminal.
+    case viewerNeedsATerminal
     case terminal(TerminalError)
     case decode(String, DecodeError)
 
     public var description: String {
         switch self {
         case .notATerminal: return "the explorer needs a terminal on standard input and output"
+        case .viewerNeedsATerminal: return "the viewer needs a terminal on standard input and output"
         case .terminal(let error): return "terminal: \(error)"
         case let .decode(name, error): return "cannot decode \(name): \(error)"
         }
@@ -65,7 +68,7 @@ public enum ExplorerApp {
         bytes: [UInt8], title: String, hit: PixabayHit? = nil, framing: ViewSettings = ViewSettings(),
         display: Display, options: ExplorerOptions = ExplorerOptions()
     ) throws(ExplorerError) -> Int32 {
-        try checkTerminal(options)
+        try checkTerminal(options, viewer: true)
         var display = display
         display.geometry = display.geometry.resized(to: windowSize(fd: options.outputFD))
         let screen = display.makeBackend().screen
@@ -82,8 +85,10 @@ public enum ExplorerApp {
         return loop.runViewer(bytes: bytes, decoded: decoded, title: title, hit: hit, framing: framing)
     }
 
-    private static func checkTerminal(_ options: ExplorerOptions) throws(ExplorerError) {
-        guard isatty(options.inputFD) == 1, isatty(options.outputFD) == 1 else { throw .notATerminal }
+    private static func checkTerminal(_ options: ExplorerOptions, viewer: Bool = false) throws(ExplorerError) {
+        guard isatty(options.inputFD) == 1, isatty(options.outputFD) == 1 else {
+            throw viewer ? .viewerNeedsATerminal : .notATerminal
+        }
     }
 }
 

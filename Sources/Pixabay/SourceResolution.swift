@@ -3,7 +3,7 @@ import HTTP
 
 /// Printed once (to stderr) when pxview falls back to the bundled photos.
 public let noAPIKeyHint =
-    "pxview: no Pixabay API key: showing the offline catalog (set PIXABAY_API_KEY or pass --api-key to search Pixabay)"
+    "pxview: offline catalog (set PIXABAY_API_KEY or use --api-key to search Pixabay)"
 
 /// The source pxview will browse and the one-line hint to show about it, if any.
 public struct ResolvedSource: Sendable {

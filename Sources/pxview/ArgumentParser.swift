@@ -26,6 +26,9 @@ struct CommandSpec: Sendable {
     /// Most positionals the command takes (nil: any number).
     var maxPositionals: Int?
     var minPositionals: Int = 0
+    /// What a missing first positional is called, and an example of the
+    /// whole command line, for "pxview open needs an ID, like 'pxview open 1000010'".
+    var missing: (name: String, example: String)? = nil
 
     /// How messages name the command: `pxview show`, or just `pxview`.
     var displayName: String { name.isEmpty ? "pxview" : "pxview \(name)" }
@@ -62,7 +65,8 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 
     /// The hint printed under the message.
     var hint: String {
-        command.map { "Try 'pxview \($0) --help'." } ?? "Try 'pxview --help'."
+        guard let command, !command.isEmpty else { return "Try 'pxview --help'." }
+        return "Try 'pxview \(command) --help'."
     }
 }
 
@@ -143,7 +147,9 @@ enum ArgumentParser {
                 command: spec.name.isEmpty ? nil : spec.name)
         }
         if parsed.positionals.count < spec.minPositionals {
-            throw UsageError(message: "missing argument: usage: \(spec.usage)", command: spec.name)
+            let message = spec.missing.map { "\(spec.displayName) needs \($0.name), like '\($0.example)'" }
+                ?? "missing argument: usage: \(spec.usage)"
+            throw UsageError(message: message, command: spec.name)
         }
         return parsed
     }

@@ -57,7 +57,7 @@ enum Commands {
             OptionSpec(name: "--interactive", aliases: ["-i"], help: "open the viewer (zoom, pan) instead of drawing once"),
             helpOption,
         ],
-        maxPositionals: nil, minPositionals: 1)
+        maxPositionals: nil, minPositionals: 1, missing: ("a PATH or URL", "pxview show photo.jpg"))
 
     /// One flag per Pixabay search parameter; values are checked before any request.
     static let searchFilterOptions: [OptionSpec] = [
@@ -99,7 +99,7 @@ enum Commands {
             OptionSpec(name: "--interactive", aliases: ["-i"], help: "open the viewer (zoom, pan) instead of drawing once"),
             helpOption,
         ],
-        maxPositionals: 1, minPositionals: 1)
+        maxPositionals: 1, minPositionals: 1, missing: ("an image ID", "pxview open 1000010"))
 
     static let save = CommandSpec(
         name: "save", usage: "pxview save ID [--out PATH] [--size preview|web|large] [--force]",
@@ -112,17 +112,17 @@ enum Commands {
             OptionSpec(name: "--size", valueName: "S", help: "preview|web|large (default large)"),
             OptionSpec(name: "--force", aliases: ["-f"], help: "replace an existing file"),
         ] + globalOptions + [helpOption],
-        maxPositionals: 1, minPositionals: 1)
+        maxPositionals: 1, minPositionals: 1, missing: ("an image ID", "pxview save 1000010"))
 
     static let fav = CommandSpec(
         name: "fav", usage: "pxview fav add ID | fav rm ID | fav list [--json]",
         summary: "Keeps favourites in $XDG_DATA_HOME/pxview/favourites.json (tags and user included).",
         options: [OptionSpec(name: "--json", help: "list as Pixabay-shaped JSON")] + globalOptions + [helpOption],
-        maxPositionals: 2, minPositionals: 1)
+        maxPositionals: 2, minPositionals: 1, missing: ("add, rm or list", "pxview fav list"))
 
     static let cache = CommandSpec(
         name: "cache", usage: "pxview cache info|clear",
         summary: "Shows or empties the disk cache of search results and images ($XDG_CACHE_HOME/pxview).",
         options: globalOptions + [helpOption],
-        maxPositionals: 1, minPositionals: 1)
+        maxPositionals: 1, minPositionals: 1, missing: ("info or clear", "pxview cache info"))
 }

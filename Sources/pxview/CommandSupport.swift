@@ -21,9 +21,10 @@ struct CommandError: Error, Equatable, CustomStringConvertible {
 enum SourceContext {
     static var userAgent: String { "pxview/\(Commands.version)" }
 
-    /// Builds the stack and prints the no-key hint when falling back to the catalog.
+    /// Builds the stack; searches (`announceCatalog`) say once that the
+    /// results come from the offline catalog for want of a key.
     /// - Parameter showProgress: show download progress on stderr (photos, not searches).
-    static func make(_ parsed: ParsedArguments, showProgress: Bool = false) throws -> SourceStack {
+    static func make(_ parsed: ParsedArguments, showProgress: Bool = false, announceCatalog: Bool = false) throws -> SourceStack {
         let settings = SourceSettings(
             apiKeyOption: parsed.value("--api-key"), apiURLOption: parsed.value("--api-url"),
             offline: parsed.has("--offline"), noCache: parsed.has("--no-cache"),
@@ -31,7 +32,7 @@ enum SourceContext {
         let stack = try SourceStack(
             settings: settings, userAgent: userAgent, progress: showProgress ? terminalProgress : nil,
             imageCheck: completeImage)
-        if let hint = stack.hint { Output.err(TerminalText.sanitize(hint) + "\n") }
+        if announceCatalog, let hint = stack.hint { Output.err(TerminalText.sanitize(hint) + "\n") }
         return stack
     }
 

@@ -13,7 +13,7 @@ enum Explore {
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let view = try ViewOptions(parsed, command: "")
         let display = try ExplorerSetup.display(view, command: "")
-        let stack = try SourceContext.make(parsed)
+        let stack = try SourceContext.make(parsed, announceCatalog: true)
         let query = SearchQuery(q: stack.source.isOffline ? "" : Search.launchQuery)
         return try ExplorerApp.runBrowser(
             source: stack.source, query: query, display: display, options: ExplorerSetup.options(maxPixels: view.maxPixels))
@@ -27,13 +27,15 @@ enum ExplorerSetup {
     /// no reply reaches the shell), with the protocol chosen exactly as
     /// `show` chooses it (`Screen.probe`). The explorer fills the terminal,
     /// so `--size` and `--cells` are refused rather than ignored.
-    static func display(_ view: ViewOptions, command: String) throws -> Display {
+    static func display(_ view: ViewOptions, command: String, viewer: Bool = false) throws -> Display {
         if view.size != nil || view.cells != nil {
             throw UsageError(
                 message: "--size and --cells do not apply to the interactive viewer, which fills the terminal",
                 command: command)
         }
-        guard Output.isTerminal(0), Output.isTerminal(1) else { throw ExplorerError.notATerminal }
+        guard Output.isTerminal(0), Output.isTerminal(1) else {
+            throw viewer ? ExplorerError.viewerNeedsATerminal : ExplorerError.notATerminal
+        }
         return Screen.probe(view: view)
     }
 

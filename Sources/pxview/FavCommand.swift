@@ -14,7 +14,7 @@ enum Fav {
         switch action {
         case "add", "rm":
             guard let argument else {
-                throw UsageError(message: "missing argument: usage: pxview fav \(action) ID", command: command)
+                throw UsageError(message: "pxview fav \(action) needs an image ID, like 'pxview fav \(action) 1000010'", command: command)
             }
             let id = try ValueParser.imageID(argument, command: command)
             return action == "add" ? try await add(id: id, to: store, parsed: parsed) : try remove(id: id, from: store)

@@ -11,7 +11,7 @@ enum Open {
         // Every flag is checked, and the terminal probed, before any download.
         let view = try ViewOptions(parsed, command: Commands.open.name)
         if parsed.has("--interactive") {
-            let display = try ExplorerSetup.display(view, command: Commands.open.name)
+            let display = try ExplorerSetup.display(view, command: Commands.open.name, viewer: true)
             let stack = try SourceContext.make(parsed, showProgress: true)
             let image = try await Download.image(id: id, size: .large, from: stack)
             return try ExplorerApp.runViewer(

@@ -12,7 +12,7 @@ enum Search {
         let parsed = try ArgumentParser.parse(arguments, spec: Commands.search)
         if parsed.has("--help") { Output.out(Commands.search.helpText); return ExitCode.success }
         var query = try searchQuery(from: parsed)
-        let stack = try SourceContext.make(parsed)
+        let stack = try SourceContext.make(parsed, announceCatalog: true)
         if query.q.isEmpty && !stack.source.isOffline { query.q = launchQuery }
         if parsed.has("--interactive") {
             let view = try ViewOptions(parsed, command: Commands.search.name)

@@ -131,9 +131,9 @@ struct ViewOptions {
             protocolGiven = false
         }
         size = try parsed.value("--size").map { text throws(UsageError) in try ValueParser.size(text, option: "--size", command: command) }
-        cells = try parsed.value("--cells").map { text throws(UsageError) in try ValueParser.size(text, option: "--cells", command: command, limit: 2048) }
+        cells = try parsed.value("--cells").map { text throws(UsageError) in try ValueParser.size(text, option: "--cells", command: command, limit: 2048, example: "80x24") }
         cellSize = try parsed.value("--cell-size").map { text throws(UsageError) in
-            try ValueParser.size(text, option: "--cell-size", command: command, limit: 256)
+            try ValueParser.size(text, option: "--cell-size", command: command, limit: 256, example: "10x20")
         }
         var settings = ViewSettings()
         if let text = parsed.value("--fit") {

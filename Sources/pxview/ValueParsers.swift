@@ -7,11 +7,13 @@ import Pixels
 enum ValueParser {
     /// `WxH` with positive integers, e.g. `800x600`, each at most `limit`:
     /// a box no terminal can show would only make pxview allocate gigabytes.
-    static func size(_ text: String, option: String, command: String, limit: Int = 16384) throws(UsageError) -> PixelSize {
+    static func size(
+        _ text: String, option: String, command: String, limit: Int = 16384, example: String = "800x600"
+    ) throws(UsageError) -> PixelSize {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
             throw UsageError(
-                message: "\(option) expects WxH with positive whole numbers, like 800x600 (got '\(TerminalText.sanitize(text))')",
+                message: "\(option) expects WxH with positive whole numbers, like \(example) (got '\(TerminalText.sanitize(text))')",
                 command: command)
         }
         guard w <= limit, h <= limit else {

@@ -13,7 +13,7 @@ enum Viewer {
             throw UsageError(message: "show -i opens one image at a time", command: "show")
         }
         let view = try ViewOptions(parsed, command: "show")
-        let display = try ExplorerSetup.display(view, command: "show")
+        let display = try ExplorerSetup.display(view, command: "show", viewer: true)
         let bytes = try await Show.load(
             input, path: parsed.positionalBytes.first, client: CurlClient(userAgent: "pxview/\(Commands.version)"))
         return try ExplorerApp.runViewer(

@@ -208,7 +208,7 @@ import Testing
             let resolved = try resolveSource(apiKey: key, apiURL: nil, offline: false, fetcher: fetcher, catalogDirectory: catalog)
             #expect(resolved.source.isOffline)
             #expect(resolved.source is OfflineCatalog)
-            #expect(resolved.hint == "pxview: no Pixabay API key: showing the offline catalog (set PIXABAY_API_KEY or pass --api-key to search Pixabay)")
+            #expect(resolved.hint == "pxview: offline catalog (set PIXABAY_API_KEY or use --api-key to search Pixabay)")
         }
     }
 

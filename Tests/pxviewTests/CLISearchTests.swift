@@ -91,12 +91,16 @@ import TestSupport
     }
 
     @Test func interactiveNeedsATerminal() throws {
-        for arguments in [["search", "-i", "--offline"], ["open", "1000008", "-i", "--offline"], ["--offline"]] {
+        for arguments in [["search", "-i", "--offline"], ["--offline"]] {
             let result = try CLISandbox().run(arguments)
             #expect(result.status == 1)
             #expect(result.err == "pxview: the explorer needs a terminal on standard input and output\n")
             #expect(result.stdout.isEmpty)
         }
+        // The viewer is the viewer, and says so.
+        let viewer = try CLISandbox().run(["open", "1000008", "-i", "--offline"])
+        #expect(viewer.status == 1)
+        #expect(viewer.err == "pxview: the viewer needs a terminal on standard input and output\n")
     }
 
     @Test func onlineSearchUsesTheLaunchQueryAndNeverPrintsTheKey() throws {

@@ -1,3 +1,4 @@
+import Pixabay
 import Testing
 import Pixels
 @testable import pxview
@@ -83,6 +84,30 @@ import Pixels
 }
 
 @Suite struct TopLevelUsageTests {
+    @Test func topLevelValueErrorsPointAtPxviewHelp() throws {
+        let result = try CLISandbox().run(["--protocol", "foo"])
+        #expect(result.status == 2)
+        #expect(result.errLines == ["pxview: --protocol expects auto|sixel|kitty|blocks (got 'foo')", "Try 'pxview --help'."])
+    }
+
+    @Test func missingArgumentsAreNamed() throws {
+        let open = try CLISandbox().run(["open"])
+        #expect(open.errLines == ["pxview: pxview open needs an image ID, like 'pxview open 1000010'", "Try 'pxview open --help'."])
+        let fav = try CLISandbox().run(["fav", "add"])
+        #expect(fav.errLines.first == "pxview: pxview fav add needs an image ID, like 'pxview fav add 1000010'")
+    }
+
+    /// The offline note is for searching; saving a catalog photo needs no lecture.
+    @Test func theOfflineNoteIsForSearchesOnly() throws {
+        let sandbox = try CLISandbox()
+        let saved = try sandbox.run(["save", "1000013", "--size", "preview"])
+        #expect(saved.status == 0)
+        #expect(saved.err.isEmpty)
+        let search = try sandbox.run(["search", "--no-images"])
+        #expect(search.errLines == [noAPIKeyHint])
+        #expect(noAPIKeyHint.count <= 80)
+    }
+
     @Test func unknownTopLevelOptionNamesPxviewAlone() throws {
         let result = try CLISandbox().run(["--bogus"])
         #expect(result.status == 2)
