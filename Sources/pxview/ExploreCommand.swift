@@ -45,13 +45,25 @@ enum ExplorerSetup {
 
     /// `s` in the viewer: the viewed bytes as `pixabay-ID.jpg|png` (a local
     /// file: `pxview-NAME.ext`) in the current directory, written as
-    /// `pxview save` writes (atomically, never replacing an existing file).
-    static let saveInCurrentDirectory: ExplorerSaveAction = { bytes, hit, title in
+    /// `pxview save` writes (atomically, never replacing a file). When the
+    /// name is taken, the next free `-2`, `-3`… is used and the message says so.
+    static let saveInCurrentDirectory = saveAction(in: nil)
+
+    /// The same, into `directory` (nil: the current one).
+    static func saveAction(in directory: String?) -> ExplorerSaveAction { { bytes, hit, title in
         let ext = ImageFileType(sniffing: bytes)?.fileExtension ?? "jpg"
         let stem = hit.map { "pixabay-\($0.id)" }
             ?? "pxview-" + ((title as NSString).lastPathComponent as NSString).deletingPathExtension
-        let name = "\(stem).\(ext)"
-        try AtomicFile.write(bytes, to: name, replacing: false)
-        return "saved \(name) (\(StderrProgressReporter.formatBytes(Double(bytes.count))))"
-    }
+        let size = StderrProgressReporter.formatBytes(Double(bytes.count))
+        for number in 1...999 {
+            let name = number == 1 ? "\(stem).\(ext)" : "\(stem)-\(number).\(ext)"
+            do {
+                try AtomicFile.write(bytes, to: directory.map { $0 + "/" + name } ?? name, replacing: false)
+            } catch is AtomicFile.AlreadyExists {
+                continue
+            }
+            return number == 1 ? "saved \(name) (\(size))" : "saved \(name) (\(stem).\(ext) exists; \(size))"
+        }
+        throw CommandError("\(stem).\(ext) and 998 numbered copies exist; nothing saved")
+    } }
 }

@@ -12,6 +12,16 @@ import Testing
             request.redactedURL == "https://pixabay.com/api/?key=REDACTED&q=red+fox&KEY=keep&%6Bey=REDACTED#top")
     }
 
+    /// The fuzzer's finding (fuzz-crashes/url): a key whose value also
+    /// appears in the host and the path. The host and path are the user's
+    /// own text and stay; only the query item is hidden.
+    @Test func redactionTouchesOnlyTheQueryWhenTheSecretAlsoAppearsElsewhere() {
+        let request = HTTPRequest(
+            url: "http://user:pw@127.0.0.\u{CA}:8080/a%2b?key=.0.0.\u{CA}:#key=x", redactedQueryItems: ["key"])
+
+        #expect(request.redactedURL == "http://user:pw@127.0.0.\u{CA}:8080/a%2b?key=REDACTED#key=x")
+    }
+
     @Test func urlWithoutSecretsIsUnchanged() {
         let url = "https://cdn.pixabay.com/photo/2020/01/01/fox_150.jpg?x=1"
         #expect(HTTPRequest(url: url, redactedQueryItems: ["key"]).redactedURL == url)

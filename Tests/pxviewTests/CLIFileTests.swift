@@ -3,6 +3,8 @@ import Pixabay
 import Testing
 import TestSupport
 
+@testable import pxview
+
 /// `save`, `open`'s error paths and `fav`: the commands that fetch one image or touch files.
 @Suite struct CLIFileTests {
     func contents(_ path: String) -> [UInt8]? {
@@ -132,5 +134,22 @@ import TestSupport
         #expect(try sandbox.run(["fav", "list", "--json"]).out.contains("1000001"))
         #expect(try sandbox.run(["fav", "star", "1"]).status == 2)
         #expect(try sandbox.run(["fav", "add"]).status == 2)
+    }
+}
+
+@Suite struct ViewerSaveTests {
+    /// `s` in the viewer never refuses for a taken name: the next free number.
+    @Test func aTakenNameGetsTheNextFreeNumber() throws {
+        let directory = try TemporaryDirectory()
+        let save = ExplorerSetup.saveAction(in: directory.path)
+        let hit = PixabayHit(
+            id: 42, pageURL: "", type: "photo", tags: "", previewURL: "", webformatURL: "", largeImageURL: "", imageWidth: 1,
+            imageHeight: 1, userID: 0, user: "u")
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]
+        #expect(try save(jpeg, hit, "#42").hasPrefix("saved pixabay-42.jpg ("))
+        #expect(try save(jpeg, hit, "#42").hasPrefix("saved pixabay-42-2.jpg (pixabay-42.jpg exists; "))
+        #expect(try save(jpeg, hit, "#42").hasPrefix("saved pixabay-42-3.jpg"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names == ["pixabay-42-2.jpg", "pixabay-42-3.jpg", "pixabay-42.jpg"])
     }
 }
