@@ -6,7 +6,10 @@ import Foundation
     import Darwin
 #endif
 
-/// A saved photo: enough to list and preview it with no network and no key.
+/// A saved photo: enough to list and preview it with no network and no key,
+/// with the same figures (size, likes, views) the search showed. Files
+/// written before likes, views, downloads, byte size and preview size were
+/// kept still load: those read as 0 until the photo is saved again.
 public struct FavouriteEntry: Codable, Sendable, Equatable, Identifiable {
     public var id: Int
     public var tags: String
@@ -15,10 +18,17 @@ public struct FavouriteEntry: Codable, Sendable, Equatable, Identifiable {
     public var type: String
     public var pageURL: String
     public var previewURL: String
+    public var previewWidth: Int
+    public var previewHeight: Int
     public var webformatURL: String
     public var largeImageURL: String
     public var imageWidth: Int
     public var imageHeight: Int
+    /// The original's size in bytes, as Pixabay reports it.
+    public var imageSize: Int
+    public var likes: Int
+    public var views: Int
+    public var downloads: Int
     public var added: Date
 
     public init(hit: PixabayHit, added: Date) {
@@ -29,19 +39,54 @@ public struct FavouriteEntry: Codable, Sendable, Equatable, Identifiable {
         type = hit.type
         pageURL = hit.pageURL
         previewURL = hit.previewURL
+        previewWidth = hit.previewWidth
+        previewHeight = hit.previewHeight
         webformatURL = hit.webformatURL
         largeImageURL = hit.largeImageURL
         imageWidth = hit.imageWidth
         imageHeight = hit.imageHeight
+        imageSize = hit.imageSize
+        likes = hit.likes
+        views = hit.views
+        downloads = hit.downloads
         self.added = added
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, tags, user, userID, type, pageURL, previewURL, previewWidth, previewHeight, webformatURL
+        case largeImageURL, imageWidth, imageHeight, imageSize, likes, views, downloads, added
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(Int.self, forKey: .id)
+        tags = try c.decode(String.self, forKey: .tags)
+        user = try c.decode(String.self, forKey: .user)
+        userID = try c.decode(Int.self, forKey: .userID)
+        type = try c.decode(String.self, forKey: .type)
+        pageURL = try c.decode(String.self, forKey: .pageURL)
+        previewURL = try c.decode(String.self, forKey: .previewURL)
+        webformatURL = try c.decode(String.self, forKey: .webformatURL)
+        largeImageURL = try c.decode(String.self, forKey: .largeImageURL)
+        imageWidth = try c.decode(Int.self, forKey: .imageWidth)
+        imageHeight = try c.decode(Int.self, forKey: .imageHeight)
+        added = try c.decode(Date.self, forKey: .added)
+        // Added in format 1's second revision: absent from older files.
+        previewWidth = try c.decodeIfPresent(Int.self, forKey: .previewWidth) ?? 0
+        previewHeight = try c.decodeIfPresent(Int.self, forKey: .previewHeight) ?? 0
+        imageSize = try c.decodeIfPresent(Int.self, forKey: .imageSize) ?? 0
+        likes = try c.decodeIfPresent(Int.self, forKey: .likes) ?? 0
+        views = try c.decodeIfPresent(Int.self, forKey: .views) ?? 0
+        downloads = try c.decodeIfPresent(Int.self, forKey: .downloads) ?? 0
     }
 
     /// A hit carrying what was saved, so favourites go through the same views as results.
     public var hit: PixabayHit {
         PixabayHit(
-            id: id, pageURL: pageURL, type: type, tags: tags, previewURL: previewURL,
-            webformatURL: webformatURL, largeImageURL: largeImageURL, imageWidth: imageWidth,
-            imageHeight: imageHeight, userID: userID, user: user)
+            id: id, pageURL: pageURL, type: type, tags: tags, previewURL: previewURL, previewWidth: previewWidth,
+            previewHeight: previewHeight, webformatURL: webformatURL, largeImageURL: largeImageURL,
+            imageWidth: imageWidth, imageHeight: imageHeight, imageSize: imageSize, views: views,
+            downloads: downloads, likes: likes, userID: userID, user: user)
     }
 }
 

@@ -9,12 +9,11 @@ import Foundation
 public enum ResultsListing {
     /// Column titles of the search results table.
     public static let searchHeaders = ["ID", "SIZE", "USER", "LIKES", "TAGS"]
-    /// Column titles of the favourites table: when it was saved instead of
-    /// likes, which favourites do not keep.
-    public static let favouriteHeaders = ["ID", "SIZE", "USER", "ADDED", "TAGS"]
+    /// Column titles of the favourites table: the search's, plus when it was saved.
+    public static let favouriteHeaders = ["ID", "SIZE", "USER", "LIKES", "ADDED", "TAGS"]
     /// Columns holding numbers, right-aligned so digits line up.
     public static let searchNumericColumns: Set<Int> = [0, 3]
-    public static let favouriteNumericColumns: Set<Int> = [0]
+    public static let favouriteNumericColumns: Set<Int> = [0, 3]
 
     /// Pixabay asks that results always say where they are from.
     public static let attribution = "Images from Pixabay"
@@ -27,7 +26,7 @@ public enum ResultsListing {
     /// One row of the favourites table, in `favouriteHeaders` order.
     public static func favouriteRow(for entry: FavouriteEntry) -> [String] {
         [
-            String(entry.id), sizeText(entry.hit), entry.user, dayText(entry.added),
+            String(entry.id), sizeText(entry.hit), entry.user, String(entry.likes), dayText(entry.added),
             entry.hit.tagList.joined(separator: ", "),
         ]
     }

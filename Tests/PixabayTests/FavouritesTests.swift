@@ -33,12 +33,27 @@ import Testing
         #expect(listed[0] == FavouriteEntry(hit: cat, added: Self.fixedNow))
         #expect(listed[0].hit.previewURL == "https://cdn/cat_150.jpg")
         #expect(listed[0].hit.pageURL == "https://pixabay.com/photos/cat-7/")
+        // The figures the search showed come back (the favourites view showed ♥ 0).
+        #expect(listed[0].hit.likes == 12)
+        #expect(listed[0].hit.imageWidth == 900 && listed[0].hit.user == "ann")
         #expect(try store.contains(id: 9))
         #expect(try store.remove(id: 9))
         #expect(try store.remove(id: 9) == false)
         #expect(try store.contains(id: 9) == false)
         // A second store on the same directory sees the same list (it is on disk, not in memory).
         #expect(try FavouritesStore(directory: store.directory).list().map(\.id) == [7])
+    }
+
+    /// A file from before likes and views were kept still loads; they read 0.
+    @Test func olderEntriesWithoutLikesStillLoad() throws {
+        let store = freshStore()
+        defer { cleanUp(store) }
+        try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
+        let old = #"{"version":1,"favourites":[{"id":5,"tags":"a, b","user":"u","userID":1,"type":"photo","pageURL":"p","previewURL":"v","webformatURL":"w","largeImageURL":"l","imageWidth":640,"imageHeight":480,"added":"2024-01-02T03:04:05Z"}]}"#
+        try Data(old.utf8).write(to: URL(fileURLWithPath: store.path))
+        let listed = try store.list()
+        #expect(listed.map(\.id) == [5])
+        #expect(listed[0].likes == 0 && listed[0].imageWidth == 640 && listed[0].previewURL == "v")
     }
 
     @Test func writesArePrivateAndAtomic() throws {

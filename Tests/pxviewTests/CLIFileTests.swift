@@ -119,8 +119,9 @@ import TestSupport
 
         let list = try sandbox.run(["fav", "list"])
         #expect(list.status == 0)
-        #expect(list.outLines.first == "     ID  SIZE       USER                 ADDED       TAGS")
-        #expect(list.outLines.dropFirst().first?.hasPrefix("1000013  451x300    Stefan van der Walt  ") == true)
+        #expect(list.outLines.first == "     ID  SIZE       USER                 LIKES  ADDED       TAGS")
+        // The same likes the search shows for it (the list once showed none).
+        #expect(list.outLines.dropFirst().first?.hasPrefix("1000013  451x300    Stefan van der Walt    731  ") == true)
         #expect(list.outLines.last == "2 favourites")
 
         let json = try sandbox.run(["fav", "list", "--json"])
