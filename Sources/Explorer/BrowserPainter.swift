@@ -27,36 +27,71 @@ public struct BrowserPlan: Equatable, Sendable {
 
     public init(_ state: BrowserState, hasPicture: (Int) -> Bool) {
         let layout = state.layout
+        let width = layout.geometry.windowCells.width
         var rows: [Int: (String, Bool)] = [:]
         if let text = state.editText {
-            rows[layout.searchRow] = ("Search: \(text)█  (Enter search, Esc cancel)", true)
-        } else {
-            let label = state.showingFavourites ? "Favourites" : "Search: \(state.query.isEmpty ? "(everything)" : state.query)"
-            rows[layout.searchRow] = ("\(label)   / edit · ←→ select · Enter view · n/p page · f fav · F favourites · q quit", false)
-        }
-        rows[layout.searchRow + 1] = ("", false)
-        if let hit = state.selectedHit {
-            let favourite = state.favouriteIDs.contains(hit.id) ? "  ★ favourite" : ""
-            rows[layout.detailsRow] = (
-                "#\(hit.id)  \(hit.imageWidth)x\(hit.imageHeight)  by \(hit.user)  ♥ \(hit.likes)\(favourite)", false
+            rows[layout.searchRow] = (
+                StatusLine.compose(left: "Search: \(text)█", right: "Enter search · Esc cancel", width: width), true
             )
-            rows[layout.detailsRow + 1] = ("tags: \(hit.tags)", false)
+        } else {
+            let label =
+                state.showingFavourites
+                ? "Favourites"
+                : state.folder != nil
+                    ? (state.query.isEmpty ? "All images" : "Names with: \(state.query)")
+                    : "Search: \(state.query.isEmpty ? "(everything)" : state.query)"
+            rows[layout.searchRow] = (StatusLine.compose(left: label, right: "/ search · ? keys · q quit", width: width), false)
+        }
+        if let hit = state.selectedHit {
+            if state.folder != nil {
+                let size = hit.imageWidth > 0 ? "  \(hit.imageWidth)x\(hit.imageHeight)" : ""
+                rows[layout.detailsRow] = ("\(hit.tags)\(size)", false)
+                rows[layout.detailsRow + 1] = (Self.byteSize(hit.imageSize), false)
+            } else {
+                let favourite = state.favouriteIDs.contains(hit.id) ? "  ★ favourite" : ""
+                rows[layout.detailsRow] = (
+                    "#\(hit.id)  \(hit.imageWidth)x\(hit.imageHeight)  by \(hit.user)  ♥ \(hit.likes)\(favourite)", false
+                )
+                rows[layout.detailsRow + 1] = ("tags: \(hit.tags)", false)
+            }
         } else {
             rows[layout.detailsRow] = (state.searching ? "" : "nothing to show", false)
             rows[layout.detailsRow + 1] = ("", false)
         }
-        for row in (layout.detailsRow + 2)..<max(layout.detailsRow + 2, layout.statusRow) { rows[row] = ("", false) }
         rows[layout.statusRow] = (state.statusText, true)
-        self.rows = rows.filter { $0.key >= 0 && $0.key < layout.geometry.windowCells.height }
-        let range = state.visibleRange
-        slots = layout.slots.indices.map { slot in
-            let index = range.lowerBound + slot
-            guard range.contains(index) else { return .empty }
-            let hit = state.hits[index]
-            if hasPicture(hit.id) { return .picture(id: hit.id) }
-            return .placeholder(id: hit.id, text: state.tiles[hit.id] == .failed ? "no image" : "loading…")
+        var slotContents: [SlotContent]
+        if state.showHelp {
+            // The keys over the grid: every tile is taken down while they show.
+            let title = state.folder != nil ? "folder keys" : "browser keys"
+            let lines = ["\(title) (any key closes this help)", ""] + KeyHelp.lines(KeyHelp.browser)
+            let top = layout.searchRow + 1
+            for row in top..<layout.detailsRow {
+                let index = row - top - 1
+                rows[row] = (index >= 0 && index < lines.count ? "  " + lines[index] : "", false)
+            }
+            slotContents = layout.slots.map { _ in .empty }
+        } else {
+            let range = state.visibleRange
+            slotContents = layout.slots.indices.map { slot in
+                let index = range.lowerBound + slot
+                guard range.contains(index) else { return .empty }
+                let hit = state.hits[index]
+                if hasPicture(hit.id) { return .picture(id: hit.id) }
+                return .placeholder(id: hit.id, text: state.tiles[hit.id] == .failed ? "no image" : "loading…")
+            }
         }
-        selectedSlot = range.contains(state.selection) ? state.selection - range.lowerBound : nil
+        self.rows = rows.filter { $0.key >= 0 && $0.key < layout.geometry.windowCells.height }
+        slots = slotContents
+        let range = state.visibleRange
+        selectedSlot = !state.showHelp && range.contains(state.selection) ? state.selection - range.lowerBound : nil
+    }
+
+    /// "2.4 MB" for a local file's size.
+    static func byteSize(_ bytes: Int) -> String {
+        guard bytes > 0 else { return "" }
+        if bytes < 1 << 20 { return "\((bytes + 512) >> 10) KB" }
+        let tenths = (bytes * 10 + (1 << 19)) >> 20
+        return "\(tenths / 10).\(tenths % 10) MB"
     }
 }
 
@@ -68,6 +103,7 @@ public final class BrowserPainter {
     public let backend: any GraphicsBackend
     private var drawnSlots: [SlotContent] = []
     private var drawnSelection: Int?? = .none
+    private var drawnHelp = false
     private var lastRows: [Int: [UInt8]] = [:]
     /// Thumbnails fitted to the tile box, by hit id.
     private var fitted: [Int: RGBAImage] = [:]
@@ -92,12 +128,15 @@ public final class BrowserPainter {
         invalidate()
     }
 
-    /// Bytes that remove the thumbnails before another screen takes over.
+    /// Bytes that take the thumbnails off the screen before the viewer
+    /// takes over. kitty keeps their uploads: back in the grid they are
+    /// only placed again.
     public func teardown() -> [UInt8] {
+        let count = drawnSlots.count
         drawnSlots = []
         drawnSelection = .none
         lastRows = [:]
-        return backend.teardown()
+        return (0..<count).flatMap { backend.erase(slot: Self.firstSlot + $0) }
     }
 
     /// The bytes of one frame. `thumbnails` holds the decoded previews by hit id.
@@ -106,13 +145,37 @@ public final class BrowserPainter {
         let plan = BrowserPlan(state, hasPicture: { thumbnails[$0] != nil })
         var out: [UInt8] = []
         let width = layout.geometry.windowCells.width
-        if drawnSlots.isEmpty && drawnSelection == .none {
-            // First frame on this screen: wipe the rows the plan leaves alone (the strip).
+        if drawnHelp != state.showHelp {
+            // The help opening or closing: every row and frame is written again.
+            drawnHelp = state.showHelp
+            lastRows = [:]
+            drawnSelection = .none
+        }
+        if drawnSelection == .none {
+            // A fresh screen: wipe the rows the plan leaves alone (the grid).
             for row in 0..<layout.geometry.windowCells.height where plan.rows[row] == nil {
                 out += FrameText.erase(row: row, column: 0, count: width)
             }
             backend.forgetScreen()
         }
+        // Tiles and frames first: the help's text rows go over the grid.
+        if drawnSlots.count != plan.slots.count || drawnSelection == .none {
+            if !state.showHelp {
+                for slot in layout.slots.indices { out += frameBorder(layout.slots[slot], selected: slot == plan.selectedSlot) }
+            }
+        } else if case .some(let previous) = drawnSelection, previous != plan.selectedSlot {
+            // A selection move redraws two frames, text only: no pixel data.
+            for slot in [previous, plan.selectedSlot].compactMap({ $0 }) where layout.slots.indices.contains(slot) {
+                out += frameBorder(layout.slots[slot], selected: slot == plan.selectedSlot)
+            }
+        }
+        drawnSelection = .some(plan.selectedSlot)
+        for (slot, content) in plan.slots.enumerated() {
+            let drawn = slot < drawnSlots.count ? drawnSlots[slot] : nil
+            guard drawn != content else { continue }
+            out += drawSlot(slot, content: content, previous: drawn, layout: layout, thumbnails: thumbnails)
+        }
+        drawnSlots = plan.slots
         for row in plan.rows.keys.sorted() {
             guard let (text, inverse) = plan.rows[row] else { continue }
             let bytes = FrameText.row(row, text, width: width, style: inverse ? TerminalCommand.inverse : [])
@@ -121,16 +184,6 @@ public final class BrowserPainter {
                 lastRows[row] = bytes
             }
         }
-        if drawnSelection != .some(plan.selectedSlot) || drawnSlots.count != plan.slots.count {
-            for slot in layout.slots.indices { out += frameBorder(layout.slots[slot], selected: slot == plan.selectedSlot) }
-            drawnSelection = .some(plan.selectedSlot)
-        }
-        for (slot, content) in plan.slots.enumerated() {
-            let drawn = slot < drawnSlots.count ? drawnSlots[slot] : nil
-            guard drawn != content else { continue }
-            out += drawSlot(slot, content: content, previous: drawn, layout: layout, thumbnails: thumbnails)
-        }
-        drawnSlots = plan.slots
         return out
     }
 
@@ -153,7 +206,7 @@ public final class BrowserPainter {
             else { break }
             if case .picture = previous {} else { out += FrameText.erase(area) }
             out += backend.draw(
-                Picture.centred(image: thumbnail, key: PictureKey(id: id), area: area, screen: layout.geometry),
+                Picture.centred(image: thumbnail, key: PictureKey(id: id), area: area, screen: layout.geometry, reusable: true),
                 slot: backendSlot)
         }
         return out

@@ -28,6 +28,8 @@ public enum BrowserEvent: Equatable, Sendable {
     /// A search finished: the page, or a one-line error.
     case searchFinished(query: String, page: Int, result: SearchOutcome)
     case thumbnailFinished(id: Int, loaded: Bool)
+    /// A local file's pixel size, learnt when its thumbnail was decoded.
+    case imageSize(id: Int, width: Int, height: Int)
     case favouritesLoaded([PixabayHit])
     case favouriteChanged(id: Int, isFavourite: Bool)
     case message(String)
@@ -43,39 +45,51 @@ public enum SearchOutcome: Equatable, Sendable {
     }
 }
 
-/// The thumbnail browser as a pure state machine.
+/// The grid browser as a pure state machine.
 ///
-/// Keys: `/` edits the query (Enter searches, Esc cancels), ←/→ or h/l move
-/// the selection (the strip scrolls to keep it visible), Enter or a click
-/// opens the viewer, `n`/`p` or PgDn/PgUp change page, `f` toggles the
-/// favourite, `F` shows the favourites (again: back to the search), `q` quits.
+/// Hits from every page loaded so far sit in one list, laid out row by row
+/// in the grid; the selection moves in 2-D (arrows/hjkl by one tile or one
+/// row, Home/End, PgUp/PgDn or p/n by a screenful of tiles) and the grid
+/// scrolls by whole rows to keep it visible. When the selection comes
+/// within a screenful of the end, the next page is asked for, so scrolling
+/// past the last row finds it there. `/` edits the query (Enter searches,
+/// Esc cancels), Enter or a click opens the viewer, `f` toggles the
+/// favourite, `F` shows the favourites (again: back to the search), `?`
+/// shows the keys, `q` quits.
 public struct BrowserState: Equatable, Sendable {
     public var layout: BrowserLayout
     public var query: String
     /// Non-nil while the search field is being edited: the text so far.
     public var editText: String?
+    /// The last page loaded (hits holds pages 1…page).
     public var page = 1
     public var totalPages = 0
     public var totalHits = 0
     public var hits: [PixabayHit] = []
     public var selection = 0
-    /// Index of the hit in the first slot.
+    /// The first grid row on screen (row r holds hits r*columns…).
     public var scroll = 0
     public var tiles: [Int: TileStatus] = [:]
     public var favouriteIDs: Set<Int> = []
     public var showingFavourites = false
     public var searching = false
+    /// True while the next page is on its way.
+    public var loadingMore = false
+    public var showHelp = false
     /// The source's note (offline catalog) or nil for Pixabay.
     public var note: String?
     /// A transient message (an error, "added to favourites").
     public var message: String?
     /// True for the offline catalog: the status line must not say the photos are Pixabay's.
     public var offline: Bool
+    /// The folder shown by `pxview show DIR` (nil for Pixabay and the catalog).
+    public var folder: String?
 
-    public init(layout: BrowserLayout, query: String, offline: Bool) {
+    public init(layout: BrowserLayout, query: String, offline: Bool, folder: String? = nil) {
         self.layout = layout
         self.query = query
         self.offline = offline
+        self.folder = folder
     }
 
     /// The effects of starting up: the first search.
@@ -90,7 +104,7 @@ public struct BrowserState: Equatable, Sendable {
 
     /// The hits shown in the slots, with their indices.
     public var visibleRange: Range<Int> {
-        let start = min(scroll, hits.count)
+        let start = min(scroll * layout.columns, hits.count)
         return start..<min(hits.count, start + layout.slots.count)
     }
 
@@ -104,18 +118,36 @@ public struct BrowserState: Equatable, Sendable {
             return thumbnailsToLoad()
         case let .searchFinished(finishedQuery, finishedPage, result):
             // A late answer to a search the user has since replaced is dropped.
-            guard !showingFavourites, finishedQuery == query, finishedPage == page else { return [] }
-            searching = false
+            guard !showingFavourites, finishedQuery == query else { return [] }
+            if finishedPage == 1, searching {
+                searching = false
+                switch result {
+                case let .page(newHits, total, pages, note):
+                    hits = newHits
+                    totalHits = total
+                    totalPages = pages
+                    page = 1
+                    self.note = note
+                    selection = 0
+                    scroll = 0
+                    message = nil
+                    return thumbnailsToLoad() + loadAhead()
+                case .failed(let text):
+                    message = text
+                    return []
+                }
+            }
+            guard loadingMore, finishedPage == page + 1 else { return [] }
+            loadingMore = false
             switch result {
-            case let .page(newHits, total, pages, note):
-                hits = newHits
+            case let .page(newHits, total, pages, _):
+                // Pixabay's order can shift between requests: a photo is listed once.
+                let known = Set(hits.map(\.id))
+                hits += newHits.filter { !known.contains($0.id) }
                 totalHits = total
                 totalPages = pages
-                self.note = note
-                selection = 0
-                scroll = 0
-                message = nil
-                return thumbnailsToLoad()
+                page = finishedPage
+                return thumbnailsToLoad() + loadAhead()
             case .failed(let text):
                 message = text
                 return []
@@ -123,9 +155,16 @@ public struct BrowserState: Equatable, Sendable {
         case let .thumbnailFinished(id, loaded):
             tiles[id] = loaded ? .loaded : .failed
             return []
+        case let .imageSize(id, width, height):
+            for index in hits.indices where hits[index].id == id && hits[index].imageWidth == 0 {
+                hits[index].imageWidth = width
+                hits[index].imageHeight = height
+            }
+            return []
         case .favouritesLoaded(let favourites):
             showingFavourites = true
             searching = false
+            loadingMore = false
             hits = favourites
             favouriteIDs = Set(favourites.map(\.id))
             totalHits = favourites.count
@@ -144,8 +183,26 @@ public struct BrowserState: Equatable, Sendable {
         }
     }
 
+    /// The viewer's `n`/`p`: the neighbouring hit becomes the selection.
+    /// Nil at either end (with a message); the effects load thumbnails and
+    /// the next page as a move in the grid would.
+    public mutating func step(by delta: Int) -> (hit: PixabayHit, effects: [BrowserEffect])? {
+        let target = selection + delta
+        guard hits.indices.contains(target) else {
+            message = delta > 0 ? (loadingMore ? "loading more…" : "this is the last photo") : "this is the first photo"
+            return nil
+        }
+        let effects = moveSelection(to: target)
+        return (hits[target], effects)
+    }
+
     private mutating func handleInput(_ input: InputEvent) -> [BrowserEffect] {
         if editText != nil { return handleEditing(input) }
+        if showHelp {
+            if case .key(let key) = input, key.modifiers.contains(.control), key.code == .char("c") { return [.quit] }
+            if case .key = input { showHelp = false }
+            return []
+        }
         switch input {
         case .key(let key):
             message = nil
@@ -154,11 +211,11 @@ public struct BrowserState: Equatable, Sendable {
             guard case .press(.left) = mouse.kind,
                 let slot = layout.slot(atColumn: mouse.x - 1, row: mouse.y - 1)
             else {
-                if mouse.kind == .wheelDown { return moveSelection(by: 1) }
-                if mouse.kind == .wheelUp { return moveSelection(by: -1) }
+                if mouse.kind == .wheelDown { return moveSelection(to: selection + layout.columns) }
+                if mouse.kind == .wheelUp { return moveSelection(to: selection - layout.columns) }
                 return []
             }
-            let index = scroll + slot
+            let index = scroll * layout.columns + slot
             guard hits.indices.contains(index) else { return [] }
             selection = index
             return [.openViewer(hits[index])]
@@ -173,27 +230,41 @@ public struct BrowserState: Equatable, Sendable {
 
     private mutating func handleKey(_ key: Key) -> [BrowserEffect] {
         if key.modifiers.contains(.control), key.code == .char("c") { return [.quit] }
+        let screenful = layout.columns * layout.rows
         switch key.code {
-        case .left, .char("h"): return moveSelection(by: -1)
-        case .right, .char("l"): return moveSelection(by: 1)
-        case .home: return moveSelection(by: -hits.count)
-        case .end: return moveSelection(by: hits.count)
+        case .left, .char("h"): return moveSelection(to: selection - 1)
+        case .right, .char("l"): return moveSelection(to: selection + 1)
+        case .up, .char("k"): return moveSelection(to: selection - layout.columns)
+        case .down, .char("j"): return moveSelection(to: selection + layout.columns)
+        case .home, .char("g"): return moveSelection(to: 0)
+        case .end, .char("G"): return moveSelection(to: hits.count - 1)
+        case .pageDown, .char("n"): return moveSelection(to: selection + screenful)
+        case .pageUp, .char("p"): return moveSelection(to: selection - screenful)
         case .enter:
             guard let hit = selectedHit else { return [] }
             return [.openViewer(hit)]
-        case .char("n"), .pageDown: return changePage(by: 1)
-        case .char("p"), .pageUp: return changePage(by: -1)
         case .char("f"):
             guard let hit = selectedHit else { return [] }
+            guard folder == nil else {
+                message = "favourites are for Pixabay images"
+                return []
+            }
             return [.toggleFavourite(hit)]
         case .char("F"):
+            guard folder == nil else {
+                message = "favourites are for Pixabay images"
+                return []
+            }
             if showingFavourites {
                 showingFavourites = false
-                return runSearch(page: page)
+                return runSearch()
             }
             return [.showFavourites]
         case .char("/"):
             editText = query
+            return []
+        case .char("?"):
+            showHelp = true
             return []
         case .char("q"): return [.quit]
         default: return []
@@ -219,7 +290,7 @@ public struct BrowserState: Equatable, Sendable {
                 editText = nil
                 query = text.trimmingCharacters(in: .whitespaces)
                 showingFavourites = false
-                return runSearch(page: 1)
+                return runSearch()
             case .backspace:
                 if !text.isEmpty { text.removeLast() }
                 editText = text
@@ -236,36 +307,33 @@ public struct BrowserState: Equatable, Sendable {
         return []
     }
 
-    private mutating func runSearch(page newPage: Int) -> [BrowserEffect] {
-        page = newPage
+    /// A new search from its first page.
+    private mutating func runSearch() -> [BrowserEffect] {
+        page = 1
         searching = true
+        loadingMore = false
         message = nil
-        return [.search(query: query, page: newPage)]
+        return [.search(query: query, page: 1)]
     }
 
-    private mutating func changePage(by delta: Int) -> [BrowserEffect] {
-        guard !showingFavourites else { return [] }
-        let target = page + delta
-        guard target >= 1, target <= max(1, totalPages) else {
-            message = delta > 0 ? "this is the last page" : "this is the first page"
-            return []
-        }
-        return runSearch(page: target)
-    }
-
-    private mutating func moveSelection(by delta: Int) -> [BrowserEffect] {
+    /// Moves the selection to `target`, clamped to the hits; past the end
+    /// while more pages exist it stays on the last hit and the next page comes.
+    private mutating func moveSelection(to target: Int) -> [BrowserEffect] {
         guard !hits.isEmpty else { return [] }
-        selection = min(max(0, selection + delta), hits.count - 1)
+        selection = min(max(0, target), hits.count - 1)
         scrollToSelection()
-        return thumbnailsToLoad()
+        return thumbnailsToLoad() + loadAhead()
     }
 
-    /// Scrolls the strip the least needed to show the selection.
+    /// Scrolls the grid the fewest rows needed to show the selection.
     private mutating func scrollToSelection() {
-        let slots = max(1, layout.slots.count)
-        if selection < scroll { scroll = selection }
-        if selection >= scroll + slots { scroll = selection - slots + 1 }
-        scroll = max(0, min(scroll, max(0, hits.count - slots)))
+        let columns = max(1, layout.columns)
+        let rows = max(1, layout.rows)
+        let row = selection / columns
+        if row < scroll { scroll = row }
+        if row >= scroll + rows { scroll = row - rows + 1 }
+        let lastRow = max(0, (hits.count - 1) / columns)
+        scroll = max(0, min(scroll, max(0, lastRow - rows + 1)))
     }
 
     /// Visible thumbnails not yet asked for, plus the next screenful, so
@@ -279,15 +347,27 @@ public struct BrowserState: Equatable, Sendable {
         return [.loadThumbnails(wanted)]
     }
 
-    /// "page 2 of 9, 173 hits · Images from Pixabay", the offline note
-    /// instead, or the stale-cache note after it.
+    /// The next page, once the selection is within a screenful of the last
+    /// hit loaded (one request at a time).
+    private mutating func loadAhead() -> [BrowserEffect] {
+        guard !showingFavourites, !searching, !loadingMore, page < totalPages,
+            selection + layout.slots.count >= hits.count
+        else { return [] }
+        loadingMore = true
+        return [.search(query: query, page: page + 1)]
+    }
+
+    /// "12 of 173 · Images from Pixabay", the offline note instead, or the
+    /// stale-cache note after it; a message replaces it all.
     public var statusText: String {
         if let message { return message }
         if searching { return "searching…" }
         if showingFavourites { return "favourites: \(hits.count) · F: back to the search" }
-        let pages = totalPages == 0 ? "no results" : "page \(page) of \(totalPages), \(totalHits) hits"
+        let position = hits.isEmpty ? "no results" : "\(selection + 1) of \(max(totalHits, hits.count))"
+        let more = loadingMore ? " · loading more…" : ""
+        if let folder { return "\(position) · \(folder)\(more)" }
         let source = offline
             ? (note ?? "offline catalog (not from Pixabay)") : "Images from Pixabay" + (note.map { " · \($0)" } ?? "")
-        return "\(pages) · \(source)"
+        return "\(position) · \(source)\(more)"
     }
 }

@@ -53,20 +53,24 @@ public enum ExplorerError: Error, CustomStringConvertible {
 public enum ExplorerApp {
     /// `query` carries the filters (type, colours, order…) every page and
     /// every new search typed in the browser keeps; its `q` and `page` start it.
+    /// `folder` names the folder of a `ListSource` (`pxview show DIR`).
     public static func runBrowser(
-        source: any PhotoSource, query: SearchQuery, display: Display, options: ExplorerOptions = ExplorerOptions()
+        source: any PhotoSource, query: SearchQuery, display: Display, options: ExplorerOptions = ExplorerOptions(),
+        folder: String? = nil
     ) throws(ExplorerError) -> Int32 {
         try checkTerminal(options)
         let loop = try ExplorerLoop(source: source, display: display, options: options)
-        return loop.runBrowser(query: query)
+        return loop.runBrowser(query: query, folder: folder)
     }
 
     /// Opens the viewer on already-fetched image bytes, framed as `framing`
     /// says (`--fit`, `--zoom`, `--center`); `hit` enables favourites.
-    /// Decoding errors are thrown before the screen changes.
+    /// With `files` (several given to `show`), `n`/`p` step through its
+    /// hits, the shown one being `index`. Decoding errors are thrown before
+    /// the screen changes.
     public static func runViewer(
         bytes: [UInt8], title: String, hit: PixabayHit? = nil, framing: ViewSettings = ViewSettings(),
-        display: Display, options: ExplorerOptions = ExplorerOptions()
+        display: Display, options: ExplorerOptions = ExplorerOptions(), files: ListSource? = nil, index: Int = 0
     ) throws(ExplorerError) -> Int32 {
         try checkTerminal(options, viewer: true)
         var display = display
@@ -81,8 +85,9 @@ public enum ExplorerApp {
         } catch {
             throw .decode(title, error)
         }
-        let loop = try ExplorerLoop(source: nil, display: display, options: options)
-        return loop.runViewer(bytes: bytes, decoded: decoded, title: title, hit: hit, framing: framing)
+        let loop = try ExplorerLoop(source: files, display: display, options: options)
+        return loop.runViewer(
+            bytes: bytes, decoded: decoded, title: title, hit: hit, framing: framing, sequence: files?.hits ?? [], index: index)
     }
 
     private static func checkTerminal(_ options: ExplorerOptions, viewer: Bool = false) throws(ExplorerError) {
@@ -96,7 +101,7 @@ public enum ExplorerApp {
 /// queue plus one byte on a wake-up pipe the loop polls.
 enum Completion: Sendable {
     case search(query: String, page: Int, outcome: SearchOutcome)
-    case thumbnail(id: Int, image: RGBAImage?)
+    case thumbnail(id: Int, image: RGBAImage?, fullSize: PixelSize?)
     case viewerImage(hit: PixabayHit, bytes: [UInt8], decoded: DecodedImage)
     case viewerFailed(hit: PixabayHit, message: String)
     /// The full decode for viewer visit `visit`.

@@ -49,9 +49,10 @@ final class ExplorerLoop {
     /// The window in the backend's units.
     private var geometry: ScreenGeometry { backend.screen }
 
-    func runBrowser(query: SearchQuery) -> Int32 {
+    func runBrowser(query: SearchQuery, folder: String? = nil) -> Int32 {
         filters = query
-        var state = BrowserState(layout: BrowserLayout(geometry: geometry), query: query.q, offline: source?.isOffline ?? true)
+        var state = BrowserState(
+            layout: BrowserLayout(geometry: geometry), query: query.q, offline: source?.isOffline ?? true, folder: folder)
         if let store = options.favourites, let saved = try? store.list() { state.favouriteIDs = Set(saved.map(\.id)) }
         browserPainter = BrowserPainter(backend: backend)
         let effects = state.start()
@@ -59,7 +60,14 @@ final class ExplorerLoop {
         return run { self.perform(effects) }
     }
 
-    func runViewer(bytes: [UInt8], decoded: DecodedImage, title: String, hit: PixabayHit?, framing: ViewSettings) -> Int32 {
+    /// `sequence`: the photos `n`/`p` step through (the files given to
+    /// `show`), the shown one at `index`.
+    func runViewer(
+        bytes: [UInt8], decoded: DecodedImage, title: String, hit: PixabayHit?, framing: ViewSettings,
+        sequence: [PixabayHit] = [], index: Int = 0
+    ) -> Int32 {
+        self.sequence = sequence
+        sequenceIndex = index
         openViewer(bytes: bytes, decoded: decoded, title: title, hit: hit, directly: true, framing: framing)
         return run {}
     }
@@ -231,6 +239,8 @@ final class ExplorerLoop {
             case .toggleFavourite:
                 guard let hit = viewer?.hit else { continue }
                 if let now = toggleFavourite(hit) { _ = viewer?.handle(.favouriteChanged(isFavourite: now)) }
+            case .step(let delta):
+                step(by: delta)
             case .needFullResolution:
                 let bytes = viewerBytes
                 let maxPixels = options.maxPixels
@@ -255,7 +265,7 @@ final class ExplorerLoop {
             case .loadThumbnails(let hits):
                 loadThumbnails(hits)
             case .openViewer(let hit):
-                openFromBrowser(hit)
+                open(hit)
             case .toggleFavourite(let hit):
                 if let now = toggleFavourite(hit) { perform(browser?.handle(.favouriteChanged(id: hit.id, isFavourite: now)) ?? []) }
             case .showFavourites:
@@ -307,35 +317,78 @@ final class ExplorerLoop {
         guard let source, let layout = browser?.layout else { return }
         let queue = completions
         // Decode straight to about the tile size (DCT scaling for JPEGs).
-        let options = DecodeSize.thumbnail(box: layout.tileBox, screen: geometry, maxPixels: self.options.maxPixels)
+        let previews = DecodeSize.thumbnail(box: layout.tileBox, screen: geometry, maxPixels: self.options.maxPixels)
+        let files = DecodeSize.thumbnail(box: layout.tileBox, screen: geometry, maxPixels: self.options.maxPixels, local: true)
         let display = self.display
         for hit in hits {
+            let options = hit.isLocal ? files : previews
             Task.detached {
-                var image: RGBAImage?
+                var decoded: DecodedImage?
                 if let bytes = try? await source.imageBytes(for: hit, size: .preview) {
-                    image = try? display.decode(bytes, options: options).image
+                    decoded = try? display.decode(bytes, options: options)
                 }
-                queue.post(.thumbnail(id: hit.id, image: image))
+                queue.post(.thumbnail(id: hit.id, image: decoded?.image, fullSize: decoded?.fullSize))
             }
         }
     }
 
-    private func openFromBrowser(_ hit: PixabayHit) {
+    /// The photo `n`/`p` lead to: the grid's neighbour, or the next of the
+    /// files given; at either end the viewer says so.
+    private var sequence: [PixabayHit] = []
+    private var sequenceIndex = 0
+
+    private func step(by delta: Int) {
+        let target: PixabayHit
+        if browser != nil {
+            guard let (hit, effects) = browser?.step(by: delta) else {
+                let text = browser?.message ?? ""
+                browser?.message = nil
+                _ = viewer?.handle(.message(text))
+                return
+            }
+            perform(effects)
+            target = hit
+        } else if sequence.count > 1 {
+            let index = sequenceIndex + delta
+            guard sequence.indices.contains(index) else {
+                _ = viewer?.handle(.message(delta > 0 ? "this is the last photo" : "this is the first photo"))
+                return
+            }
+            sequenceIndex = index
+            target = sequence[index]
+        } else {
+            _ = viewer?.handle(.message("n and p step through several photos: this is the only one"))
+            return
+        }
+        open(target)
+    }
+
+    /// What the viewer calls a photo, wherever it was opened from: a local
+    /// file's name, else `#ID`.
+    static func title(for hit: PixabayHit) -> String {
+        hit.isLocal ? hit.tags : "#\(hit.id)"
+    }
+
+    /// Fetches and decodes `hit` for the viewer; the screen stays as it is
+    /// (the grid, or the viewer on the previous photo) until it arrives.
+    private func open(_ hit: PixabayHit) {
         guard let source else { return }
         opening = hit.id
-        perform(browser?.handle(.message("opening #\(hit.id)…")) ?? [])
+        let note = "opening \(Self.title(for: hit))…"
+        if viewer != nil { _ = viewer?.handle(.message(note)) } else { perform(browser?.handle(.message(note)) ?? []) }
         let queue = completions
         let options = DecodeSize.options(
             box: ViewerLayout(geometry: geometry).viewSize, screen: geometry, settings: ViewSettings(),
             maxPixels: self.options.maxPixels)
         let display = self.display
+        let title = Self.title(for: hit)
         Task.detached {
             do {
                 let bytes = try await source.imageBytes(for: hit, size: .large)
                 let decoded = try display.decode(bytes, options: options)
                 queue.post(.viewerImage(hit: hit, bytes: bytes, decoded: decoded))
             } catch {
-                queue.post(.viewerFailed(hit: hit, message: "cannot open #\(hit.id): \(error)"))
+                queue.post(.viewerFailed(hit: hit, message: "cannot open \(title): \(error)"))
             }
         }
     }
@@ -344,20 +397,27 @@ final class ExplorerLoop {
         switch completion {
         case let .search(query, page, outcome):
             perform(browser?.handle(.searchFinished(query: query, page: page, result: outcome)) ?? [])
-        case let .thumbnail(id, image):
+        case let .thumbnail(id, image, fullSize):
             if let image { thumbnails[id] = image }
+            if let fullSize {
+                _ = browser?.handle(.imageSize(id: id, width: fullSize.width, height: fullSize.height))
+            }
             perform(browser?.handle(.thumbnailFinished(id: id, loaded: image != nil)) ?? [])
         case let .viewerImage(hit, bytes, decoded):
-            guard opening == hit.id, viewer == nil else { return }
+            guard opening == hit.id else { return }
             opening = nil
-            _ = browser?.handle(.message(""))
             browser?.message = nil
             let isFavourite = browser?.favouriteIDs.contains(hit.id) ?? false
-            openViewer(bytes: bytes, decoded: decoded, title: "#\(hit.id)", hit: hit, directly: false, isFavourite: isFavourite)
+            // Stepping with n/p: the new photo replaces the one on screen.
+            let directly = viewer?.openedDirectly ?? false
+            if let painter = viewerPainter { write(painter.teardown()) }
+            openViewer(
+                bytes: bytes, decoded: decoded, title: Self.title(for: hit), hit: hit.isLocal ? nil : hit,
+                directly: directly, isFavourite: isFavourite)
         case let .viewerFailed(hit, message):
             guard opening == hit.id else { return }
             opening = nil
-            perform(browser?.handle(.message(message)) ?? [])
+            if viewer != nil { _ = viewer?.handle(.message(message)) } else { perform(browser?.handle(.message(message)) ?? []) }
         case let .fullResolution(image, visit):
             // A decode for a photo since closed is not this one's.
             guard let image, visit == viewerSerial, let painter = viewerPainter else { return }

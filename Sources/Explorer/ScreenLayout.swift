@@ -39,43 +39,62 @@ public struct ViewerLayout: Equatable, Sendable {
     }
 }
 
-/// Where the browser puts things, top to bottom: the search field, a strip
-/// of framed thumbnail slots, the selected hit's details, the status line.
+/// Where the browser puts things, top to bottom: the header (search field
+/// and the key hint), a grid of framed thumbnail slots filling the window,
+/// the selected hit's details (two rows), the status line.
 public struct BrowserLayout: Equatable, Sendable {
     public var geometry: ScreenGeometry
-    /// 0-based row of the search field.
+    /// 0-based row of the header (the search field).
     public let searchRow = 0
-    /// Each slot: a one-cell frame around the thumbnail's cells.
+    /// Each slot: a one-cell frame around the thumbnail's cells, row by row.
     public var slots: [CellRect]
+    /// Slots per grid row.
+    public var columns: Int
+    /// Grid rows on screen.
+    public var rows: Int
     /// The thumbnail cells inside a slot's frame.
     public var tileCells: PixelSize
     /// First of the detail rows (id/size/user/likes, then tags).
     public var detailsRow: Int
     public var statusRow: Int
 
-    /// Thumbnails are Pixabay previews, at most 150 px: taller tiles only blur.
-    public static let preferredTilePixelHeight = 150
+    /// A slot about this wide (frame included): 24–32 columns of tile, a
+    /// size a photo can be recognised at, and 3 across an 80-column window.
+    public static let targetSlotColumns = 27.0
+    /// 3:2 landscape tiles, the shape most photos have.
+    public static let tileAspect = 1.5
 
     public init(geometry: ScreenGeometry) {
         self.geometry = geometry
-        let columns = geometry.windowCells.width
-        let rows = geometry.windowCells.height
+        let width = geometry.windowCells.width
+        let height = geometry.windowCells.height
         let cell = geometry.cellPixels
-        // Rows: search, blank, frame + tile + frame, 2 detail rows, blank, status.
-        let spareRows = max(1, rows - 8)
-        let wantedRows = max(2, (Self.preferredTilePixelHeight + cell.height - 1) / cell.height)
-        let tileRows = min(wantedRows, spareRows)
-        // 3:2 landscape tiles, the shape most photos have.
-        let tileColumns = max(4, min(columns - 2, Int((Double(tileRows * cell.height) * 1.5 / Double(cell.width)).rounded())))
+        // Rows: header, grid, 2 detail rows, status.
+        let gridTop = 1
+        statusRow = max(0, height - 1)
+        detailsRow = max(gridTop, height - 3)
+        let gridRows = max(3, detailsRow - gridTop)
+        columns = max(1, Int((Double(width) / Self.targetSlotColumns).rounded()))
+        let slotWidth = max(3, width / columns)
+        let tileColumns = max(1, slotWidth - 2)
+        // Tile rows for the 3:2 shape, fewer when that leaves room for only
+        // one row of slots where two would fit (80x24 keeps two rows).
+        var tileRows = max(1, Int((Double(tileColumns * cell.width) / Self.tileAspect / Double(cell.height)).rounded()))
+        if gridRows / (tileRows + 2) < 2, gridRows >= 2 * 4 { tileRows = gridRows / 2 - 2 }
+        tileRows = max(1, min(tileRows, gridRows - 2))
         tileCells = PixelSize(width: tileColumns, height: tileRows)
-        let slotWidth = tileColumns + 2
-        let count = max(1, columns / slotWidth)
-        let margin = max(0, (columns - count * slotWidth) / 2)
-        slots = (0..<count).map { index in
-            CellRect(column: margin + index * slotWidth, row: 2, columns: slotWidth, rows: tileRows + 2)
+        rows = max(1, gridRows / (tileRows + 2))
+        let margin = max(0, (width - columns * slotWidth) / 2)
+        var slots: [CellRect] = []
+        for row in 0..<rows {
+            for column in 0..<columns {
+                slots.append(
+                    CellRect(
+                        column: margin + column * slotWidth, row: gridTop + row * (tileRows + 2), columns: slotWidth,
+                        rows: tileRows + 2))
+            }
         }
-        detailsRow = min(rows - 1, 2 + tileRows + 2 + 1)
-        statusRow = max(0, rows - 1)
+        self.slots = slots
     }
 
     /// The thumbnail cells of slot `index` (inside its frame).

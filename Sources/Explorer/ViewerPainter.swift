@@ -22,7 +22,7 @@ public struct ViewerPlan: Equatable, Sendable {
         status = Self.statusText(state)
         if state.showHelp {
             viewport = nil
-            let lines = ["keys (any key closes this help)", ""] + ViewerState.helpLines
+            let lines = ["viewer keys (any key closes this help)", ""] + ViewerState.helpLines
             let top = layout.imageArea.row + max(0, (layout.imageArea.rows - lines.count) / 2)
             overlay = lines.enumerated().compactMap { index, line in
                 let row = top + index
@@ -34,31 +34,24 @@ public struct ViewerPlan: Equatable, Sendable {
         }
     }
 
-    /// The bottom line: the info line when `i` is on, else the last message
-    /// or a hint.
+    /// The bottom line. Left: the last message (it has priority), else the
+    /// title (the file's basename, or `#ID`) and, with `i`, the info; cut
+    /// with an ellipsis. Right, always: the zoom (100% is the fitted view)
+    /// and the `? keys · q quit` hint.
     static func statusText(_ state: ViewerState) -> String {
         let star = state.isFavourite ? " ★" : ""
+        let viewport = state.viewport
+        var left = state.title + star
         if state.showInfo {
-            let viewport = state.viewport
             // Source in full-image pixels (the viewport may count half-block units).
             let source = viewport.sourceRect(inImageOf: state.fullSize)
-            let zoom = String(format2: viewport.effectiveZoom)
             let visible = "\(Int(source.x)),\(Int(source.y)) \(Int(source.width.rounded()))x\(Int(source.height.rounded()))"
-            var text = "\(state.title)  \(state.fullSize)  zoom \(zoom)x  fit \(ViewerState.fitName(viewport.fit))  view \(visible)\(star)"
-            if let message = state.message { text += "  · " + message }
-            return text
+            left += "  \(state.fullSize)  fit \(ViewerState.fitName(viewport.fit))  view \(visible)"
         }
-        if let message = state.message { return message + star }
-        return "\(state.title)\(star) · ? keys · \(state.openedDirectly ? "q quit" : "q back")"
-    }
-}
-
-extension String {
-    /// Two decimals without Foundation's format machinery.
-    init(format2 value: Double) {
-        let hundredths = Int((value * 100).rounded())
-        let fraction = hundredths % 100
-        self = "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+        if let message = state.message, !message.isEmpty { left = message }
+        let zoom = Int((viewport.effectiveZoom * 100).rounded())
+        let right = "\(zoom)% · ? keys · \(state.openedDirectly ? "q quit" : "q back")"
+        return StatusLine.compose(left: left, right: right, width: state.layout.geometry.windowCells.width)
     }
 }
 
@@ -101,9 +94,10 @@ public final class ViewerPainter {
         backend.forgetScreen()
     }
 
-    /// Bytes that remove the picture when leaving the viewer.
+    /// Bytes that remove the picture when leaving the viewer (the grid's
+    /// tiles kitty holds stay uploaded).
     public func teardown() -> [UInt8] {
-        backend.teardown()
+        backend.erase(slot: Self.slot)
     }
 
     /// The bytes of one frame for `state`.

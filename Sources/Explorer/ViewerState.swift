@@ -17,6 +17,9 @@ public enum ViewerEffect: Equatable, Sendable {
     case quit
     /// The view now needs more pixels than were decoded: decode the full image once.
     case needFullResolution
+    /// The next (+1) or previous (-1) photo: of the grid, the folder or the
+    /// files given to `show`.
+    case step(Int)
 }
 
 /// What can happen to the viewer: input (with a monotonic time in ms, for
@@ -200,6 +203,8 @@ public struct ViewerState: Equatable, Sendable {
                 return []
             }
             return [.toggleFavourite]
+        case .char("n"), .char(" "): return [.step(1)]
+        case .char("p"), .backspace: return [.step(-1)]
         case .char("q"), .escape:
             return [openedDirectly ? .quit : .close]
         default: break
@@ -255,21 +260,6 @@ public struct ViewerState: Equatable, Sendable {
         }
     }
 
-    /// Every key, for `?` and the README.
-    public static let helpLines: [String] = [
-        "+ =        zoom in (x1.25, about the centre)",
-        "-          zoom out",
-        "wheel      zoom about the pointer",
-        "z, dbl-click  toggle 1x / 2x",
-        "arrows, h j k l  pan by a fifth of the view",
-        "H J K L    jump to the left/bottom/top/right edge",
-        "drag       pan with the mouse",
-        "0, r       reset zoom (1x, centred)",
-        "f          cycle fit: contain, cover, 1:1 pixels",
-        "i          toggle the info line",
-        "s          save the image",
-        "*          toggle favourite",
-        "q, Esc     back (or quit)",
-        "?          this help (any key closes it)",
-    ]
+    /// Every key, for `?`, `--help` and the README: aligned columns.
+    public static var helpLines: [String] { KeyHelp.lines(KeyHelp.viewer) }
 }

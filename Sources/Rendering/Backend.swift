@@ -30,10 +30,14 @@ public struct Picture: Sendable {
     /// Sixel: one palette, made from the whole image, for every frame of
     /// picture `key.id`, so colours stay put while zooming and panning.
     public var stablePalette: Bool
+    /// The same pixels come back in other slots (the grid's tiles as it
+    /// scrolls): kitty keeps one upload per key and only places it, sixel
+    /// keeps the encoding per key.
+    public var reusable: Bool
 
     public init(
         image: RGBAImage, key: PictureKey, source: SourceRect, area: CellRect, placement: PixelRect,
-        stablePalette: Bool = false
+        stablePalette: Bool = false, reusable: Bool = false
     ) {
         self.image = image
         self.key = key
@@ -41,16 +45,20 @@ public struct Picture: Sendable {
         self.area = area
         self.placement = placement
         self.stablePalette = stablePalette
+        self.reusable = reusable
     }
 
     /// `image` at its own size (already fitted, in units), centred in `area`.
-    public static func centred(image: RGBAImage, key: PictureKey, area: CellRect, screen: ScreenGeometry) -> Picture {
+    public static func centred(
+        image: RGBAImage, key: PictureKey, area: CellRect, screen: ScreenGeometry, reusable: Bool = false
+    ) -> Picture {
         let box = screen.unitBox(cells: PixelSize(width: area.columns, height: area.rows))
         let size = PixelSize(width: min(image.width, box.width), height: min(image.height, box.height))
         return Picture(
             image: image, key: key, source: SourceRect(covering: image.size), area: area,
             placement: PixelRect(
-                x: (box.width - size.width) / 2, y: (box.height - size.height) / 2, width: size.width, height: size.height))
+                x: (box.width - size.width) / 2, y: (box.height - size.height) / 2, width: size.width, height: size.height),
+            reusable: reusable)
     }
 
     /// The view of `viewport` (in units) laid out in `area`.

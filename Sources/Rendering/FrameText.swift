@@ -10,8 +10,11 @@ public enum FrameText {
     public static func row(_ row: Int, _ text: String, width: Int, style: [UInt8] = []) -> [UInt8] {
         var out = TerminalCommand.moveTo(row: row + 1, column: 1)
         out += TerminalCommand.resetAttributes + style
-        out += Array(TerminalText.truncate(TerminalText.sanitize(text), toWidth: width).utf8)
-        out += TerminalCommand.resetAttributes + TerminalCommand.clearToEndOfLine
+        let cut = TerminalText.truncate(TerminalText.sanitize(text), toWidth: width)
+        out += Array(cut.utf8) + TerminalCommand.resetAttributes
+        // A full row leaves the cursor waiting to wrap on the last column,
+        // where xterm's EL erases that column (seen: "q quit" lost its t).
+        if TerminalText.displayWidth(cut) < width { out += TerminalCommand.clearToEndOfLine }
         return out
     }
 

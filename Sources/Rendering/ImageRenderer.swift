@@ -42,10 +42,13 @@ public enum DecodeSize {
         return options
     }
 
-    /// A thumbnail fitted into `box`.
-    public static func thumbnail(box: PixelSize, screen: ScreenGeometry, maxPixels: Int) -> DecodeOptions {
+    /// A thumbnail fitted into `box`. A user's own file (`local`: `show
+    /// DIR`) is no preview: its photos are as large as cameras make them,
+    /// decoded straight to the tile size (DCT scaling, PNG reduced row by
+    /// row) under the usual limit.
+    public static func thumbnail(box: PixelSize, screen: ScreenGeometry, maxPixels: Int, local: Bool = false) -> DecodeOptions {
         var options = self.options(box: box, screen: screen, settings: ViewSettings(), maxPixels: maxPixels)
-        options.maxPixels = min(maxPixels, thumbnailMaxPixels)
+        if !local { options.maxPixels = min(maxPixels, thumbnailMaxPixels) }
         return options
     }
 }

@@ -80,6 +80,7 @@ final class KittyBackend: GraphicsBackend {
     func fittedImageID(slot: Int) -> UInt32 { imageID(slot: slot) + 1 }
 
     func draw(_ picture: Picture, slot: Int) -> [UInt8] {
+        if picture.reusable { return drawShared(picture, slot: slot) }
         var out: [UInt8] = []
         let image = picture.image
         let source = picture.source
@@ -123,7 +124,9 @@ final class KittyBackend: GraphicsBackend {
                 imageID: id, placementID: 1, columns: placement.columns, rows: placement.rows, crop: placement.crop,
                 offset: placement.offset)
         if placed[slot] == command, slots[slot]?.onScreen == true { return out }
-        if let previous = placedImage[slot], previous != id { out += encoder.deletePlacements(imageID: previous) }
+        if let previous = placedImage[slot], previous != id, !isPlaced(previous, otherThan: slot) {
+            out += encoder.deletePlacements(imageID: previous)
+        }
         placed[slot] = command
         placedImage[slot] = id
         slots[slot] = SlotRecord(
@@ -132,18 +135,84 @@ final class KittyBackend: GraphicsBackend {
         return out + command
     }
 
-    /// Hides the slot's picture; its data stays for the next `draw`.
+    /// Hides the slot's picture; its data stays for the next `draw`. A
+    /// shared picture that moved to another slot this frame stays there.
     func erase(slot: Int) -> [UInt8] {
         guard let id = placedImage[slot] else { return [] }
         placed[slot] = nil
         placedImage[slot] = nil
         _ = slots.take(slot)
-        return encoder.deletePlacements(imageID: id)
+        return isPlaced(id, otherThan: slot) ? [] : encoder.deletePlacements(imageID: id)
+    }
+
+    /// True when another slot's placement is on image `id`.
+    private func isPlaced(_ id: UInt32, otherThan slot: Int) -> Bool {
+        placedImage.contains { $0.key != slot && $0.value == id }
+    }
+
+    // MARK: Shared pictures (the grid's tiles)
+
+    /// Shared uploads, by key, in the order they were last placed.
+    private var shared: [PictureKey: UInt32] = [:]
+    private var sharedOrder: [PictureKey] = []
+    /// kitty keeps 320 MB of images by default and evicts the oldest past
+    /// that; a 260x173 tile is 180 KB, so 400 tiles stay well inside it.
+    static let maxSharedUploads = 400
+
+    /// Ids of shared pictures: the key's id in the upper half of the id
+    /// space, apart from the slot ids (1, 2, 3… upwards).
+    static func sharedImageID(_ key: PictureKey) -> UInt32 {
+        0x4000_0000 | (UInt32(truncatingIfNeeded: key.id) & 0x3FFF_FFFF)
+    }
+
+    /// Uploaded once per key, then only placed: when the grid scrolls, a
+    /// tile moving from one slot to another is the same image placed
+    /// elsewhere (its placement id 1 moves with it).
+    private func drawShared(_ picture: Picture, slot: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        let id = Self.sharedImageID(picture.key)
+        if shared[picture.key] == nil {
+            while shared.count >= Self.maxSharedUploads, let oldest = sharedOrder.first(where: { !placedImage.values.contains(shared[$0] ?? 0) }) {
+                out += encoder.delete(imageID: shared[oldest] ?? 0)
+                shared[oldest] = nil
+                sharedOrder.removeAll { $0 == oldest }
+            }
+            out += encoder.transmit(picture.image, imageID: id)
+            shared[picture.key] = id
+        }
+        sharedOrder.removeAll { $0 == picture.key }
+        sharedOrder.append(picture.key)
+        let placement = Self.placement(
+            source: picture.source, imageSize: picture.image.size, area: picture.area, placement: picture.placement,
+            cell: screen.cellPixels, offsetsShrink: display.traits.scaledOffsetsShrink)
+        let command = TerminalCommand.moveTo(row: placement.cell.row + 1, column: placement.cell.column + 1)
+            + encoder.place(
+                imageID: id, placementID: 1, columns: placement.columns, rows: placement.rows, crop: placement.crop,
+                offset: placement.offset)
+        if placed[slot] == command, slots[slot]?.onScreen == true { return out }
+        if let previous = placedImage[slot], previous != id, !isPlaced(previous, otherThan: slot) {
+            out += encoder.deletePlacements(imageID: previous)
+        }
+        // The picture left the slot it was in: that slot no longer holds it.
+        for (other, image) in placedImage where other != slot && image == id {
+            placedImage[other] = nil
+            placed[other] = nil
+            _ = slots.take(other)
+        }
+        placed[slot] = command
+        placedImage[slot] = id
+        slots[slot] = SlotRecord(
+            key: picture.key, source: picture.source, placement: picture.placement, area: picture.area,
+            cells: CellRect(column: placement.cell.column, row: placement.cell.row, columns: 1, rows: 1), onScreen: true)
+        return out + command
     }
 
     func teardown() -> [UInt8] {
         var out = uploaded.keys.sorted().flatMap { encoder.delete(imageID: imageID(slot: $0)) }
         out += fitted.keys.sorted().flatMap { encoder.delete(imageID: fittedImageID(slot: $0)) }
+        out += shared.values.sorted().flatMap { encoder.delete(imageID: $0) }
+        shared = [:]
+        sharedOrder = []
         uploaded = [:]
         fitted = [:]
         placed = [:]

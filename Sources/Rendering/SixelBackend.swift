@@ -27,6 +27,11 @@ final class SixelBackend: GraphicsBackend {
     private let resampler: Resampler
     private var slots = SlotTable()
     private var palettes: [Int: (key: PictureKey, palette: Palette, mapper: PaletteMapper)] = [:]
+    /// Encoded grid tiles by key (`Picture.reusable`): scrolling the grid
+    /// moves them without encoding them again.
+    private var shared: [PictureKey: (placement: PixelRect, cells: PixelSize, bands: [(Int, [UInt8])])] = [:]
+    /// A 240x160 tile is 20–60 KB of sixel: 400 of them stay under 25 MB.
+    static let maxSharedEncodings = 400
 
     init(display: Display, resampler: Resampler) {
         self.display = display
@@ -41,6 +46,7 @@ final class SixelBackend: GraphicsBackend {
     }
 
     func update(geometry: DisplayGeometry) {
+        shared = [:]
         display.geometry = geometry
         screen = Self.screen(for: geometry)
         forgetScreen()
@@ -86,9 +92,20 @@ final class SixelBackend: GraphicsBackend {
         if let old = slots[slot], old.shows(picture, cells: canvas.cells) { return [] }
         let opaque = slots[slot].flatMap { $0.key == picture.key ? $0.opaque : nil } ?? !picture.image.hasTransparency
         var out = removal(of: slots[slot], keeping: opaque ? canvas.coveredCells : nil)
-        let (palette, mapper) = paletteAndMapper(for: picture, slot: slot)
-        let background = display.geometry.background.map { RGB(r: $0.r, g: $0.g, b: $0.b) }
-        let bands = encodeBands(canvas, image: picture.image, palette: palette, mapper: mapper, background: background)
+        let bands: [(Int, [UInt8])]
+        let size = PixelSize(width: canvas.cells.columns, height: canvas.cells.rows)
+        if picture.reusable, let kept = shared[picture.key], kept.placement == picture.placement, kept.cells == size {
+            // A grid tile seen before: the same bytes at its new place.
+            bands = kept.bands
+        } else {
+            let (palette, mapper) = picture.reusable ? makePalette(for: picture) : paletteAndMapper(for: picture, slot: slot)
+            let background = display.geometry.background.map { RGB(r: $0.r, g: $0.g, b: $0.b) }
+            bands = encodeBands(canvas, image: picture.image, palette: palette, mapper: mapper, background: background)
+            if picture.reusable {
+                if shared.count >= Self.maxSharedEncodings { shared = [:] }
+                shared[picture.key] = (picture.placement, size, bands)
+            }
+        }
         var pieces: [CellRect] = []
         for (top, bytes) in bands {
             out += TerminalCommand.moveTo(row: canvas.cells.row + top + 1, column: canvas.cells.column + 1)
@@ -140,12 +157,16 @@ final class SixelBackend: GraphicsBackend {
         {
             return (kept.palette, kept.mapper)
         }
+        let (palette, mapper) = makePalette(for: picture)
+        palettes[slot] = (picture.key, palette, mapper)
+        return (palette, mapper)
+    }
+
+    private func makePalette(for picture: Picture) -> (Palette, PaletteMapper) {
         let registers = display.geometry.colorRegisters - (display.geometry.background == nil ? 0 : 1)
         let (palette, exact) = PaletteBuilder(maxColors: max(1, registers)).buildReportingExactness(
             from: Self.sample(picture.image, resampler: resampler))
-        let mapper = SixelRenderer.mapper(palette, dither: exact ? .none : .ordered)
-        palettes[slot] = (picture.key, palette, mapper)
-        return (palette, mapper)
+        return (palette, SixelRenderer.mapper(palette, dither: exact ? .none : .ordered))
     }
 
     /// At most 256 px on the longer side: the palette needs the colours, not the detail.

@@ -1,3 +1,4 @@
+import Explorer
 import Terminal
 
 /// The hand-written stand-in for swift-argument-parser: option tables per
@@ -29,6 +30,8 @@ struct CommandSpec: Sendable {
     /// What a missing first positional is called, and an example of the
     /// whole command line, for "pxview open needs an ID, like 'pxview open 1000010'".
     var missing: (name: String, example: String)? = nil
+    /// The keys of the screens this command opens, listed after the options.
+    var keys: [(title: String, entries: [KeyHelp.Entry])] = []
 
     /// How messages name the command: `pxview show`, or just `pxview`.
     var displayName: String { name.isEmpty ? "pxview" : "pxview \(name)" }
@@ -51,6 +54,11 @@ struct CommandSpec: Sendable {
                 let padded = label.count < width ? label + String(repeating: " ", count: width - label.count) : label + "  "
                 lines.append("  " + padded + spec.help)
             }
+        }
+        for (title, entries) in keys {
+            lines.append("")
+            lines.append("\(title):")
+            lines += KeyHelp.lines(entries).map { "  " + $0 }
         }
         return lines.joined(separator: "\n") + "\n"
     }

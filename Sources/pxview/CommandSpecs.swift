@@ -1,3 +1,5 @@
+import Explorer
+
 /// Every command's options, in one place, so `--help` and parsing never disagree.
 enum Commands {
     static let version = "0.1.0"
@@ -27,6 +29,9 @@ enum Commands {
             help: "behind transparent pixels: auto (the terminal's background), none, checker, #rrggbb"),
     ]
 
+    static let gridKeys = (title: "keys in the grid", entries: KeyHelp.browser)
+    static let viewerKeys = (title: "keys in the viewer", entries: KeyHelp.viewer)
+
     static let main = CommandSpec(
         name: "", usage: "pxview [OPTIONS] [COMMAND] [ARGS...]",
         summary: """
@@ -34,9 +39,9 @@ enum Commands {
             With no command, opens the explorer on the launch query.
 
             commands:
-              show PATH|URL...   draw images from files or URLs
+              show PATH|URL|DIR  view images from files, URLs or a folder
               search [QUERY]     search Pixabay (or the offline catalog)
-              open ID            show one Pixabay image by id
+              open ID            view one Pixabay image by id
               save ID            download one image to a file
               fav add|rm|list    keep favourites
               cache info|clear   the disk cache
@@ -44,20 +49,24 @@ enum Commands {
             Run 'pxview COMMAND --help' for a command's options.
             """,
         options: globalOptions + [helpOption, OptionSpec(name: "--version", help: "print the version")],
-        maxPositionals: nil)
+        maxPositionals: nil, keys: [gridKeys, viewerKeys])
 
     static let show = CommandSpec(
-        name: "show", usage: "pxview show [OPTIONS] PATH|URL...",
+        name: "show", usage: "pxview show [OPTIONS] PATH|URL|DIR...",
         summary: """
-            Draws each image in the terminal. Without --size/--cells the box is the terminal's;
-            when standard output is not a terminal and no --protocol is given, prints a one-line
+            On a terminal, opens the viewer on the first image (n/p step through the others);
+            a folder opens as a grid of its JPEG and PNG images. With --once, or when standard
+            output is not a terminal, draws each image once instead (without --size/--cells in
+            the terminal's box); with no terminal and no --protocol, prints a one-line
             description of each image instead of escape codes.
             """,
         options: viewOptions + globalOptions + [
-            OptionSpec(name: "--interactive", aliases: ["-i"], help: "open the viewer (zoom, pan) instead of drawing once"),
+            OptionSpec(name: "--once", help: "draw each image once and exit, no viewer"),
+            OptionSpec(name: "--interactive", aliases: ["-i"], help: "the viewer (the default on a terminal; kept for scripts)"),
             helpOption,
         ],
-        maxPositionals: nil, minPositionals: 1, missing: ("a PATH or URL", "pxview show photo.jpg"))
+        maxPositionals: nil, minPositionals: 1, missing: ("a PATH or URL", "pxview show photo.jpg"),
+        keys: [viewerKeys, (title: "keys in a folder's grid", entries: KeyHelp.browser)])
 
     /// One flag per Pixabay search parameter; values are checked before any request.
     static let searchFilterOptions: [OptionSpec] = [
@@ -85,21 +94,23 @@ enum Commands {
         options: searchFilterOptions + [
             OptionSpec(name: "--json", help: "print Pixabay-shaped JSON (total, totalHits, hits) only"),
             OptionSpec(name: "--no-images", help: "text only, no thumbnails"),
-            OptionSpec(name: "--interactive", aliases: ["-i"], help: "browse the results in the explorer"),
+            OptionSpec(name: "--interactive", aliases: ["-i"], help: "browse the results in the grid"),
         ] + globalOptions + [helpOption],
-        maxPositionals: nil)
+        maxPositionals: nil, keys: [gridKeys, viewerKeys])
 
     static let open = CommandSpec(
         name: "open", usage: "pxview open ID [OPTIONS]",
         summary: """
-            Downloads one Pixabay image (the large rendition) and shows it as 'pxview show' does;
-            with -i, opens it in the interactive viewer instead.
+            Downloads one Pixabay image (the large rendition) and opens it in the viewer: zoom and
+            pan with keys. With --once, or when standard output is not a terminal, draws it once
+            as 'pxview show --once' does.
             """,
         options: viewOptions + globalOptions + [
-            OptionSpec(name: "--interactive", aliases: ["-i"], help: "open the viewer (zoom, pan) instead of drawing once"),
+            OptionSpec(name: "--once", help: "draw the image once and exit, no viewer"),
+            OptionSpec(name: "--interactive", aliases: ["-i"], help: "the viewer (the default on a terminal; kept for scripts)"),
             helpOption,
         ],
-        maxPositionals: 1, minPositionals: 1, missing: ("an image ID", "pxview open 1000010"))
+        maxPositionals: 1, minPositionals: 1, missing: ("an image ID", "pxview open 1000010"), keys: [viewerKeys])
 
     static let save = CommandSpec(
         name: "save", usage: "pxview save ID [--out PATH] [--size preview|web|large] [--force]",

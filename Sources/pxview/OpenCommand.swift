@@ -2,7 +2,8 @@ import Explorer
 import Pixabay
 import Rendering
 
-/// `pxview open ID`: the largest rendition of one image, drawn as `show` draws a file.
+/// `pxview open ID`: the largest rendition of one image in the viewer; with
+/// `--once` or off a terminal, drawn as `show --once` draws a file.
 enum Open {
     static func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ArgumentParser.parse(arguments, spec: Commands.open)
@@ -10,12 +11,12 @@ enum Open {
         let id = try ValueParser.imageID(parsed.positionals[0], command: Commands.open.name)
         // Every flag is checked, and the terminal probed, before any download.
         let view = try ViewOptions(parsed, command: Commands.open.name)
-        if parsed.has("--interactive") {
+        if view.opensViewer(parsed) {
             let display = try ExplorerSetup.display(view, command: Commands.open.name, viewer: true)
             let stack = try SourceContext.make(parsed, showProgress: true)
             let image = try await Download.image(id: id, size: .large, from: stack)
             return try ExplorerApp.runViewer(
-                bytes: image.bytes, title: "pixabay-\(id)", hit: image.hit, framing: view.settings, display: display,
+                bytes: image.bytes, title: "#\(id)", hit: image.hit, framing: view.settings, display: display,
                 options: ExplorerSetup.options(maxPixels: view.maxPixels))
         }
         let screen = Screen.prepare(view: view)

@@ -8,15 +8,20 @@ import Rendering
 import Scaling
 import Terminal
 
-/// `pxview show PATH|URL...`: draws each image once, in order. A file that
+/// `pxview show PATH|URL...` with `--once` or off a terminal: draws each
+/// image once, in order (on a terminal the viewer opens: `Viewer`). A file that
 /// cannot be read or decoded gets one line on stderr and the rest still draw;
 /// the exit status is 1 if any failed.
 enum Show {
     static func run(_ arguments: [String], raw: [[UInt8]]? = nil) async throws -> Int32 {
         let parsed = try ArgumentParser.parse(arguments, raw: raw, spec: Commands.show)
         if parsed.has("--help") { Output.out(Commands.show.helpText); return ExitCode.success }
-        if parsed.has("--interactive") { return try await Viewer.run(parsed) }
         let view = try ViewOptions(parsed, command: "show")
+        // On a terminal the viewer is the default: keys typed next zoom and
+        // pan instead of landing in the shell.
+        if view.opensViewer(parsed) {
+            return try await Viewer.run(parsed, view: view)
+        }
         let screen = Screen.prepare(view: view)
         let client = CurlClient(userAgent: "pxview/\(Commands.version)")  // loads libcurl only if used
         var status = ExitCode.success
@@ -167,6 +172,15 @@ struct ViewOptions {
         } else {
             background = .auto
         }
+    }
+}
+
+extension ViewOptions {
+    /// `show` and `open` open the viewer when both ends are a terminal,
+    /// unless `--once` says draw once, or a box (`--size`, `--cells`) was
+    /// asked for: the viewer fills the window, so a box means a drawing.
+    func opensViewer(_ parsed: ParsedArguments) -> Bool {
+        !parsed.has("--once") && size == nil && cells == nil && Output.isTerminal(0) && Output.isTerminal(1)
     }
 }
 

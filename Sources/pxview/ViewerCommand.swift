@@ -1,23 +1,111 @@
-import Terminal
 import Explorer
+import Foundation
 import HTTP
+import Pixabay
+import Terminal
 
-/// `pxview show -i PATH|URL`: the interactive viewer opened directly on one
-/// image (zoom, pan, fit modes); `q` quits.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `pxview show PATH|URL|DIR...` on a terminal: the viewer on the first
+/// image, `n`/`p` stepping through the rest (like nsxiv and feh); a single
+/// folder opens as a grid of its images (nsxiv's thumbnail mode).
 enum Viewer {
-    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
-        guard let input = parsed.positionals.first else {
-            throw UsageError(message: "show -i needs one PATH or URL", command: "show")
-        }
-        if parsed.positionals.count > 1 {
-            throw UsageError(message: "show -i opens one image at a time", command: "show")
-        }
-        let view = try ViewOptions(parsed, command: "show")
+    static func run(_ parsed: ParsedArguments, view: ViewOptions) async throws -> Int32 {
         let display = try ExplorerSetup.display(view, command: "show", viewer: true)
-        let bytes = try await Show.load(
-            input, path: parsed.positionalBytes.first, client: CurlClient(userAgent: "pxview/\(Commands.version)"))
-        return try ExplorerApp.runViewer(
-            bytes: bytes, title: TerminalText.sanitize(input), framing: view.settings, display: display,
-            options: ExplorerSetup.options(maxPixels: view.maxPixels))
+        let client = CurlClient(userAgent: "pxview/\(Commands.version)")
+        let inputs = Array(zip(parsed.positionals, parsed.positionalBytes))
+        if inputs.count == 1, !Show.isURL(inputs[0].0), RawFile.isDirectory(inputs[0].1) {
+            let folder = inputs[0].1
+            let entries = Folder.images(in: folder)
+            guard !entries.isEmpty else {
+                throw CommandError("no JPEG or PNG images in \(RawFile.display(folder))")
+            }
+            return try ExplorerApp.runBrowser(
+                source: ListSource(entries: entries), query: SearchQuery(q: ""), display: display,
+                options: ExplorerSetup.options(maxPixels: view.maxPixels), folder: RawFile.display(folder))
+        }
+        // Folders among several inputs add their images in place.
+        var entries: [ListSource.Entry] = []
+        for (input, path) in inputs {
+            if !Show.isURL(input), RawFile.isDirectory(path) {
+                entries += Folder.images(in: path)
+            } else {
+                entries.append(Folder.entry(input: input, path: path, client: client))
+            }
+        }
+        let files = ListSource(entries: entries)
+        var status = ExitCode.success
+        // The first image that loads and decodes opens the viewer; the ones
+        // before it get their line on stderr (still readable after q).
+        for (index, entry) in entries.enumerated() {
+            let bytes: [UInt8]
+            do {
+                bytes = try await entry.load()
+            } catch {
+                Output.err("pxview: \(error)\n")
+                status = ExitCode.failure
+                continue
+            }
+            do {
+                let result = try ExplorerApp.runViewer(
+                    bytes: bytes, title: entry.name, framing: view.settings, display: display,
+                    options: ExplorerSetup.options(maxPixels: view.maxPixels), files: files, index: index)
+                return max(status, result)
+            } catch ExplorerError.decode(_, let error) {
+                Output.err("pxview: cannot decode \(TerminalText.sanitize(entry.name)): \(error)\n")
+                status = ExitCode.failure
+            }
+        }
+        return ExitCode.failure
+    }
+}
+
+/// Local images as `ListSource` entries.
+enum Folder {
+    /// The JPEG and PNG files of `directory` (by extension; the bytes are
+    /// sniffed when loaded), sorted by name with numbers in order
+    /// (`img2` before `img10`), hidden files left out.
+    static func images(in directory: [UInt8]) -> [ListSource.Entry] {
+        let extensions: Set<String> = ["jpg", "jpeg", "jpe", "png"]
+        let base = directory.last == UInt8(ascii: "/") ? directory : directory + [UInt8(ascii: "/")]
+        let names = RawFile.names(in: directory).filter { name in
+            guard name.first != UInt8(ascii: "."), let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return false }
+            let ext = String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
+            return extensions.contains(ext) && !RawFile.isDirectory(base + name)
+        }
+        let sorted = names.sorted {
+            String(decoding: $0, as: UTF8.self).compare(String(decoding: $1, as: UTF8.self), options: [.numeric, .caseInsensitive])
+                == .orderedAscending
+        }
+        return sorted.map { name in
+            let path = base + name
+            return ListSource.Entry(name: RawFile.display(name), byteCount: byteCount(path)) { () async throws(PixabayError) in
+                do {
+                    return try RawFile.read(path, limit: Show.maxFileBytes)
+                } catch {
+                    throw .local("cannot read \(RawFile.display(name)): \((error as? RawFile.Failure)?.reason ?? "\(error)")")
+                }
+            }
+        }
+    }
+
+    /// One file or URL given on the command line.
+    static func entry(input: String, path: [UInt8], client: CurlClient) -> ListSource.Entry {
+        let name = Show.isURL(input) ? TerminalText.sanitize(input) : RawFile.display(Array(path.split(separator: UInt8(ascii: "/")).last ?? []))
+        return ListSource.Entry(name: name.isEmpty ? TerminalText.sanitize(input) : name, byteCount: Show.isURL(input) ? 0 : byteCount(path)) {
+            () async throws(PixabayError) in
+            do {
+                return try await Show.load(input, path: path, client: client)
+            } catch {
+                throw .local("\(error)")
+            }
+        }
+    }
+
+    static func byteCount(_ path: [UInt8]) -> Int {
+        var info = stat()
+        return RawFile.withPath(path) { stat($0, &info) } == 0 ? Int(info.st_size) : 0
     }
 }

@@ -6,18 +6,19 @@ import Testing
 
 @testable import Explorer
 
-/// 100x30 cells of 10x20 px: tiles of 8 rows by 24 columns, so 3 slots of 26.
-func browserLayout(columns: Int = 100) -> BrowserLayout {
+/// 80x24 cells of 10x20 px: 3 columns of 26-cell slots (tiles of 24x8
+/// cells, 240x160 px) and 2 rows of them, 6 tiles on screen.
+func browserLayout(columns: Int = 80, rows: Int = 24) -> BrowserLayout {
     BrowserLayout(geometry: ScreenGeometry(
-        graphics: .sixel, windowCells: PixelSize(width: columns, height: 30), cellPixels: PixelSize(width: 10, height: 20)))
+        graphics: .sixel, windowCells: PixelSize(width: columns, height: rows), cellPixels: PixelSize(width: 10, height: 20)))
 }
 
-func loadedBrowser(hits count: Int = 10, offline: Bool = false) -> BrowserState {
+func loadedBrowser(hits count: Int = 10, totalPages: Int = 9, offline: Bool = false) -> BrowserState {
     var state = BrowserState(layout: browserLayout(), query: "famous quotes", offline: offline)
     _ = state.start()
     _ = state.handle(.searchFinished(
         query: "famous quotes", page: 1,
-        result: .page(hits: (1...count).map(sampleHit), totalHits: 173, totalPages: 9, note: nil)))
+        result: .page(hits: (1...count).map(sampleHit), totalHits: 173, totalPages: totalPages, note: nil)))
     return state
 }
 
@@ -25,17 +26,25 @@ func press(_ code: KeyCode, _ modifiers: Modifiers = []) -> BrowserEvent { .inpu
 func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(character)))) }
 
 @Suite struct BrowserLayoutTests {
-    @Test func slotsFitTheWidthAndHitTestingFindsThem() {
+    @Test func at80x24TheGridHasThreeColumnsAndTwoRowsOfRecognisableTiles() {
         let layout = browserLayout()
         #expect(layout.tileCells == PixelSize(width: 24, height: 8))
-        #expect(layout.slots.count == 3)
-        #expect(layout.slots[0] == CellRect(column: 11, row: 2, columns: 26, rows: 10))
-        #expect(layout.slot(atColumn: 11, row: 2) == 0)
-        #expect(layout.slot(atColumn: 37, row: 5) == 1)
-        #expect(layout.slot(atColumn: 5, row: 5) == nil)
-        #expect(layout.detailsRow == 13)
-        #expect(layout.statusRow == 29)
+        #expect(layout.columns == 3 && layout.rows == 2 && layout.slots.count == 6)
+        #expect(layout.slots[0] == CellRect(column: 1, row: 1, columns: 26, rows: 10))
+        #expect(layout.slots[4] == CellRect(column: 27, row: 11, columns: 26, rows: 10))
+        #expect(layout.slot(atColumn: 1, row: 1) == 0)
+        #expect(layout.slot(atColumn: 30, row: 15) == 4)
+        #expect(layout.slot(atColumn: 0, row: 5) == nil)
+        #expect(layout.detailsRow == 21 && layout.statusRow == 23)
         #expect(layout.tileBox == PixelSize(width: 240, height: 160))
+    }
+
+    @Test func aLargeWindowFillsWithMoreTilesOfTheSameSize() {
+        let layout = browserLayout(columns: 200, rows: 60)
+        #expect(layout.columns == 7 && layout.rows == 5)
+        #expect(layout.tileCells == PixelSize(width: 26, height: 9))
+        // Every slot is inside the window, above the detail rows.
+        #expect(layout.slots.allSatisfy { $0.column + $0.columns <= 200 && $0.row + $0.rows <= layout.detailsRow })
     }
 }
 
@@ -46,20 +55,20 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         #expect(state.statusText == "searching…")
     }
 
-    @Test func resultsLoadVisibleAndNextThumbnailsAndShowTheStatus() {
+    @Test func resultsLoadVisibleAndNextScreenfulOfThumbnailsAndShowTheStatus() {
         var state = BrowserState(layout: browserLayout(), query: "famous quotes", offline: false)
         _ = state.start()
-        let hits = (1...10).map(sampleHit)
+        let hits = (1...20).map(sampleHit)
         let effects = state.handle(.searchFinished(
             query: "famous quotes", page: 1, result: .page(hits: hits, totalHits: 173, totalPages: 9, note: nil)))
-        #expect(effects == [.loadThumbnails(Array(hits[0..<6]))])
+        #expect(effects == [.loadThumbnails(Array(hits[0..<12]))])
         #expect(state.tiles[1] == .loading)
-        #expect(state.statusText == "page 1 of 9, 173 hits · Images from Pixabay")
+        #expect(state.statusText == "1 of 173 · Images from Pixabay")
+        _ = state.start()
         _ = state.handle(.searchFinished(
             query: "famous quotes", page: 1,
             result: .page(hits: hits, totalHits: 173, totalPages: 9, note: "network unavailable: showing cached results")))
-        #expect(state.statusText
-            == "page 1 of 9, 173 hits · Images from Pixabay · network unavailable: showing cached results")
+        #expect(state.statusText == "1 of 173 · Images from Pixabay · network unavailable: showing cached results")
         _ = state.handle(.thumbnailFinished(id: 1, loaded: true))
         _ = state.handle(.thumbnailFinished(id: 2, loaded: false))
         #expect(state.tiles[1] == .loaded && state.tiles[2] == .failed)
@@ -71,57 +80,133 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         _ = state.handle(.searchFinished(
             query: "", page: 1,
             result: .page(hits: [sampleHit(1)], totalHits: 1, totalPages: 1, note: "offline catalog: 1 photos")))
-        #expect(state.statusText == "page 1 of 1, 1 hits · offline catalog: 1 photos")
+        #expect(state.statusText == "1 of 1 · offline catalog: 1 photos")
     }
 
     @Test func lateResultsOfAReplacedSearchAreDropped() {
         var state = loadedBrowser()
-        _ = state.handle(press("n"))
+        _ = state.handle(press("/"))
+        _ = state.handle(.input(.key(Key(.char("u"), .control))))
+        for character in "cats" { _ = state.handle(press(character)) }
+        #expect(state.handle(press(.enter)) == [.search(query: "cats", page: 1)])
         #expect(state.handle(.searchFinished(
             query: "famous quotes", page: 1, result: .page(hits: [], totalHits: 0, totalPages: 0, note: nil))) == [])
         #expect(state.hits.count == 10)
-        _ = state.handle(.searchFinished(query: "famous quotes", page: 2, result: .failed("network down")))
+        _ = state.handle(.searchFinished(query: "cats", page: 1, result: .failed("network down")))
         #expect(state.statusText == "network down")
     }
 
-    @Test func arrowsAndVimKeysMoveTheSelectionAndScrollTheStrip() {
-        var state = loadedBrowser()
+    @Test func arrowsAndVimKeysMoveInTwoDimensionsAndTheGridScrollsByRows() {
+        var state = loadedBrowser(hits: 20, totalPages: 1)
         _ = state.handle(press(.right))
         _ = state.handle(press("l"))
         #expect(state.selection == 2 && state.scroll == 0)
-        let effects = state.handle(press(.right))
-        #expect(state.selection == 3 && state.scroll == 1)
-        #expect(effects == [.loadThumbnails([sampleHit(7)])])
+        _ = state.handle(press(.down))
+        #expect(state.selection == 5 && state.scroll == 0)
+        // Into the third row: the grid scrolls one row; the row after it loads.
+        let effects = state.handle(press("j"))
+        #expect(state.selection == 8 && state.scroll == 1)
+        #expect(state.visibleRange == 3..<9)
+        #expect(effects == [.loadThumbnails([sampleHit(13), sampleHit(14), sampleHit(15)])])
+        _ = state.handle(press("k"))
+        _ = state.handle(press(.up))
+        #expect(state.selection == 2 && state.scroll == 0)
         _ = state.handle(press("h"))
         _ = state.handle(press(.left))
         _ = state.handle(press(.left))
-        #expect(state.selection == 0 && state.scroll == 0)
-        _ = state.handle(press(.left))
+        #expect(state.selection == 0)
+        _ = state.handle(press(.up))
         #expect(state.selection == 0)
         _ = state.handle(press(.end))
-        #expect(state.selection == 9 && state.scroll == 7)
+        #expect(state.selection == 19 && state.scroll == 5)
+        #expect(state.visibleRange == 15..<20)
+        _ = state.handle(press(.home))
+        #expect(state.selection == 0 && state.scroll == 0)
+    }
+
+    @Test func pageKeysMoveByAScreenfulOfTiles() {
+        var state = loadedBrowser(hits: 20, totalPages: 1)
+        _ = state.handle(press(.pageDown))
+        #expect(state.selection == 6 && state.scroll == 1)
+        _ = state.handle(press("n"))
+        #expect(state.selection == 12 && state.scroll == 3)
+        _ = state.handle(press(.pageUp))
+        #expect(state.selection == 6 && state.scroll == 2)
+        _ = state.handle(press("p"))
+        _ = state.handle(press("p"))
+        #expect(state.selection == 0 && state.scroll == 0)
+    }
+
+    @Test func theNextPageLoadsAheadAndAppends() {
+        var state = loadedBrowser(hits: 10, totalPages: 9)
+        // Within a screenful (6) of the last of 10 hits: page 2 is asked for, once.
+        #expect(state.handle(press(.down)) == [])
+        let effects = state.handle(press(.down))
+        #expect(effects.contains(.search(query: "famous quotes", page: 2)))
+        #expect(state.loadingMore && state.statusText.hasSuffix("loading more…"))
+        #expect(!state.handle(press(.right)).contains(.search(query: "famous quotes", page: 2)))
+        // Scrolling past the last row stays on the last hit until the page is there.
+        _ = state.handle(press(.pageDown))
+        #expect(state.selection == 9)
+        let arrived = state.handle(.searchFinished(
+            query: "famous quotes", page: 2,
+            result: .page(hits: (9...20).map(sampleHit), totalHits: 173, totalPages: 9, note: nil)))
+        // Hit 9 and 10 were on page 1 already: listed once.
+        #expect(state.hits.map(\.id) == Array(1...20))
+        #expect(state.page == 2 && !state.loadingMore)
+        #expect(arrived.contains { if case .loadThumbnails = $0 { return true } else { return false } })
+        _ = state.handle(press(.down))
+        #expect(state.selection == 12)
+    }
+
+    @Test func theLastPageIsNotAskedForTwiceOrPastTheEnd() {
+        var state = loadedBrowser(hits: 10, totalPages: 1)
+        _ = state.handle(press(.end))
+        #expect(!state.loadingMore)
+        #expect(state.handle(press(.down)).allSatisfy { if case .search = $0 { return false } else { return true } })
     }
 
     @Test func enterAndClickOpenTheViewer() {
         var state = loadedBrowser()
         _ = state.handle(press(.right))
         #expect(state.handle(press(.enter)) == [.openViewer(sampleHit(2))])
-        // Slot 2 starts at column 63 (0-based), row 2.
-        let click = BrowserEvent.input(.mouse(MouseEvent(kind: .press(.left), x: 70, y: 6)))
-        #expect(state.handle(click) == [.openViewer(sampleHit(3))])
-        #expect(state.selection == 2)
-        let outside = BrowserEvent.input(.mouse(MouseEvent(kind: .press(.left), x: 3, y: 20)))
+        // Slot 4 (second row, middle) starts at column 27, row 11 (0-based).
+        let click = BrowserEvent.input(.mouse(MouseEvent(kind: .press(.left), x: 35, y: 16)))
+        #expect(state.handle(click) == [.openViewer(sampleHit(5))])
+        #expect(state.selection == 4)
+        let outside = BrowserEvent.input(.mouse(MouseEvent(kind: .press(.left), x: 3, y: 23)))
         #expect(state.handle(outside) == [])
     }
 
-    @Test func pageKeysSearchTheNextAndPreviousPage() {
+    @Test func theWheelScrollsARow() {
+        var state = loadedBrowser(hits: 20, totalPages: 1)
+        _ = state.handle(.input(.mouse(MouseEvent(kind: .wheelDown, x: 5, y: 5))))
+        #expect(state.selection == 3)
+        _ = state.handle(.input(.mouse(MouseEvent(kind: .wheelUp, x: 5, y: 5))))
+        #expect(state.selection == 0)
+    }
+
+    @Test func questionMarkShowsTheKeysUntilAnyKey() {
         var state = loadedBrowser()
-        #expect(state.handle(press("n")) == [.search(query: "famous quotes", page: 2)])
-        #expect(state.handle(press(.pageDown)) == [.search(query: "famous quotes", page: 3)])
-        #expect(state.handle(press(.pageUp)) == [.search(query: "famous quotes", page: 2)])
-        #expect(state.handle(press("p")) == [.search(query: "famous quotes", page: 1)])
-        #expect(state.handle(press("p")) == [])
-        #expect(state.statusText == "this is the first page")
+        #expect(state.handle(press("?")) == [])
+        #expect(state.showHelp)
+        // Keys do nothing else while the help shows; any key closes it.
+        #expect(state.handle(press("q")) == [])
+        #expect(!state.showHelp && state.selection == 0)
+        _ = state.handle(press("?"))
+        #expect(state.handle(press(.char("c"), .control)) == [.quit])
+    }
+
+    @Test func theViewerStepsThroughTheGridAndLoadsAhead() {
+        var state = loadedBrowser(hits: 10, totalPages: 9)
+        let next = state.step(by: 1)
+        #expect(next?.hit == sampleHit(2) && state.selection == 1)
+        #expect(state.step(by: -1)?.hit == sampleHit(1))
+        #expect(state.step(by: -1) == nil)
+        #expect(state.message == "this is the first photo")
+        _ = state.handle(press(.end))
+        #expect(state.step(by: 1) == nil)
+        #expect(state.message == "loading more…")
     }
 
     @Test func favouritesToggleShowAndGoBack() {
@@ -136,6 +221,25 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         #expect(state.handle(press("n")) == [])
         #expect(state.handle(press("F")) == [.search(query: "famous quotes", page: 1)])
         #expect(!state.showingFavourites)
+    }
+
+    @Test func aFolderHasNoFavouritesAndSaysWhereItIs() {
+        var state = BrowserState(layout: browserLayout(), query: "", offline: true, folder: "~/Pictures")
+        _ = state.start()
+        _ = state.handle(.searchFinished(
+            query: "", page: 1, result: .page(hits: [sampleHit(1), sampleHit(2)], totalHits: 2, totalPages: 1, note: nil)))
+        #expect(state.statusText == "1 of 2 · ~/Pictures")
+        #expect(state.handle(press("f")) == [])
+        #expect(state.message == "favourites are for Pixabay images")
+        var local = sampleHit(3)
+        local.imageWidth = 0
+        _ = state.handle(.searchFinished(
+            query: "", page: 1, result: .page(hits: [local], totalHits: 1, totalPages: 1, note: nil)))
+        _ = state.start()
+        _ = state.handle(.searchFinished(
+            query: "", page: 1, result: .page(hits: [local], totalHits: 1, totalPages: 1, note: nil)))
+        _ = state.handle(.imageSize(id: 3, width: 640, height: 427))
+        #expect(state.hits[0].imageWidth == 640 && state.hits[0].imageHeight == 427)
     }
 
     @Test func slashEditsTheQueryEnterSearchesEscapeCancels() {
@@ -168,10 +272,10 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
     }
 
     @Test func resizeKeepsTheSelectionVisible() {
-        var state = loadedBrowser()
+        var state = loadedBrowser(hits: 20, totalPages: 1)
         _ = state.handle(press(.end))
         _ = state.handle(.resized(browserLayout(columns: 60)))
-        #expect(state.layout.slots.count == 2)
-        #expect(state.visibleRange == 8..<10)
+        #expect(state.layout.columns == 2 && state.layout.slots.count == 4)
+        #expect(state.visibleRange == 16..<20)
     }
 }

@@ -97,10 +97,14 @@ import TestSupport
             #expect(result.err == "pxview: the explorer needs a terminal on standard input and output\n")
             #expect(result.stdout.isEmpty)
         }
-        // The viewer is the viewer, and says so.
-        let viewer = try CLISandbox().run(["open", "1000008", "-i", "--offline"])
-        #expect(viewer.status == 1)
-        #expect(viewer.err == "pxview: the viewer needs a terminal on standard input and output\n")
+        // `open` and `show` open the viewer only on a terminal; elsewhere
+        // (and with --once) they draw once, so `-i` in a script still works.
+        for arguments in [["open", "1000008", "-i", "--offline"], ["open", "1000008", "--once", "--offline"]] {
+            let viewer = try CLISandbox().run(arguments)
+            #expect(viewer.status == 0)
+            #expect(viewer.out.hasPrefix("pixabay-1000008.jpg: JPEG "))
+            #expect(viewer.out.hasSuffix(" (not a terminal: pass --protocol to draw)\n"))
+        }
     }
 
     @Test func onlineSearchUsesTheLaunchQueryAndNeverPrintsTheKey() throws {

@@ -134,8 +134,6 @@ import Testing
         (["show", "--center", "2,0", "a.jpg"], "pxview: --center expects X,Y fractions between 0 and 1, like 0.5,0.5 (got '2,0')"),
         (["show", "--bogus", "a.jpg"], "pxview: unknown option '--bogus' for 'pxview show'"),
         (["frobnicate"], "pxview: unknown command 'frobnicate'"),
-        (["show", "-i", "--size", "80x60", "a.jpg"],
-         "pxview: --size and --cells do not apply to the interactive viewer, which fills the terminal"),
         (["show", "--size", "100000x100000", "a.jpg"], "pxview: --size is at most 16384x16384 (got '100000x100000')"),
         (["show", "--cells", "5000x10", "a.jpg"], "pxview: --cells is at most 2048x2048 (got '5000x10')"),
     ])
