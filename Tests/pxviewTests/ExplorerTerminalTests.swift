@@ -307,6 +307,71 @@ func expectRestored(_ session: PseudoTerminalSession) {
         expectRestored(session)
     }
 
+    /// `pxview open ID` on a terminal is the viewer: keys zoom instead of
+    /// landing in the shell, `q` quits and restores the terminal.
+    @Test func openIDOpensTheViewer() throws {
+        let session = try PseudoTerminalSession(
+            arguments: ["open", "1000008", "--offline"], emulation: .sixel, rows: 24, columns: 80)
+        #expect(session.waitFor(alternateScreenOn))
+        #expect(session.waitFor(sixelStart))
+        #expect(session.waitFor("#1000008"))
+        #expect(session.waitFor("100% · ? keys · q quit"))
+        session.send("+")
+        #expect(session.waitFor("125% · ? keys · q quit"))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        expectRestored(session)
+    }
+
+    /// `show a b c`: the viewer on a, n/Space forward, p/Backspace back, the
+    /// ends said on the status line (like nsxiv and feh).
+    @Test func showSeveralFilesStepsThroughThemWithN() throws {
+        let folder = (fixtureImage as NSString).deletingLastPathComponent
+        let names = ["p01_china_640x427.jpg", "p02_coffee_600x400.png", "p06_chelsea_alpha_451x300.png"]
+        let session = try PseudoTerminalSession(
+            arguments: ["show"] + names.map { folder + "/" + $0 }, emulation: .kitty, rows: 24, columns: 80)
+        #expect(session.waitFor(names[0]))
+        session.send("n")
+        #expect(session.waitFor(names[1]))
+        session.send(" ")
+        #expect(session.waitFor(names[2]))
+        session.send("n")
+        #expect(session.waitFor("this is the last photo"))
+        session.send("\u{7F}")
+        #expect(session.waitFor(names[1], count: 2))
+        session.send("p")
+        #expect(session.waitFor(names[0], count: 2))
+        // Three photos, each uploaded once.
+        #expect(session.output.occurrences(of: Array("\u{1B}_Ga=t,".utf8)) >= 3)
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        expectRestored(session)
+    }
+
+    /// `show DIR`: a grid of the folder's images; Enter opens the viewer,
+    /// n steps to the next file, q goes back to the grid (the selection
+    /// followed), ? shows the keys.
+    @Test func showAFolderOpensTheGrid() throws {
+        let folder = (fixtureImage as NSString).deletingLastPathComponent
+        let session = try PseudoTerminalSession(arguments: ["show", folder], emulation: .sixel, rows: 24, columns: 80)
+        #expect(session.waitFor("All images"))
+        #expect(session.waitFor("p01_china_640x427.jpg  640x427"))
+        #expect(session.waitFor(sixelStart))
+        session.send("\r")
+        #expect(session.waitFor("q back"))
+        session.send("n")
+        #expect(session.waitFor("p02_coffee_600x400.png  "))
+        session.send("q")
+        #expect(session.waitFor("2 of "))
+        session.send("?")
+        #expect(session.waitFor("folder keys (any key closes this help)"))
+        #expect(session.waitFor("PgUp, PgDn"))
+        session.send("x")
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        expectRestored(session)
+    }
+
     @Test func refusesWithoutATerminal() throws {
         let process = Process()
         process.executableURL = PseudoTerminalSession.binary

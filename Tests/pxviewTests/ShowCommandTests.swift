@@ -155,6 +155,15 @@ import Testing
         for flag in ["--protocol", "--size", "--cells", "--cell-size", "--fit", "--zoom", "--center", "--max-pixels"] {
             #expect(showHelp.out.contains(flag))
         }
+        // The keys of the screens a command opens, aligned as in the ? overlays.
+        #expect(showHelp.out.contains("\nkeys in the viewer:\n  + =              zoom in (x1.25, about the centre)\n"))
+        #expect(showHelp.out.contains("\n  z, double-click  toggle 1x / 2x\n"))
+        #expect(showHelp.out.contains("\nkeys in a folder's grid:\n"))
+        let openHelp = try sandbox.run(["open", "--help"])
+        #expect(openHelp.out.contains("\n  n, Space         next photo\n"))
+        #expect(!openHelp.out.contains("grid:"))
+        #expect(help.out.contains("\nkeys in the grid:\n  arrows, h j k l  move the selection\n"))
+        #expect(help.out.contains("\n  PgUp, PgDn       a page of tiles up, down (n, p too)\n"))
         let version = try sandbox.run(["--version"])
         #expect(version.status == 0 && String(version.out.prefix(7)) == "pxview ")
     }
