@@ -357,7 +357,7 @@ final class ExplorerLoop {
             sequenceIndex = index
             target = sequence[index]
         } else {
-            _ = viewer?.handle(.message("n and p step through several photos: this is the only one"))
+            _ = viewer?.handle(.message("this is the only photo"))
             return
         }
         open(target)
