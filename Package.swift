@@ -30,7 +30,11 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "CShims", dependencies: ["CPNG", "CCurl"], path: "Sources/CShims"),
+        // libjpeg (jpeglib.h, libjpeg62-turbo-dev: the same library as
+        // TurboJPEG) decodes the chroma samplings TurboJPEG 2.1 refuses.
+        .target(
+            name: "CShims", dependencies: ["CPNG", "CCurl"], path: "Sources/CShims",
+            linkerSettings: [.linkedLibrary("jpeg")]),
 
         // MARK: Libraries
         .target(name: "Pixels"),

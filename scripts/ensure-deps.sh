@@ -3,7 +3,7 @@
 # Safe to re-run; uses sudo when not root. The Swift toolchain itself must be
 # on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
-packages=(libcurl4-openssl-dev libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config)
+packages=(libcurl4-openssl-dev libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev pkg-config)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -3,6 +3,7 @@ import Pixels
 
 /// Decodes a JPEG with the TurboJPEG 2.x API: header, size checks, optional
 /// DCT scaling, RGBA (or CMYK, converted here) output, then EXIF orientation.
+/// Samplings TurboJPEG cannot name go through `decodeJPEGWithLibjpeg`.
 func decodeJPEG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodedImage {
     let markers = JPEGMarkerInfo(scanning: bytes)
     guard let handle = tjInitDecompress() else { throw DecodeError(.outOfMemory, format: .jpeg) }
@@ -15,6 +16,10 @@ func decodeJPEG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) ->
     }
     if headerStatus != 0 {
         let message = turboJPEGMessage(handle)
+        // TurboJPEG 2.1 names only the common samplings; libjpeg decodes the rest.
+        if message.contains("Could not determine subsampling") {
+            return try decodeJPEGWithLibjpeg(bytes, options: options, markers: markers)
+        }
         // Recoverable trouble in the header (e.g. stray bytes between markers) still yields a size.
         guard isWarning(handle), width > 0, height > 0 else { throw jpegError(message, markers: markers) }
         warnings.append(lowercasingFirstWord(message))

@@ -1,6 +1,7 @@
 #ifndef PXVIEW_CSHIMS_H
 #define PXVIEW_CSHIMS_H
-/// Tiny C where Swift cannot go: libpng with setjmp, libcurl loaded on demand.
+/// Tiny C where Swift cannot go: libpng and libjpeg with setjmp, libcurl loaded on demand.
 #include "pxview_png.h"
+#include "pxview_jpeg.h"
 #include "pxview_curl.h"
 #endif
