@@ -10,6 +10,23 @@ public enum KittyCompression: Sendable, Equatable {
     case png
 }
 
+/// Where kitty reads pixels that do not travel through the pty: a POSIX
+/// shared-memory object (`t=s`) or a temporary file (`t=t`), by name.
+public struct KittyReference: Sendable, Equatable {
+    public enum Medium: String, Sendable {
+        case sharedMemory = "s"
+        case file = "t"
+    }
+
+    public var medium: Medium
+    public var name: String
+
+    public init(medium: Medium, name: String) {
+        self.medium = medium
+        self.name = name
+    }
+}
+
 /// Writes kitty graphics protocol commands (APC `ESC _G <keys>;<payload> ESC \`).
 ///
 /// Every command carries `q=2` so the terminal never answers on the input
@@ -52,6 +69,56 @@ public struct KittyEncoder: Sendable {
     public init(zlibLevel: Int = KittyEncoder.defaultZlibLevel, chunkSize: Int = KittyEncoder.maxChunkSize) {
         self.zlibLevel = min(9, max(0, zlibLevel))
         self.chunkSize = max(4, min(Self.maxChunkSize, chunkSize) / 4 * 4)
+    }
+
+    // MARK: Pixels kitty reads itself
+
+    /// Raw pixels for kitty to read from shared memory or a file: RGB
+    /// (`f=24`) when opaque, a quarter fewer bytes, else RGBA (`f=32`).
+    public struct RawPixels: Sendable {
+        public var bytes: [UInt8]
+        public var size: PixelSize
+        /// 24 or 32.
+        public var format: Int
+    }
+
+    public static func rawPixels(_ image: RGBAImage) -> RawPixels {
+        let opaque = !image.hasTransparency
+        return RawPixels(bytes: opaque ? rgbBytes(image) : image.pixels, size: image.size, format: opaque ? 24 : 32)
+    }
+
+    /// Asks (`a=q`, answered, unlike every other command here) whether
+    /// kitty can read a 1x1 RGB pixel from `reference`: `OK` when it runs on
+    /// this machine and may, an error otherwise (over SSH: ENOENT).
+    public func query(id: Int, reading reference: KittyReference) -> [UInt8] {
+        command(
+            keys: "i=\(id),s=1,v=1,a=q,t=\(reference.medium.rawValue),f=24",
+            payload: Base64.encode(Array(reference.name.utf8)))
+    }
+
+    /// Uploads (`a=t`) pixels kitty reads from `reference`, which holds
+    /// `pixels.bytes`; kitty removes the object once read. A few dozen bytes
+    /// through the pty, whatever the image's size.
+    public func transmit(_ pixels: RawPixels, from reference: KittyReference, imageID: UInt32) -> [UInt8] {
+        guard pixels.size.width > 0, pixels.size.height > 0 else { return [] }
+        return command(keys: referenceKeys(pixels, reference, action: "t", imageID: imageID) + ",q=2",
+                       payload: Base64.encode(Array(reference.name.utf8)))
+    }
+
+    /// The same, shown at once (`a=T`) as `transmitAndPlace` shows.
+    public func transmitAndPlace(
+        _ pixels: RawPixels, from reference: KittyReference, imageID: UInt32, placementID: UInt32, columns: Int, rows: Int
+    ) -> [UInt8] {
+        guard pixels.size.width > 0, pixels.size.height > 0 else { return [] }
+        let placement = placementKeys(
+            placementID: placementID, columns: columns, rows: rows, crop: nil, offset: nil, zIndex: nil)
+        return command(keys: referenceKeys(pixels, reference, action: "T", imageID: imageID) + "," + placement + ",q=2",
+                       payload: Base64.encode(Array(reference.name.utf8)))
+    }
+
+    private func referenceKeys(_ pixels: RawPixels, _ reference: KittyReference, action: String, imageID: UInt32) -> String {
+        "a=\(action),f=\(pixels.format),s=\(pixels.size.width),v=\(pixels.size.height),"
+            + "t=\(reference.medium.rawValue),S=\(pixels.bytes.count),i=\(imageID)"
     }
 
     /// Uploads `image` as `imageID` without showing it (`a=t`). An empty

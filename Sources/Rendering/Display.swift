@@ -1,3 +1,4 @@
+import Encoding
 import Pixels
 import Scaling
 import Terminal
@@ -57,6 +58,9 @@ public struct Display: Sendable {
     public var geometry: DisplayGeometry
     public var background: BackgroundChoice
     public var traits: TerminalTraits
+    /// How kitty gets pixels: shared memory or a file when the probe showed
+    /// kitty reads ours (same machine, no multiplexer), else the pty.
+    public var kittyMedium: KittyMedium = .direct
     /// Frames may be wrapped in synchronized output (mode 2026).
     public var synchronizedOutput: Bool
     /// One line for stderr when the choice fell short (tmux without passthrough).
@@ -110,10 +114,12 @@ public struct Display: Sendable {
             }
         }
         let hint = blocked && choice != .blocks ? Multiplexer.passthroughHint : nil
-        return Display(
+        var display = Display(
             method: method, geometry: geometry, multiplexer: multiplexer, background: background, traits: traits,
             synchronizedOutput: !multiplexer.wrapsGraphics && (capabilities?.synchronizedOutput ?? false), hint: hint,
             reportsCellSize: capabilities?.reportsCellSize ?? false)
+        if method == .kitty, !multiplexer.wrapsGraphics { display.kittyMedium = capabilities?.kittyMedium ?? .direct }
+        return display
     }
 
     /// The backend for `method`: the only switch over drawing methods.
@@ -130,5 +136,35 @@ public struct Display: Sendable {
     public var summary: String {
         "drawing \(method.rawValue), multiplexer \(multiplexer), cells \(geometry.windowCells) of \(geometry.cellPixels) px, "
             + "background \(background)\(geometry.background.map { " over \($0.r),\($0.g),\($0.b)" } ?? "")"
+            + (method == .kitty ? ", kitty pixels via \(kittyMedium.rawValue)" : "")
+    }
+}
+
+/// The probe's question whether kitty can read pixels from this machine:
+/// a 1x1 pixel in shared memory and one in a temporary file, with the
+/// queries naming them (sent before DA1), removed again after the probe.
+/// Inside a multiplexer the pty is used anyway, so nothing is asked.
+public struct KittyMediumProbe: Sendable {
+    public private(set) var queries: [UInt8] = []
+    private var objects: [(String, KittyMedium)] = []
+
+    public init(multiplexer: Multiplexer, asking: Bool = true) {
+        guard asking, !multiplexer.wrapsGraphics else { return }
+        let pixel: [UInt8] = [0, 0, 0]
+        let encoder = KittyEncoder()
+        if let name = KittyTransfer.sharedMemory(pixel) {
+            objects.append((name, .sharedMemory))
+            queries += encoder.query(
+                id: KittyTransfer.sharedMemoryQueryID, reading: KittyReference(medium: .sharedMemory, name: name))
+        }
+        if let path = KittyTransfer.temporaryFile(pixel) {
+            objects.append((path, .file))
+            queries += encoder.query(id: KittyTransfer.fileQueryID, reading: KittyReference(medium: .file, name: path))
+        }
+    }
+
+    /// Removes what kitty did not read (everything, in other terminals).
+    public func cleanUp() {
+        for (reference, medium) in objects { KittyTransfer.remove(reference, medium: medium) }
     }
 }

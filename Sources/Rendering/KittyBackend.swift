@@ -68,7 +68,13 @@ final class KittyBackend: GraphicsBackend {
         let cells = screen.cellsCovering(pixels.size)
         let down = Array("\r".utf8) + [UInt8](repeating: UInt8(ascii: "\n"), count: cells.height)
         guard display.multiplexer.wrapsGraphics else {
-            let bytes = encoder.transmitAndPlace(pixels, imageID: imageID, placementID: 1, columns: 0, rows: 0)
+            let bytes: [UInt8]
+            if let (raw, reference) = handOver(pixels) {
+                // Left for kitty to read and remove: this run may end first.
+                bytes = encoder.transmitAndPlace(raw, from: reference, imageID: imageID, placementID: 1, columns: 0, rows: 0)
+            } else {
+                bytes = encoder.transmitAndPlace(pixels, imageID: imageID, placementID: 1, columns: 0, rows: 0)
+            }
             return InlinePicture(lines: [bytes], cells: cells, cursorAfter: down)
         }
         let bytes = encoder.transmit(pixels, imageID: imageID)
@@ -93,7 +99,7 @@ final class KittyBackend: GraphicsBackend {
         {
             let pixels = resampler.resample(image, from: SourceRect(covering: image.size), to: picture.placement.size)
             if fitted[slot] != nil { out += encoder.delete(imageID: fittedImageID(slot: slot)) }
-            out += encoder.transmit(pixels, imageID: fittedImageID(slot: slot))
+            out += upload(pixels, imageID: fittedImageID(slot: slot))
             fitted[slot] = (picture.key.id, pixels.size)
             // Deleting an image deletes its placements: place it again.
             if placedImage[slot] == fittedImageID(slot: slot) { placed[slot] = nil }
@@ -111,7 +117,7 @@ final class KittyBackend: GraphicsBackend {
             id = imageID(slot: slot)
             if uploaded[slot] != picture.key {
                 if uploaded[slot] != nil { out += encoder.delete(imageID: id) }
-                out += encoder.transmit(image, imageID: id)
+                out += upload(image, imageID: id)
                 uploaded[slot] = picture.key
                 if placedImage[slot] == id { placed[slot] = nil }
             }
@@ -177,7 +183,7 @@ final class KittyBackend: GraphicsBackend {
                 shared[oldest] = nil
                 sharedOrder.removeAll { $0 == oldest }
             }
-            out += encoder.transmit(picture.image, imageID: id)
+            out += upload(picture.image, imageID: id)
             shared[picture.key] = id
         }
         sharedOrder.removeAll { $0 == picture.key }
@@ -207,7 +213,40 @@ final class KittyBackend: GraphicsBackend {
         return out + command
     }
 
+    // MARK: Uploads
+
+    /// Objects handed to kitty in this session, removed at teardown in case
+    /// kitty never read one (it removes those it read).
+    private var handedOver: [(String, KittyMedium)] = []
+
+    /// Raw pixels in a shared-memory object or temporary file, when the
+    /// probe showed kitty reads them; nil for the pty (or when none could be made).
+    private func handOver(_ image: RGBAImage) -> (KittyEncoder.RawPixels, KittyReference)? {
+        let medium = display.kittyMedium
+        guard medium != .direct else { return nil }
+        let raw = KittyEncoder.rawPixels(image)
+        switch medium {
+        case .sharedMemory:
+            guard let name = KittyTransfer.sharedMemory(raw.bytes) else { return nil }
+            return (raw, KittyReference(medium: .sharedMemory, name: name))
+        case .file:
+            guard let path = KittyTransfer.temporaryFile(raw.bytes) else { return nil }
+            return (raw, KittyReference(medium: .file, name: path))
+        case .direct:
+            return nil
+        }
+    }
+
+    /// Uploads `image` as `imageID` the fastest way the terminal allows.
+    private func upload(_ image: RGBAImage, imageID: UInt32) -> [UInt8] {
+        guard let (raw, reference) = handOver(image) else { return encoder.transmit(image, imageID: imageID) }
+        handedOver.append((reference.name, display.kittyMedium))
+        return encoder.transmit(raw, from: reference, imageID: imageID)
+    }
+
     func teardown() -> [UInt8] {
+        for (reference, medium) in handedOver { KittyTransfer.remove(reference, medium: medium) }
+        handedOver = []
         var out = uploaded.keys.sorted().flatMap { encoder.delete(imageID: imageID(slot: $0)) }
         out += fitted.keys.sorted().flatMap { encoder.delete(imageID: fittedImageID(slot: $0)) }
         out += shared.values.sorted().flatMap { encoder.delete(imageID: $0) }

@@ -12,7 +12,12 @@ import Glibc
 /// tmux's pane title.
 ///
 /// Returns nil when standard output is not a terminal.
-public func detectTerminal(probe: Bool, multiplexer: Multiplexer = .none, timeoutMs: Int = 200) -> TerminalCapabilities? {
+///
+/// `extraQueries` go out first (DA1 stays last): the kitty transfer-medium
+/// queries, whose test objects the caller makes and removes.
+public func detectTerminal(
+    probe: Bool, multiplexer: Multiplexer = .none, timeoutMs: Int = 200, extraQueries: [UInt8] = []
+) -> TerminalCapabilities? {
     guard isatty(1) == 1, let window = windowSize(fd: 1) else { return nil }
     guard probe else { return capabilities(from: ProbeReplies(), winsize: window) }
     var inputFD: Int32 = 0
@@ -27,7 +32,8 @@ public func detectTerminal(probe: Bool, multiplexer: Multiplexer = .none, timeou
         let session = try TerminalSession(inputFD: inputFD, outputFD: 1, options: .rawModeOnly)
         defer { session.restore() }
         let (replies, _) = try probeTerminal(
-            inputFD: inputFD, outputFD: 1, timeoutMs: timeoutMs, queries: ProbeQuery.bytes(for: multiplexer))
+            inputFD: inputFD, outputFD: 1, timeoutMs: timeoutMs,
+            queries: extraQueries + ProbeQuery.bytes(for: multiplexer))
         return capabilities(from: replies, winsize: window)
     } catch {
         return capabilities(from: ProbeReplies(), winsize: window)

@@ -6,6 +6,9 @@ public struct ProbeReplies: Sendable, Equatable {
     /// The message part of the kitty graphics reply for our query id: "OK"
     /// when the protocol works, an error code such as "EINVAL:..." otherwise.
     public var kittyGraphicsMessage: String?
+    /// Replies to the transfer-medium queries (ids `KittyTransfer.sharedMemoryQueryID`
+    /// and `fileQueryID`), by id: "OK" when kitty could read that object.
+    public var kittyMediumMessages: [Int: String] = [:]
     /// XTSMGRAPHICS colour registers (`CSI ? 1 ; 0 ; n S`).
     public var colorRegisters: Int?
     /// XTSMGRAPHICS maximum sixel geometry (`CSI ? 2 ; 0 ; w ; h S`).
@@ -175,7 +178,12 @@ public struct ProbeReplyParser: Sendable {
         let text = String(decoding: payload.dropFirst(), as: UTF8.self)
         guard let separator = text.firstIndex(of: ";") else { return }
         let controls = text[..<separator].split(separator: ",")
-        guard controls.contains(where: { $0 == "i=\(ProbeQuery.kittyQueryImageID)" }) else { return }
-        result.kittyGraphicsMessage = String(text[text.index(after: separator)...])
+        let message = String(text[text.index(after: separator)...])
+        if controls.contains(where: { $0 == "i=\(ProbeQuery.kittyQueryImageID)" }) {
+            result.kittyGraphicsMessage = message
+        }
+        for id in [KittyTransfer.sharedMemoryQueryID, KittyTransfer.fileQueryID] where controls.contains("i=\(id)") {
+            result.kittyMediumMessages[id] = String(message.prefix(64))
+        }
     }
 }

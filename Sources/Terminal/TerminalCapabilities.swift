@@ -28,6 +28,9 @@ public struct TerminalCapabilities: Sendable, Equatable {
     public var reportsCellSize: Bool
     /// Replies that were out of bounds and ignored, for `PXVIEW_DEBUG`.
     public var ignoredReplies: [String]
+    /// How kitty can be sent pixels: shared memory or a file when it said
+    /// it could read ours (it runs on this machine), else through the pty.
+    public var kittyMedium: KittyMedium = .direct
 
     public init(
         kittyGraphics: Bool, sixel: Bool, colorRegisters: Int?, sixelMaxSize: PixelSize?,
@@ -109,7 +112,7 @@ public func capabilities(from replies: ProbeReplies, winsize: WindowSize) -> Ter
     // DA1's first number is the conformance level (62, 63, 64...), not a feature.
     let sixel = attributes.dropFirst().contains(4)
     let syncStatus = replies.synchronizedOutputStatus
-    return TerminalCapabilities(
+    var capabilities = TerminalCapabilities(
         kittyGraphics: replies.kittyGraphicsMessage == "OK",
         sixel: sixel,
         colorRegisters: registers,
@@ -122,4 +125,11 @@ public func capabilities(from replies: ProbeReplies, winsize: WindowSize) -> Ter
         backgroundColor: replies.backgroundColor,
         reportsCellSize: cellReply != nil,
         ignoredReplies: ignored)
+    // Shared memory first: nothing touches the disk.
+    if replies.kittyMediumMessages[KittyTransfer.sharedMemoryQueryID] == "OK" {
+        capabilities.kittyMedium = .sharedMemory
+    } else if replies.kittyMediumMessages[KittyTransfer.fileQueryID] == "OK" {
+        capabilities.kittyMedium = .file
+    }
+    return capabilities
 }

@@ -218,8 +218,16 @@ struct Screen {
         let multiplexer = onTerminal
             ? Multiplexer.detect(environment: environment)
             : Multiplexer.detect(environment: environment, askTmux: { "on" })
-        // Off a terminal there is nothing to ask.
-        let capabilities = onTerminal ? detectTerminal(probe: true, multiplexer: multiplexer) : nil
+        // Off a terminal there is nothing to ask. kitty is also asked whether
+        // it reads pixels from this machine (`PXVIEW_KITTY_TRANSFER=direct`:
+        // never ask, always through the pty).
+        var capabilities: TerminalCapabilities?
+        if onTerminal {
+            let mediumProbe = KittyMediumProbe(
+                multiplexer: multiplexer, asking: environment["PXVIEW_KITTY_TRANSFER"] != "direct")
+            capabilities = detectTerminal(probe: true, multiplexer: multiplexer, extraQueries: mediumProbe.queries)
+            mediumProbe.cleanUp()
+        }
         let geometry = DisplayGeometry(capabilities: capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
         let display = Display.decide(
             choice: view.protocolChoice, capabilities: capabilities, multiplexer: multiplexer, geometry: geometry,

@@ -274,6 +274,22 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
         #expect(!caps.kittyGraphics)
     }
 
+    /// kitty reads shared memory and files on this machine: shared memory
+    /// wins; only a file: the file; errors (over SSH: ENOENT): the pty.
+    @Test(arguments: [
+        ("\u{1B}_Gi=32;OK\u{1B}\\\u{1B}_Gi=33;OK\u{1B}\\", KittyMedium.sharedMemory),
+        ("\u{1B}_Gi=32;EBADF:shm_open failed\u{1B}\\\u{1B}_Gi=33;OK\u{1B}\\", KittyMedium.file),
+        ("\u{1B}_Gi=32;ENOENT:not found\u{1B}\\\u{1B}_Gi=33;ENOENT:not found\u{1B}\\", KittyMedium.direct),
+        ("", KittyMedium.direct),
+    ])
+    func kittyTransferMediumFromTheReplies(replies: String, medium: KittyMedium) {
+        let parser = parse(bytes("\u{1B}_Gi=31;OK\u{1B}\\" + replies + "\u{1B}[?62;c"))
+        #expect(parser.isComplete && parser.leftoverInput.isEmpty)
+        let caps = capabilities(from: parser.result, winsize: WindowSize(cells: PixelSize(width: 80, height: 24), pixels: nil))
+        #expect(caps.kittyGraphics)
+        #expect(caps.kittyMedium == medium)
+    }
+
     @Test func syncOutputNeedsStatusOneOrTwo() {
         let winsize = WindowSize(cells: PixelSize(width: 80, height: 24), pixels: nil)
         for (status, supported) in [(0, false), (1, true), (2, true), (3, false), (4, false)] {

@@ -1,0 +1,109 @@
+import Encoding
+import Foundation
+import Pixels
+import Scaling
+import Terminal
+import Testing
+
+@testable import Rendering
+
+/// kitty reading pixels from this machine: the objects, the commands that
+/// name them, the choice per display, and the clean-up.
+@Suite struct KittyTransferTests {
+    static func contents(ofSharedMemory name: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: "/dev/shm" + name).map { [UInt8]($0) }
+    }
+
+    @Test func sharedMemoryAndFilesHoldTheBytesUntilRemoved() throws {
+        let bytes: [UInt8] = [1, 2, 3, 4, 5, 6]
+        let name = try #require(KittyTransfer.sharedMemory(bytes))
+        #expect(name.hasPrefix("/pxview-\(getpid())-"))
+        #expect(Self.contents(ofSharedMemory: name) == bytes)
+        KittyTransfer.remove(name, medium: .sharedMemory)
+        #expect(Self.contents(ofSharedMemory: name) == nil)
+
+        let path = try #require(KittyTransfer.temporaryFile(bytes))
+        #expect(path.hasPrefix("/tmp/") && path.contains(KittyTransfer.fileMarker))
+        #expect(FileManager.default.contents(atPath: path).map { [UInt8]($0) } == bytes)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        KittyTransfer.remove(path, medium: .file)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func commandsNameTheObjectAndTheRawFormat() {
+        let encoder = KittyEncoder()
+        let opaque = RGBAImage(width: 2, height: 1, pixels: [10, 20, 30, 255, 40, 50, 60, 255])
+        let raw = KittyEncoder.rawPixels(opaque)
+        #expect(raw.bytes == [10, 20, 30, 40, 50, 60] && raw.format == 24)
+        let reference = KittyReference(medium: .sharedMemory, name: "/pxview-1-2")
+        // "/pxview-1-2" in base64.
+        #expect(
+            encoder.transmit(raw, from: reference, imageID: 7)
+                == Array("\u{1B}_Ga=t,f=24,s=2,v=1,t=s,S=6,i=7,q=2;L3B4dmlldy0xLTI=\u{1B}\\".utf8))
+        let file = KittyReference(medium: .file, name: "/tmp/x")
+        #expect(
+            encoder.transmitAndPlace(raw, from: file, imageID: 3, placementID: 1, columns: 0, rows: 0)
+                == Array("\u{1B}_Ga=T,f=24,s=2,v=1,t=t,S=6,i=3,p=1,C=1,q=2;L3RtcC94\u{1B}\\".utf8))
+        #expect(
+            encoder.query(id: 32, reading: reference)
+                == Array("\u{1B}_Gi=32,s=1,v=1,a=q,t=s,f=24;L3B4dmlldy0xLTI=\u{1B}\\".utf8))
+        let clear = RGBAImage(width: 1, height: 1, pixels: [1, 2, 3, 0])
+        #expect(KittyEncoder.rawPixels(clear).format == 32)
+    }
+
+    @Test func onlyALocalKittyReadsOurPixels() {
+        var capabilities = TerminalCapabilities(
+            kittyGraphics: true, sixel: false, colorRegisters: nil, sixelMaxSize: nil, cellSize: PixelSize(width: 10, height: 20),
+            windowPixels: nil, windowCells: PixelSize(width: 80, height: 24), synchronizedOutput: false)
+        capabilities.kittyMedium = .sharedMemory
+        let geometry = DisplayGeometry(windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 10, height: 20))
+        let local = Display.decide(choice: .auto, capabilities: capabilities, multiplexer: .none, geometry: geometry)
+        #expect(local.method == .kitty && local.kittyMedium == .sharedMemory)
+        let tmux = Display.decide(choice: .auto, capabilities: capabilities, multiplexer: .tmux(passthrough: true), geometry: geometry)
+        #expect(tmux.kittyMedium == .direct)
+        let sixel = Display.decide(choice: .sixel, capabilities: capabilities, multiplexer: .none, geometry: geometry)
+        #expect(sixel.kittyMedium == .direct)
+        #expect(KittyMediumProbe(multiplexer: .tmux(passthrough: true)).queries.isEmpty)
+        #expect(KittyMediumProbe(multiplexer: .none, asking: false).queries.isEmpty)
+    }
+
+    /// The probe's two test objects exist while it asks and are gone after.
+    @Test func theProbeCleansUp() throws {
+        let probe = KittyMediumProbe(multiplexer: .none)
+        let text = String(decoding: probe.queries, as: UTF8.self)
+        #expect(text.contains("\u{1B}_Gi=32,s=1,v=1,a=q,t=s,f=24;") && text.contains("\u{1B}_Gi=33,s=1,v=1,a=q,t=t,f=24;"))
+        let names = text.split(separator: "\u{1B}").compactMap { part -> String? in
+            guard let semicolon = part.firstIndex(of: ";") else { return nil }
+            let payload = part[part.index(after: semicolon)...]
+            return Data(base64Encoded: String(payload))
+                .map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(names.count == 2)
+        #expect(Self.contents(ofSharedMemory: names[0]) == [0, 0, 0])
+        #expect(FileManager.default.fileExists(atPath: names[1]))
+        probe.cleanUp()
+        #expect(Self.contents(ofSharedMemory: names[0]) == nil)
+        #expect(!FileManager.default.fileExists(atPath: names[1]))
+    }
+
+    /// A viewer picture goes by shared memory: the command names an object
+    /// holding exactly the raw pixels; teardown removes any kitty left.
+    @Test func theBackendHandsOverRawPixelsAndRemovesLeftovers() throws {
+        var display = Display(
+            method: .kitty,
+            geometry: DisplayGeometry(windowCells: PixelSize(width: 40, height: 12), cellPixels: PixelSize(width: 8, height: 16)))
+        display.kittyMedium = .sharedMemory
+        let backend = display.makeBackend(resampler: Resampler(threads: 1))
+        let image = RGBAImage(width: 16, height: 16, pixels: Array([[UInt8]](repeating: [200, 100, 50, 255], count: 256).joined()))
+        let picture = Picture.centred(image: image, key: PictureKey(id: 5), area: CellRect(column: 0, row: 0, columns: 4, rows: 2), screen: backend.screen, reusable: true)
+        let bytes = backend.draw(picture, slot: 1)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("a=t,f=24,s=16,v=16,t=s,S=768,"))
+        let encoded = try #require(text.split(separator: ";").dropFirst().first?.split(separator: "\u{1B}").first)
+        let name = try #require(Data(base64Encoded: String(encoded)).map { String(decoding: $0, as: UTF8.self) })
+        #expect(Self.contents(ofSharedMemory: name) == Array([[UInt8]](repeating: [200, 100, 50], count: 256).joined()))
+        _ = backend.teardown()
+        #expect(Self.contents(ofSharedMemory: name) == nil)
+    }
+}
