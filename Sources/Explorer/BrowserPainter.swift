@@ -30,9 +30,13 @@ public struct BrowserPlan: Equatable, Sendable {
         let width = layout.geometry.windowCells.width
         var rows: [Int: (String, Bool)] = [:]
         if let text = state.editText {
-            rows[layout.searchRow] = (
-                StatusLine.compose(left: "Search: \(text)█", right: "Enter search · Esc cancel", width: width), true
-            )
+            // The end of what is typed stays in sight: a long query loses its start.
+            let hint = "Enter search · Esc cancel"
+            let room = max(1, width - TerminalText.displayWidth(hint) - 2 - "Search: █".count)
+            var shown = text
+            while TerminalText.displayWidth(shown) > room, !shown.isEmpty { shown.removeFirst() }
+            if shown != text { shown = "…" + shown.dropFirst() }
+            rows[layout.searchRow] = (StatusLine.compose(left: "Search: \(shown)█", right: hint, width: width), true)
         } else {
             let label =
                 state.showingFavourites

@@ -1,4 +1,5 @@
 import Pixabay
+import Pixels
 import Rendering
 import Terminal
 
@@ -123,7 +124,7 @@ public struct BrowserState: Equatable, Sendable {
                 searching = false
                 switch result {
                 case let .page(newHits, total, pages, note):
-                    hits = newHits
+                    hits = newHits.map(withKnownSize)
                     totalHits = total
                     totalPages = pages
                     page = 1
@@ -133,6 +134,12 @@ public struct BrowserState: Equatable, Sendable {
                     message = nil
                     return thumbnailsToLoad() + loadAhead()
                 case .failed(let text):
+                    // The old query's photos must not take the new one's next pages.
+                    hits = []
+                    totalHits = 0
+                    totalPages = 0
+                    selection = 0
+                    scroll = 0
                     message = text
                     return []
                 }
@@ -143,7 +150,7 @@ public struct BrowserState: Equatable, Sendable {
             case let .page(newHits, total, pages, _):
                 // Pixabay's order can shift between requests: a photo is listed once.
                 let known = Set(hits.map(\.id))
-                hits += newHits.filter { !known.contains($0.id) }
+                hits += newHits.filter { !known.contains($0.id) }.map(withKnownSize)
                 totalHits = total
                 totalPages = pages
                 page = finishedPage
@@ -156,6 +163,7 @@ public struct BrowserState: Equatable, Sendable {
             tiles[id] = loaded ? .loaded : .failed
             return []
         case let .imageSize(id, width, height):
+            knownSizes[id] = PixelSize(width: width, height: height)
             for index in hits.indices where hits[index].id == id && hits[index].imageWidth == 0 {
                 hits[index].imageWidth = width
                 hits[index].imageHeight = height
@@ -181,6 +189,26 @@ public struct BrowserState: Equatable, Sendable {
             message = text
             return []
         }
+    }
+
+    /// A local file's size learnt from its thumbnail, kept for the next
+    /// search's hits (whose sizes the folder listing does not know).
+    public var knownSizes: [Int: PixelSize] = [:]
+
+    private func withKnownSize(_ hit: PixabayHit) -> PixabayHit {
+        guard hit.imageWidth == 0, let size = knownSizes[hit.id] else { return hit }
+        var sized = hit
+        sized.imageWidth = size.width
+        sized.imageHeight = size.height
+        return sized
+    }
+
+    /// The viewer shows `id`: the grid's selection follows (Enter, then a
+    /// move before the photo arrived, must not leave them apart).
+    public mutating func select(id: Int) {
+        guard let index = hits.firstIndex(where: { $0.id == id }) else { return }
+        selection = index
+        scrollToSelection()
     }
 
     /// The viewer's `n`/`p`: the neighbouring hit becomes the selection.

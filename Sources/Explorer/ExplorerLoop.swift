@@ -68,6 +68,7 @@ final class ExplorerLoop {
     ) -> Int32 {
         self.sequence = sequence
         sequenceIndex = index
+        self.framing = framing
         openViewer(bytes: bytes, decoded: decoded, title: title, hit: hit, directly: true, framing: framing)
         return run {}
     }
@@ -238,7 +239,11 @@ final class ExplorerLoop {
                 _ = viewer?.handle(.message(message))
             case .toggleFavourite:
                 guard let hit = viewer?.hit else { continue }
-                if let now = toggleFavourite(hit) { _ = viewer?.handle(.favouriteChanged(isFavourite: now)) }
+                if let now = toggleFavourite(hit) {
+                    _ = viewer?.handle(.favouriteChanged(isFavourite: now))
+                    // The grid knows at once: stepping on with n must not lose it.
+                    if now { browser?.favouriteIDs.insert(hit.id) } else { browser?.favouriteIDs.remove(hit.id) }
+                }
             case .step(let delta):
                 step(by: delta)
             case .needFullResolution:
@@ -261,6 +266,8 @@ final class ExplorerLoop {
             case .quit:
                 exitStatus = 0
             case let .search(query, page):
+                // A photo still on its way is not opened over a new search.
+                if viewer == nil && page == 1 { opening = nil }
                 search(query: query, page: page)
             case .loadThumbnails(let hits):
                 loadThumbnails(hits)
@@ -336,6 +343,8 @@ final class ExplorerLoop {
     /// files given; at either end the viewer says so.
     private var sequence: [PixabayHit] = []
     private var sequenceIndex = 0
+    /// The command's `--fit`/`--zoom`/`--center`, for every photo `n` steps to.
+    private var framing = ViewSettings()
 
     private func step(by delta: Int) {
         let target: PixabayHit
@@ -387,6 +396,10 @@ final class ExplorerLoop {
                 let bytes = try await source.imageBytes(for: hit, size: .large)
                 let decoded = try display.decode(bytes, options: options)
                 queue.post(.viewerImage(hit: hit, bytes: bytes, decoded: decoded))
+            } catch let error as PixabayError {
+                // A local file's error already names it.
+                let message = hit.isLocal ? "\(error)" : "cannot open \(title): \(error)"
+                queue.post(.viewerFailed(hit: hit, message: message))
             } catch {
                 queue.post(.viewerFailed(hit: hit, message: "cannot open \(title): \(error)"))
             }
@@ -411,9 +424,10 @@ final class ExplorerLoop {
             // Stepping with n/p: the new photo replaces the one on screen.
             let directly = viewer?.openedDirectly ?? false
             if let painter = viewerPainter { write(painter.teardown()) }
+            browser?.select(id: hit.id)
             openViewer(
                 bytes: bytes, decoded: decoded, title: Self.title(for: hit), hit: hit.isLocal ? nil : hit,
-                directly: directly, isFavourite: isFavourite)
+                directly: directly, isFavourite: isFavourite, framing: directly ? framing : ViewSettings())
         case let .viewerFailed(hit, message):
             guard opening == hit.id else { return }
             opening = nil
@@ -446,6 +460,8 @@ final class ExplorerLoop {
     private var viewerSerial = 0
 
     private func closeViewer() {
+        // A photo n asked for and still on its way stays closed.
+        opening = nil
         if let painter = viewerPainter { write(painter.teardown()) }
         if let hit = viewer?.hit, let browserState = browser {
             // The viewer may have changed the favourite.

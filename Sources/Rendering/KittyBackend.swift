@@ -158,12 +158,15 @@ final class KittyBackend: GraphicsBackend {
 
     // MARK: Shared pictures (the grid's tiles)
 
-    /// Shared uploads, by key, in the order they were last placed.
-    private var shared: [PictureKey: UInt32] = [:]
+    /// Shared uploads, by key (with the bytes kitty holds for each), in the
+    /// order they were last placed.
+    private var shared: [PictureKey: (id: UInt32, bytes: Int)] = [:]
     private var sharedOrder: [PictureKey] = []
-    /// kitty keeps 320 MB of images by default and evicts the oldest past
-    /// that; a 260x173 tile is 180 KB, so 400 tiles stay well inside it.
-    static let maxSharedUploads = 400
+    private var sharedBytes = 0
+    /// kitty keeps 320 MB of images by default and past that evicts the
+    /// oldest, placed ones too; tiles keep under 128 MB of it (700 tiles of
+    /// 260x173 px), leaving the rest for the viewer's photo.
+    static let sharedByteBudget = 128 << 20
 
     /// Ids of shared pictures: the key's id in the upper half of the id
     /// space, apart from the slot ids (1, 2, 3… upwards).
@@ -178,13 +181,18 @@ final class KittyBackend: GraphicsBackend {
         var out: [UInt8] = []
         let id = Self.sharedImageID(picture.key)
         if shared[picture.key] == nil {
-            while shared.count >= Self.maxSharedUploads, let oldest = sharedOrder.first(where: { !placedImage.values.contains(shared[$0] ?? 0) }) {
-                out += encoder.delete(imageID: shared[oldest] ?? 0)
-                shared[oldest] = nil
+            let bytes = picture.image.width * picture.image.height * 4
+            while sharedBytes + bytes > Self.sharedByteBudget,
+                let oldest = sharedOrder.first(where: { !placedImage.values.contains(shared[$0]?.id ?? 0) }),
+                let evicted = shared.removeValue(forKey: oldest)
+            {
+                out += encoder.delete(imageID: evicted.id)
+                sharedBytes -= evicted.bytes
                 sharedOrder.removeAll { $0 == oldest }
             }
             out += upload(picture.image, imageID: id)
-            shared[picture.key] = id
+            shared[picture.key] = (id, bytes)
+            sharedBytes += bytes
         }
         sharedOrder.removeAll { $0 == picture.key }
         sharedOrder.append(picture.key)
@@ -249,8 +257,9 @@ final class KittyBackend: GraphicsBackend {
         handedOver = []
         var out = uploaded.keys.sorted().flatMap { encoder.delete(imageID: imageID(slot: $0)) }
         out += fitted.keys.sorted().flatMap { encoder.delete(imageID: fittedImageID(slot: $0)) }
-        out += shared.values.sorted().flatMap { encoder.delete(imageID: $0) }
+        out += shared.values.map(\.id).sorted().flatMap { encoder.delete(imageID: $0) }
         shared = [:]
+        sharedBytes = 0
         sharedOrder = []
         uploaded = [:]
         fitted = [:]

@@ -49,6 +49,21 @@ enum RawFile {
         return withPath(path) { stat($0, &info) } == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// A regular file (not a FIFO, whose open(2) would block; not a device).
+    static func isRegularFile(_ path: [UInt8]) -> Bool {
+        var info = stat()
+        return withPath(path) { stat($0, &info) } == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The entries of a directory, as bytes ("." and ".." left out); nil
+    /// with the reason when it cannot be listed.
+    static func listing(of directory: [UInt8]) -> Result<[[UInt8]], Failure> {
+        guard withPath(directory, { access($0, R_OK | X_OK) }) == 0 else {
+            return .failure(Failure(reason: errno == EACCES ? "permission denied" : String(cString: strerror(errno))))
+        }
+        return .success(names(in: directory))
+    }
+
     /// The entries of a directory, as bytes ("." and ".." left out).
     static func names(in directory: [UInt8]) -> [[UInt8]] {
         guard let handle = withPath(directory, { opendir($0) }) else { return [] }

@@ -18,7 +18,7 @@ enum Viewer {
         let inputs = Array(zip(parsed.positionals, parsed.positionalBytes))
         if inputs.count == 1, !Show.isURL(inputs[0].0), RawFile.isDirectory(inputs[0].1) {
             let folder = inputs[0].1
-            let entries = Folder.images(in: folder)
+            let entries = try Folder.images(in: folder)
             guard !entries.isEmpty else {
                 throw CommandError("no JPEG or PNG images in \(RawFile.display(folder))")
             }
@@ -26,15 +26,7 @@ enum Viewer {
                 source: ListSource(entries: entries), query: SearchQuery(q: ""), display: display,
                 options: ExplorerSetup.options(maxPixels: view.maxPixels), folder: RawFile.display(folder))
         }
-        // Folders among several inputs add their images in place.
-        var entries: [ListSource.Entry] = []
-        for (input, path) in inputs {
-            if !Show.isURL(input), RawFile.isDirectory(path) {
-                entries += Folder.images(in: path)
-            } else {
-                entries.append(Folder.entry(input: input, path: path, client: client))
-            }
-        }
+        let entries = try Folder.entries(for: inputs, client: client)
         let files = ListSource(entries: entries)
         var status = ExitCode.success
         // The first image that loads and decodes opens the viewer; the ones
@@ -64,16 +56,39 @@ enum Viewer {
 
 /// Local images as `ListSource` entries.
 enum Folder {
+    /// Every input as an entry; folders among them add their images in place.
+    static func entries(for inputs: [(String, [UInt8])], client: CurlClient) throws -> [ListSource.Entry] {
+        var entries: [ListSource.Entry] = []
+        for (input, path) in inputs {
+            if !Show.isURL(input), RawFile.isDirectory(path) {
+                entries += try images(in: path)
+            } else {
+                entries.append(entry(input: input, path: path, client: client))
+            }
+        }
+        guard !entries.isEmpty else {
+            let names = inputs.map { RawFile.display($0.1) }.joined(separator: ", ")
+            throw CommandError("no JPEG or PNG images in \(names)")
+        }
+        return entries
+    }
+
     /// The JPEG and PNG files of `directory` (by extension; the bytes are
     /// sniffed when loaded), sorted by name with numbers in order
     /// (`img2` before `img10`), hidden files left out.
-    static func images(in directory: [UInt8]) -> [ListSource.Entry] {
+    static func images(in directory: [UInt8]) throws -> [ListSource.Entry] {
         let extensions: Set<String> = ["jpg", "jpeg", "jpe", "png"]
         let base = directory.last == UInt8(ascii: "/") ? directory : directory + [UInt8(ascii: "/")]
-        let names = RawFile.names(in: directory).filter { name in
+        let listed: [[UInt8]]
+        switch RawFile.listing(of: directory) {
+        case .success(let names): listed = names
+        case .failure(let failure): throw CommandError("cannot read \(RawFile.display(directory)): \(failure.reason)")
+        }
+        // Regular files only: a FIFO named x.jpg would block its reader for ever.
+        let names = listed.filter { name in
             guard name.first != UInt8(ascii: "."), let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return false }
             let ext = String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
-            return extensions.contains(ext) && !RawFile.isDirectory(base + name)
+            return extensions.contains(ext) && RawFile.isRegularFile(base + name)
         }
         let sorted = names.sorted {
             String(decoding: $0, as: UTF8.self).compare(String(decoding: $1, as: UTF8.self), options: [.numeric, .caseInsensitive])

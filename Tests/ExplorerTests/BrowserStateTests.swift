@@ -166,6 +166,28 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         #expect(state.handle(press(.down)).allSatisfy { if case .search = $0 { return false } else { return true } })
     }
 
+    /// A new search that fails leaves nothing of the old one for the next
+    /// page to be appended to (found in review: "dog" page 2 after "cat").
+    @Test func aFailedSearchLeavesNoOldPhotosToAppendTo() {
+        var state = loadedBrowser(hits: 10, totalPages: 9)
+        _ = state.handle(press("/"))
+        _ = state.handle(.input(.key(Key(.char("u"), .control))))
+        for character in "dog" { _ = state.handle(press(character)) }
+        _ = state.handle(press(.enter))
+        _ = state.handle(.searchFinished(query: "dog", page: 1, result: .failed("network down")))
+        #expect(state.hits.isEmpty && state.totalPages == 0)
+        #expect(state.statusText == "network down")
+        #expect(state.handle(press(.end)) == [])
+    }
+
+    @Test func theSelectionFollowsThePhotoTheViewerShows() {
+        var state = loadedBrowser(hits: 20, totalPages: 1)
+        state.select(id: 14)
+        #expect(state.selection == 13 && state.scroll == 3)
+        state.select(id: 99)
+        #expect(state.selection == 13)
+    }
+
     @Test func enterAndClickOpenTheViewer() {
         var state = loadedBrowser()
         _ = state.handle(press(.right))
@@ -239,6 +261,12 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         _ = state.handle(.searchFinished(
             query: "", page: 1, result: .page(hits: [local], totalHits: 1, totalPages: 1, note: nil)))
         _ = state.handle(.imageSize(id: 3, width: 640, height: 427))
+        #expect(state.hits[0].imageWidth == 640 && state.hits[0].imageHeight == 427)
+        // A new search lists the file again without its size: the learnt one stays.
+        _ = state.handle(press("/"))
+        _ = state.handle(press(.enter))
+        _ = state.handle(.searchFinished(
+            query: "", page: 1, result: .page(hits: [local], totalHits: 1, totalPages: 1, note: nil)))
         #expect(state.hits[0].imageWidth == 640 && state.hits[0].imageHeight == 427)
     }
 

@@ -361,6 +361,19 @@ extension Array where Element == UInt8 {
         #expect(scrolled.sixels.contains(tile4))
     }
 
+    /// Typing a long query keeps its end in sight, the cursor block last.
+    @Test func theSearchFieldShowsTheEndOfALongQuery() {
+        var state = BrowserState(layout: browserLayout(), query: "", offline: true)
+        _ = state.handle(press("/"))
+        let typed = "a very long query about red foxes in the snow at dawn near a lake"
+        for character in typed { _ = state.handle(press(character)) }
+        let header = BrowserPlan(state, hasPicture: { _ in false }).rows[0]?.text ?? ""
+        #expect(header.hasPrefix("Search: …"))
+        #expect(header.contains("near a lake█"))
+        #expect(header.hasSuffix("Enter search · Esc cancel"))
+        #expect(TerminalText.displayWidth(header) == 80)
+    }
+
     @Test func untrustedTextCannotEscape() {
         var hit = sampleHit(9)
         hit.tags = "evil\u{1B}]0;pwned\u{07}, tag"

@@ -372,6 +372,22 @@ func expectRestored(_ session: PseudoTerminalSession) {
         expectRestored(session)
     }
 
+    /// A folder with no images, or none readable, is one line naming it and
+    /// exit 1, before the screen is taken.
+    @Test func aFolderWithoutImagesSaysSo() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("pxview-empty-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: empty + "/notes.txt", contents: Data("x".utf8))
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        for arguments in [["show", empty], ["show", empty, empty]] {
+            let session = try PseudoTerminalSession(arguments: arguments, emulation: .sixel)
+            #expect(session.waitForExit() == 1)
+            let text = String(decoding: session.output, as: UTF8.self)
+            #expect(text.contains("pxview: no JPEG or PNG images in \(empty)"))
+            #expect(!session.output.containsSequence(Array(alternateScreenOn.utf8)))
+        }
+    }
+
     @Test func refusesWithoutATerminal() throws {
         let process = Process()
         process.executableURL = PseudoTerminalSession.binary
