@@ -11,11 +11,11 @@ import Pixels
 /// shortens, while their skewed byte histogram is exactly what Huffman codes.
 /// libpng is not needed for this: the format is a signature, three chunks
 /// and zlib's CRC.
-enum PNGWriter {
+public enum PNGWriter {
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// The PNG file, or nil if zlib fails.
-    static func encode(_ image: RGBAImage, level: Int32) -> [UInt8]? {
+    public static func encode(_ image: RGBAImage, level: Int32) -> [UInt8]? {
         let opaque = !image.hasTransparency
         let channels = opaque ? 3 : 4
         let parts = ParallelRows.parts(pixels: image.width * image.height, rows: image.height)

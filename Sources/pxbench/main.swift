@@ -8,15 +8,18 @@ import Scaling
 
 /// pxbench: times pxview's pipeline on real photos fitted into a box, stage by
 /// stage in-process and as whole processes beside chafa and img2sixel, and
-/// scores every output's PSNR against a Lanczos-3 resize at its own size.
+/// scores every output's PSNR and banding index (`Banding`) against a
+/// Lanczos-3 resize at its own size. `--gradient` adds the synthetic sky
+/// (`Banding.gradient`, 1600x1000) to the photos.
 ///
-///     swift run -c release pxbench [--box 800x600] [--runs 5] [--pxview PATH] [FILE|DIR...]
+///     swift run -c release pxbench [--box 800x600] [--runs 5] [--pxview PATH] [--gradient] [FILE|DIR...]
 
 struct BenchOptions {
     var box = PixelSize(width: 800, height: 600)
     var runs = 5
     var pxview: String
     var inputs: [String] = []
+    var gradient = false
 
     init(_ arguments: [String]) {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
@@ -37,8 +40,9 @@ struct BenchOptions {
                 guard let n = Int(next()), n > 0 else { fail("--runs expects a positive number") }
                 runs = n
             case "--pxview": pxview = next()
+            case "--gradient": gradient = true
             case "--help", "-h":
-                print("usage: pxbench [--box WxH] [--runs N] [--pxview PATH] [FILE|DIR...]")
+                print("usage: pxbench [--box WxH] [--runs N] [--pxview PATH] [--gradient] [FILE|DIR...]")
                 exit(0)
             case let other where other.hasPrefix("-"): fail("unknown option \(other)")
             case let path: inputs.append(path)
@@ -90,32 +94,40 @@ struct Measurement {
     var milliseconds: Double
     var bytes: Int
     var psnr: Double
+    var banding: Double
 }
 
-/// Decodes a tool's output back to pixels and scores it.
-func score(_ output: [UInt8], source: RGBAImage, kitty: Bool) -> Double {
+/// Decodes a tool's output back to pixels and scores it: PSNR and banding index.
+func score(_ output: [UInt8], source: RGBAImage, kitty: Bool) -> (psnr: Double, banding: Double) {
     do {
         // Score the graphics only: cut anything after the last ST (`ESC \`).
         var end = output.count
         while end >= 2, !(output[end - 2] == 0x1B && output[end - 1] == UInt8(ascii: "\\")) { end -= 1 }
-        guard end >= 2 else { return .nan }
+        guard end >= 2 else { return (.nan, .nan) }
         let output = Array(output[..<end])
         let image: RGBAImage
         if kitty {
             image = try KittyDecoder.image(output).image
         } else {
-            guard let start = output.firstIndex(of: 0x1B) else { return .nan }
+            guard let start = output.firstIndex(of: 0x1B) else { return (.nan, .nan) }
             image = try SixelDecoder.decode(Array(output[start...])).image
         }
         let reference = LanczosReference.resize(source, to: image.size)
-        return LanczosReference.psnr(image, reference: reference)
+        return (LanczosReference.psnr(image, reference: reference), Banding.index(image, reference: reference))
     } catch {
-        return .nan
+        return (.nan, .nan)
     }
 }
 
 let options = BenchOptions(Array(CommandLine.arguments.dropFirst()))
-let files = photoFiles(options.inputs)
+var files = photoFiles(options.inputs)
+if options.gradient {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pxbench-gradient-1600x1000.png").path
+    guard let png = PNGWriter.encode(Banding.gradient(), level: 6),
+        FileManager.default.createFile(atPath: path, contents: Data(png))
+    else { fail("cannot write \(path)") }
+    files.insert(path, at: 0)
+}
 guard !files.isEmpty else { fail("no JPEG or PNG files found in \(options.inputs.joined(separator: ", "))") }
 guard FileManager.default.isExecutableFile(atPath: options.pxview) else {
     fail("pxview not found at \(options.pxview): build it first (swift build -c release)")
@@ -232,8 +244,9 @@ for file in files {
             output = run.output
         }
         guard !times.isEmpty else { continue }
+        let quality = score(output, source: full.image, kitty: tool.kitty)
         let measurement = Measurement(
-            milliseconds: median(times), bytes: output.count, psnr: score(output, source: full.image, kitty: tool.kitty))
+            milliseconds: median(times), bytes: output.count, psnr: quality.psnr, banding: quality.banding)
         results[tool.name, default: []].append(measurement)
         row[tool.name] = measurement
     }
@@ -241,35 +254,44 @@ for file in files {
 }
 FileHandle.standardError.write(Data("\n".utf8))
 
-func summary(_ name: String, _ results: [String: [Measurement]]) -> (ms: Double, kb: Double, psnr: Double)? {
+func summary(_ name: String, _ results: [String: [Measurement]]) -> (ms: Double, kb: Double, psnr: Double, banding: Double)? {
     guard let list = results[name], !list.isEmpty else { return nil }
-    return (median(list.map(\.milliseconds)), median(list.map { Double($0.bytes) / 1000 }), median(list.map(\.psnr).filter { !$0.isNaN }))
+    return (
+        median(list.map(\.milliseconds)), median(list.map { Double($0.bytes) / 1000 }),
+        median(list.map(\.psnr).filter { !$0.isNaN }), median(list.map(\.banding).filter { !$0.isNaN })
+    )
 }
 
-print("per photo (ms / KB / dB):")
+print("per photo (ms / KB / dB / banding):")
 let header = "photo".padding(toLength: 34, withPad: " ", startingAt: 0)
-    + tools.map { $0.name.leftPadded(22) }.joined()
+    + tools.map { $0.name.leftPadded(26) }.joined()
 print(header)
 for (name, row) in perPhoto {
     var line = String(name.prefix(33)).padding(toLength: 34, withPad: " ", startingAt: 0)
     for tool in tools {
-        let cell = row[tool.name].map { "\(format($0.milliseconds, 0))/\(format(Double($0.bytes) / 1000, 0))/\(format($0.psnr, 1))" } ?? "-"
-        line += cell.leftPadded(22)
+        let cell = row[tool.name].map {
+            "\(format($0.milliseconds, 0))/\(format(Double($0.bytes) / 1000, 0))/\(format($0.psnr, 1))/\(format($0.banding, 2))"
+        } ?? "-"
+        line += cell.leftPadded(26)
     }
     print(line)
 }
 print("")
 print("whole process, median over photos:")
-print("tool            time ms    size KB   PSNR dB")
+print("tool            time ms    size KB   PSNR dB   banding")
 for tool in tools {
     guard let s = summary(tool.name, results) else { continue }
     let name = tool.name.padding(toLength: 14, withPad: " ", startingAt: 0)
-    print("\(name)  \(format(s.ms).leftPadded(7))  \(format(s.kb).leftPadded(9))  \(format(s.psnr).leftPadded(8))")
+    print(
+        "\(name)  \(format(s.ms).leftPadded(7))  \(format(s.kb).leftPadded(9))  \(format(s.psnr).leftPadded(8))"
+            + "  \(format(s.banding, 2).leftPadded(8))")
 }
 print("")
 func ratio(_ a: String, _ b: String, _ results: [String: [Measurement]]) {
     guard let x = summary(a, results), let y = summary(b, results) else { return }
-    print("\(a) / \(b): time \(format(x.ms / y.ms, 2))x, size \(format(x.kb / y.kb, 2))x, PSNR \(format(x.psnr - y.psnr, 1)) dB")
+    print(
+        "\(a) / \(b): time \(format(x.ms / y.ms, 2))x, size \(format(x.kb / y.kb, 2))x, PSNR \(format(x.psnr - y.psnr, 1)) dB,"
+            + " banding \(format(x.banding, 2)) vs \(format(y.banding, 2))")
 }
 ratio("pxview sixel", "chafa sixel", results)
 ratio("pxview sixel", "img2sixel", results)
