@@ -126,6 +126,17 @@ public final class BrowserPainter {
         backend.forgetScreen()
     }
 
+    /// Thumbnails decoded again (larger tiles), by hit id: a new version, so
+    /// no backend reuses the old pixels.
+    private var versions: [Int: Int] = [:]
+
+    /// `id`'s thumbnail was decoded again: fit it anew, upload it anew.
+    public func thumbnailReplaced(id: Int) {
+        guard fitted.removeValue(forKey: id) != nil else { return }
+        versions[id, default: 0] += 1
+        if let index = drawnSlots.firstIndex(of: .picture(id: id)) { drawnSlots[index] = .empty }
+    }
+
     /// The tile size changed (a resize): fitted thumbnails are made again.
     public func relayout() {
         fitted = [:]
@@ -210,7 +221,9 @@ public final class BrowserPainter {
             else { break }
             if case .picture = previous {} else { out += FrameText.erase(area) }
             out += backend.draw(
-                Picture.centred(image: thumbnail, key: PictureKey(id: id), area: area, screen: layout.geometry, reusable: true),
+                Picture.centred(
+                    image: thumbnail, key: PictureKey(id: id, version: versions[id] ?? 0), area: area, screen: layout.geometry,
+                    reusable: true),
                 slot: backendSlot)
         }
         return out

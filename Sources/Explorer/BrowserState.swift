@@ -114,6 +114,12 @@ public struct BrowserState: Equatable, Sendable {
         case .input(let input):
             return handleInput(input)
         case .resized(let newLayout):
+            // A folder's thumbnails were decoded to the old tile size: larger
+            // tiles get them decoded again, sharp (Pixabay's previews are
+            // 150 px whatever the tile).
+            if folder != nil, newLayout.tileBox.width > layout.tileBox.width || newLayout.tileBox.height > layout.tileBox.height {
+                tiles = [:]
+            }
             layout = newLayout
             scrollToSelection()
             return thumbnailsToLoad()

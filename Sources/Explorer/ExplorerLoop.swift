@@ -411,7 +411,10 @@ final class ExplorerLoop {
         case let .search(query, page, outcome):
             perform(browser?.handle(.searchFinished(query: query, page: page, result: outcome)) ?? [])
         case let .thumbnail(id, image, fullSize):
-            if let image { thumbnails[id] = image }
+            if let image {
+                if thumbnails[id] != nil { browserPainter?.thumbnailReplaced(id: id) }
+                thumbnails[id] = image
+            }
             if let fullSize {
                 _ = browser?.handle(.imageSize(id: id, width: fullSize.width, height: fullSize.height))
             }

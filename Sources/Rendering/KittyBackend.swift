@@ -181,6 +181,12 @@ final class KittyBackend: GraphicsBackend {
         var out: [UInt8] = []
         let id = Self.sharedImageID(picture.key)
         if shared[picture.key] == nil {
+            // A new version of a picture replaces the old one's data under the same id.
+            for (key, old) in shared where key.id == picture.key.id {
+                shared[key] = nil
+                sharedBytes -= old.bytes
+                sharedOrder.removeAll { $0 == key }
+            }
             let bytes = picture.image.width * picture.image.height * 4
             while sharedBytes + bytes > Self.sharedByteBudget,
                 let oldest = sharedOrder.first(where: { !placedImage.values.contains(shared[$0]?.id ?? 0) }),

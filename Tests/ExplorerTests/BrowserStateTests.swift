@@ -299,6 +299,23 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         #expect(state.handle(press(.char("c"), .control)) == [.quit])
     }
 
+    /// A folder's tiles, decoded at the tile size, are decoded again when
+    /// the tiles grow; Pixabay previews are not.
+    @Test func largerTilesReloadAFoldersThumbnails() {
+        var folder = BrowserState(layout: browserLayout(), query: "", offline: true, folder: "/photos")
+        _ = folder.start()
+        _ = folder.handle(.searchFinished(
+            query: "", page: 1, result: .page(hits: (1...4).map(sampleHit), totalHits: 4, totalPages: 1, note: nil)))
+        for id in 1...4 { _ = folder.handle(.thumbnailFinished(id: id, loaded: true)) }
+        let grown = folder.handle(.resized(BrowserLayout(geometry: ScreenGeometry(
+            graphics: .sixel, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 16, height: 32)))))
+        #expect(grown == [.loadThumbnails((1...4).map(sampleHit))])
+        var online = loadedBrowser(hits: 4, totalPages: 1)
+        for id in 1...4 { _ = online.handle(.thumbnailFinished(id: id, loaded: true)) }
+        #expect(online.handle(.resized(BrowserLayout(geometry: ScreenGeometry(
+            graphics: .sixel, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 16, height: 32))))) == [])
+    }
+
     @Test func resizeKeepsTheSelectionVisible() {
         var state = loadedBrowser(hits: 20, totalPages: 1)
         _ = state.handle(press(.end))

@@ -333,6 +333,21 @@ extension Array where Element == UInt8 {
         #expect(hidden.count(of: "d=I") == 0 && hidden.count(of: "d=i") == 6)
     }
 
+    /// A folder's thumbnail decoded again (larger tiles) is uploaded again
+    /// under the same id, once; the others stay as they are.
+    @Test func aReplacedThumbnailIsUploadedAgain() {
+        var (state, painter) = kittyGrid(hits: 3)
+        var thumbnails = Dictionary(uniqueKeysWithValues: (1...3).map { ($0, gradient(width: 30, height: 20)) })
+        for id in 1...3 { _ = state.handle(.thumbnailFinished(id: id, loaded: true)) }
+        #expect(painter.frame(for: state, thumbnails: thumbnails).count(of: "_Ga=t,") == 3)
+        thumbnails[2] = gradient(width: 60, height: 40)
+        painter.thumbnailReplaced(id: 2)
+        let again = painter.frame(for: state, thumbnails: thumbnails)
+        #expect(again.count(of: "_Ga=t,") == 1)
+        #expect(again.count(of: "_Ga=t,f=24,s=60,v=40,i=\(0x4000_0000 | 2)") + again.count(of: "i=\(0x4000_0000 | 2)") >= 1)
+        #expect(painter.frame(for: state, thumbnails: thumbnails).isEmpty)
+    }
+
     @Test func sixelSelectionMovesResendOnlyTwoFramesAndScrollingReusesEncodings() {
         let cells = PixelSize(width: 80, height: 24)
         let cell = PixelSize(width: 8, height: 16)
