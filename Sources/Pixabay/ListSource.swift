@@ -28,10 +28,10 @@ public struct ListSource: PhotoSource {
     }
 
     /// Every entry as a hit, in order.
-    public var hits: [PixabayHit] {
-        entries.enumerated().map { index, entry in
-            PixabayHit(id: index + 1, type: Self.hitType, tags: entry.name, imageSize: entry.byteCount)
-        }
+    public var hits: [PixabayHit] { entries.indices.map(hit(at:)) }
+
+    private func hit(at index: Int) -> PixabayHit {
+        PixabayHit(id: index + 1, type: Self.hitType, tags: entries[index].name, imageSize: entries[index].byteCount)
     }
 
     public func search(_ query: SearchQuery) async throws(PixabayError) -> SearchPage {
@@ -45,7 +45,7 @@ public struct ListSource: PhotoSource {
 
     public func hit(id: Int) async throws(PixabayError) -> PixabayHit {
         guard entries.indices.contains(id - 1) else { throw .notFound(id: id) }
-        return hits[id - 1]
+        return hit(at: id - 1)
     }
 
     public func imageBytes(for hit: PixabayHit, size: ImageSize) async throws(PixabayError) -> [UInt8] {

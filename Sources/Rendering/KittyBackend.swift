@@ -122,16 +122,31 @@ final class KittyBackend: GraphicsBackend {
                 if placedImage[slot] == id { placed[slot] = nil }
             }
         }
+        return out + place(picture, imageID: id, source: shownSource, imageSize: shownSize, slot: slot)
+    }
+
+    /// Places image `id` (showing `source` of its `imageSize` pixels) for
+    /// `picture` in `slot`: nothing when that placement is already on
+    /// screen; the slot's previous image loses its placement unless another
+    /// slot now shows it (a grid tile that moved).
+    private func place(_ picture: Picture, imageID id: UInt32, source: SourceRect, imageSize: PixelSize, slot: Int) -> [UInt8] {
         let placement = Self.placement(
-            source: shownSource, imageSize: shownSize, area: picture.area, placement: picture.placement, cell: screen.cellPixels,
+            source: source, imageSize: imageSize, area: picture.area, placement: picture.placement, cell: screen.cellPixels,
             offsetsShrink: display.traits.scaledOffsetsShrink)
         let command = TerminalCommand.moveTo(row: placement.cell.row + 1, column: placement.cell.column + 1)
             + encoder.place(
                 imageID: id, placementID: 1, columns: placement.columns, rows: placement.rows, crop: placement.crop,
                 offset: placement.offset)
-        if placed[slot] == command, slots[slot]?.onScreen == true { return out }
+        if placed[slot] == command, slots[slot]?.onScreen == true { return [] }
+        var out: [UInt8] = []
         if let previous = placedImage[slot], previous != id, !isPlaced(previous, otherThan: slot) {
             out += encoder.deletePlacements(imageID: previous)
+        }
+        // The picture left the slot it was in (placement id 1 moves with it).
+        for (other, image) in placedImage where other != slot && image == id {
+            placedImage[other] = nil
+            placed[other] = nil
+            _ = slots.take(other)
         }
         placed[slot] = command
         placedImage[slot] = id
@@ -197,34 +212,14 @@ final class KittyBackend: GraphicsBackend {
                 sharedOrder.removeAll { $0 == oldest }
             }
             out += upload(picture.image, imageID: id)
+            // New data under an id kitty may still show: place it again.
+            for (other, image) in placedImage where image == id { placed[other] = nil }
             shared[picture.key] = (id, bytes)
             sharedBytes += bytes
         }
         sharedOrder.removeAll { $0 == picture.key }
         sharedOrder.append(picture.key)
-        let placement = Self.placement(
-            source: picture.source, imageSize: picture.image.size, area: picture.area, placement: picture.placement,
-            cell: screen.cellPixels, offsetsShrink: display.traits.scaledOffsetsShrink)
-        let command = TerminalCommand.moveTo(row: placement.cell.row + 1, column: placement.cell.column + 1)
-            + encoder.place(
-                imageID: id, placementID: 1, columns: placement.columns, rows: placement.rows, crop: placement.crop,
-                offset: placement.offset)
-        if placed[slot] == command, slots[slot]?.onScreen == true { return out }
-        if let previous = placedImage[slot], previous != id, !isPlaced(previous, otherThan: slot) {
-            out += encoder.deletePlacements(imageID: previous)
-        }
-        // The picture left the slot it was in: that slot no longer holds it.
-        for (other, image) in placedImage where other != slot && image == id {
-            placedImage[other] = nil
-            placed[other] = nil
-            _ = slots.take(other)
-        }
-        placed[slot] = command
-        placedImage[slot] = id
-        slots[slot] = SlotRecord(
-            key: picture.key, source: picture.source, placement: picture.placement, area: picture.area,
-            cells: CellRect(column: placement.cell.column, row: placement.cell.row, columns: 1, rows: 1), onScreen: true)
-        return out + command
+        return out + place(picture, imageID: id, source: picture.source, imageSize: picture.image.size, slot: slot)
     }
 
     // MARK: Uploads

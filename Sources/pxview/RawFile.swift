@@ -49,6 +49,12 @@ enum RawFile {
         return withPath(path) { stat($0, &info) } == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// The file's size in bytes; 0 when it cannot be known.
+    static func size(_ path: [UInt8]) -> Int {
+        var info = stat()
+        return withPath(path) { stat($0, &info) } == 0 ? Int(info.st_size) : 0
+    }
+
     /// A regular file (not a FIFO, whose open(2) would block; not a device).
     static func isRegularFile(_ path: [UInt8]) -> Bool {
         var info = stat()

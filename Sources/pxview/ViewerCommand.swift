@@ -16,17 +16,12 @@ enum Viewer {
         let display = try ExplorerSetup.display(view, command: "show", viewer: true)
         let client = CurlClient(userAgent: "pxview/\(Commands.version)")
         let inputs = Array(zip(parsed.positionals, parsed.positionalBytes))
+        let entries = try Folder.entries(for: inputs, client: client)
         if inputs.count == 1, !Show.isURL(inputs[0].0), RawFile.isDirectory(inputs[0].1) {
-            let folder = inputs[0].1
-            let entries = try Folder.images(in: folder)
-            guard !entries.isEmpty else {
-                throw CommandError("no JPEG or PNG images in \(RawFile.display(folder))")
-            }
             return try ExplorerApp.runBrowser(
                 source: ListSource(entries: entries), query: SearchQuery(q: ""), display: display,
-                options: ExplorerSetup.options(maxPixels: view.maxPixels), folder: RawFile.display(folder))
+                options: ExplorerSetup.options(maxPixels: view.maxPixels), folder: RawFile.display(inputs[0].1))
         }
-        let entries = try Folder.entries(for: inputs, client: client)
         let files = ListSource(entries: entries)
         var status = ExitCode.success
         // The first image that loads and decodes opens the viewer; the ones
@@ -96,7 +91,7 @@ enum Folder {
         }
         return sorted.map { name in
             let path = base + name
-            return ListSource.Entry(name: RawFile.display(name), byteCount: byteCount(path)) { () async throws(PixabayError) in
+            return ListSource.Entry(name: RawFile.display(name), byteCount: RawFile.size(path)) { () async throws(PixabayError) in
                 do {
                     return try RawFile.read(path, limit: Show.maxFileBytes)
                 } catch {
@@ -109,7 +104,7 @@ enum Folder {
     /// One file or URL given on the command line.
     static func entry(input: String, path: [UInt8], client: CurlClient) -> ListSource.Entry {
         let name = Show.isURL(input) ? TerminalText.sanitize(input) : RawFile.display(Array(path.split(separator: UInt8(ascii: "/")).last ?? []))
-        return ListSource.Entry(name: name.isEmpty ? TerminalText.sanitize(input) : name, byteCount: Show.isURL(input) ? 0 : byteCount(path)) {
+        return ListSource.Entry(name: name.isEmpty ? TerminalText.sanitize(input) : name, byteCount: Show.isURL(input) ? 0 : RawFile.size(path)) {
             () async throws(PixabayError) in
             do {
                 return try await Show.load(input, path: path, client: client)
@@ -119,8 +114,4 @@ enum Folder {
         }
     }
 
-    static func byteCount(_ path: [UInt8]) -> Int {
-        var info = stat()
-        return RawFile.withPath(path) { stat($0, &info) } == 0 ? Int(info.st_size) : 0
-    }
 }
