@@ -13,6 +13,11 @@ public enum Dither: String, Sendable, CaseIterable {
     /// A 32x32 void-and-cluster blue-noise matrix: the same per-pixel cost,
     /// a grainier but pattern-free texture.
     case blueNoise
+    /// Floyd–Steinberg error diffusion: each pixel's error goes to its
+    /// neighbours, so the average colour of an area is right even between
+    /// far-apart palette colours. For still pictures only: it depends on
+    /// every pixel before, so a panned view shimmers.
+    case diffusion
 
     /// The threshold matrix, nil for `.none`.
     var matrix: ThresholdMatrix? {
@@ -20,6 +25,7 @@ public enum Dither: String, Sendable, CaseIterable {
         case .none: return nil
         case .ordered: return .bayer8
         case .blueNoise: return .blueNoise32
+        case .diffusion: return nil
         }
     }
 }

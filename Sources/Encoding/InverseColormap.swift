@@ -18,8 +18,8 @@
 /// colour in the cell; in particular two palette colours can share a cell.
 /// A cell holding a palette colour other than the one its centre maps to is
 /// therefore flagged, and pixels landing in it are first checked for an
-/// exact palette match, so exact colours always map to themselves. Only
-/// such conflicted cells pay for the hash probe.
+/// exact palette match, so exact colours always map to themselves, then
+/// searched exactly. Only such conflicted cells pay for the probe and search.
 struct InverseColormap: Sendable {
     static let cellBits = 5
     static let cellsPerSide = 1 << cellBits
@@ -101,13 +101,56 @@ struct InverseColormap: Sendable {
             let cell = InverseColormap.cell(r: r, g: g, b: b)
             var entry = cube[cell]
             if entry == InverseColormap.unfilled { entry = fill(cell) }
-            if entry & InverseColormap.exactFlag != 0,
-               let exact = exactColors.index(
-                of: RGB(r: UInt8(truncatingIfNeeded: r), g: UInt8(truncatingIfNeeded: g),
-                        b: UInt8(truncatingIfNeeded: b))) {
-                return exact
+            if entry & InverseColormap.exactFlag != 0 {
+                if let exact = exactColors.index(
+                    of: RGB(r: UInt8(truncatingIfNeeded: r), g: UInt8(truncatingIfNeeded: g),
+                            b: UInt8(truncatingIfNeeded: b))) {
+                    return exact
+                }
+                return nearest(r: r, g: g, b: b, cell: cell)
             }
             return UInt8(truncatingIfNeeded: entry)
+        }
+
+        /// The true nearest colour for a pixel in a cell holding several
+        /// palette colours, where the cell centre's answer can be a
+        /// neighbour's: colours a sixel percent apart (2.55 levels) share
+        /// 8-level cells, and a smooth sky then lost its finest steps.
+        /// Searches the box's candidates, nearest box first (the cell was
+        /// filled, so they are collected).
+        @inline(never)
+        private func nearest(r: Int32, g: Int32, b: Int32, cell: Int) -> UInt8 {
+            UInt8(truncatingIfNeeded: search(r: r, g: g, b: b, box: Self.box(of: cell)))
+        }
+
+        /// The nearest of `box`'s candidates to (r, g, b), a point in the
+        /// box: they are sorted by distance to the box, a lower bound of
+        /// their distance to the point, so the scan stops at the first one
+        /// that cannot beat the best. Ties go to the lowest index.
+        @inline(__always)
+        private func search(r: Int32, g: Int32, b: Int32, box: Int) -> Int {
+            let boxCandidates = candidates + box * 256
+            var best = Int32.max
+            var bestIndex = 0
+            for k in 0..<candidateCounts[box] {
+                let candidate = boxCandidates[k]
+                if Int32(truncatingIfNeeded: candidate >> 8) > best { break }
+                let i = Int(candidate & 0xFF)
+                let er = reds[i] &- r, eg = greens[i] &- g, eb = blues[i] &- b
+                let d = er &* er &+ eg &* eg &+ eb &* eb
+                if d < best || (d == best && i < bestIndex) {
+                    best = d
+                    bestIndex = i
+                }
+            }
+            return bestIndex
+        }
+
+        @inline(__always)
+        private static func box(of cell: Int) -> Int {
+            let bits = InverseColormap.cellBits, perBox = InverseColormap.cellsPerBoxSide
+            let cellR = cell >> (2 * bits), cellG = (cell >> bits) & (cellsPerSide - 1), cellB = cell & (cellsPerSide - 1)
+            return ((cellR / perBox) * InverseColormap.boxesPerSide + cellG / perBox) * InverseColormap.boxesPerSide + cellB / perBox
         }
 
         @inline(never)
@@ -126,19 +169,7 @@ struct InverseColormap: Sendable {
             let r = Int32(cellR) * cellSize + cellSize / 2
             let g = Int32(cellG) * cellSize + cellSize / 2
             let b = Int32(cellB) * cellSize + cellSize / 2
-            var best = Int32.max
-            var bestIndex = 0
-            for k in 0..<candidateCounts[box] {
-                let candidate = boxCandidates[k]
-                if Int32(truncatingIfNeeded: candidate >> 8) > best { break }
-                let i = Int(candidate & 0xFF)
-                let er = reds[i] &- r, eg = greens[i] &- g, eb = blues[i] &- b
-                let d = er &* er &+ eg &* eg &+ eb &* eb
-                if d < best || (d == best && i < bestIndex) {
-                    best = d
-                    bestIndex = i
-                }
-            }
+            let bestIndex = search(r: r, g: g, b: b, box: box)
             let entry = UInt16(bestIndex) | (holdsOtherPaletteColor(cell, than: bestIndex) ? InverseColormap.exactFlag : 0)
             cube[cell] = entry
             return entry

@@ -38,3 +38,20 @@ public struct Palette: Sendable, Equatable {
     public var count: Int { colors.count }
     public var isEmpty: Bool { colors.isEmpty }
 }
+
+extension Palette {
+    /// Each colour as a sixel terminal shows it (registers hold whole
+    /// percents: 101 levels a channel), duplicates dropped. Dithering
+    /// against these colours rather than the exact ones lets the dither
+    /// account for the terminal's rounding; otherwise a smooth sky rounded
+    /// by the terminal shows 2.55-level steps no dither was told about.
+    public var sixelShown: Palette {
+        var seen = Set<RGB>()
+        var shown: [RGB] = []
+        for color in colors {
+            let snapped = RGB(r: SixelEncoder.shown(color.r), g: SixelEncoder.shown(color.g), b: SixelEncoder.shown(color.b))
+            if seen.insert(snapped).inserted { shown.append(snapped) }
+        }
+        return Palette(colors: shown)
+    }
+}

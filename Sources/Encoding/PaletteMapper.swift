@@ -16,6 +16,8 @@ public struct PaletteMapper: Sendable {
     public let dither: Dither
     /// Peak-to-peak size of the dither offset added to each channel.
     public let ditherAmplitude: Int
+    /// For `.diffusion`: sixteenths of each pixel's error passed on.
+    public let diffusionWeight: Int
 
     private let colormap: InverseColormap
     private let ditherOffsets: [Int32]
@@ -27,8 +29,9 @@ public struct PaletteMapper: Sendable {
     ///   to its nearest neighbour (`meanNeighbourStep`), which is what a
     ///   threshold dither needs to turn a flat gradient into a mix of the two
     ///   neighbouring colours rather than bands.
-    public init(palette: Palette, dither: Dither, ditherAmplitude: Int? = nil) {
+    public init(palette: Palette, dither: Dither, ditherAmplitude: Int? = nil, diffusionWeight: Int = 16) {
         self.palette = palette
+        self.diffusionWeight = min(16, max(0, diffusionWeight))
         self.dither = dither
         self.ditherAmplitude = dither == .none ? 0 : max(0, ditherAmplitude ?? Self.meanNeighbourStep(palette))
         let matrix = dither.matrix ?? .bayer8
@@ -67,6 +70,11 @@ public struct PaletteMapper: Sendable {
         var indices = [UInt8](repeating: 0, count: count)
         let hasAlpha = image.hasTransparency
         var transparent = hasAlpha ? [Bool](repeating: false, count: count) : []
+        if dither == .diffusion {
+            diffuse(image, into: &indices, transparent: &transparent, hasAlpha: hasAlpha)
+            return IndexedImage(checkedWidth: width, height: height, indices: indices,
+                                transparent: hasAlpha ? transparent : nil)
+        }
         let dithering = dither != .none && ditherAmplitude > 0
         let side = ditherSide, tileMask = ditherSide - 1
         let parts = max(1, min(parts, height))
@@ -108,6 +116,76 @@ public struct PaletteMapper: Sendable {
         return IndexedImage(checkedWidth: width, height: height, indices: indices,
                             transparent: hasAlpha ? transparent : nil)
     }
+
+    /// Floyd–Steinberg error diffusion, serpentine, in row parts of
+    /// `diffusionRows` run in parallel. Each part starts with no carried
+    /// error (not visible: the first row of a part is dithered afresh), and
+    /// the parts depend on the height alone, so the output is the same on
+    /// any number of cores. The error diffused
+    /// is the wanted colour minus the colour actually picked, so the
+    /// lookup cube's 8-level cells cost nothing in accuracy: what one pixel
+    /// misses, its neighbours make up. `diffusionWeight` sixteenths of it.
+    private func diffuse(_ image: RGBAImage, into indices: inout [UInt8], transparent: inout [Bool], hasAlpha: Bool) {
+        let width = image.width, height = image.height
+        let parts = max(1, height / Self.diffusionRows)
+        let reds = palette.colors.map { Int32($0.r) }, greens = palette.colors.map { Int32($0.g) }
+        let blues = palette.colors.map { Int32($0.b) }
+        let weight = Int32(diffusionWeight)
+        image.pixels.withUnsafeBufferPointer { p in
+            indices.withUnsafeMutableBufferPointer { out in
+                transparent.withUnsafeMutableBufferPointer { mask in
+                    ParallelRows.run(parts: parts, rows: height) { rows in
+                        colormap.withLookup { lookup in
+                            // Errors in 1/256 units (x16 for the FS weights, x16 for `weight`),
+                            // one pixel of padding either side.
+                            var current = [Int32](repeating: 0, count: (width + 2) * 3)
+                            var next = current
+                            for y in rows {
+                                let forward = (y - rows.lowerBound) & 1 == 0
+                                let step = forward ? 1 : -1
+                                var x = forward ? 0 : width - 1
+                                for _ in 0..<width {
+                                    let i = y * width + x, s = i << 2, e = (x + 1) * 3
+                                    if hasAlpha && p[s + 3] < 128 {
+                                        mask[i] = true
+                                        x += step
+                                        continue
+                                    }
+                                    let r = min(255, max(0, Int32(p[s]) + (current[e] + 128) >> 8))
+                                    let g = min(255, max(0, Int32(p[s + 1]) + (current[e + 1] + 128) >> 8))
+                                    let b = min(255, max(0, Int32(p[s + 2]) + (current[e + 2] + 128) >> 8))
+                                    let index = lookup.index(r: r, g: g, b: b)
+                                    out[i] = index
+                                    let k = Int(index)
+                                    let errors = ((r - reds[k]) * weight, (g - greens[k]) * weight, (b - blues[k]) * weight)
+                                    let ahead = e + step * 3, behind = e - step * 3
+                                    current[ahead] += errors.0 * 7
+                                    current[ahead + 1] += errors.1 * 7
+                                    current[ahead + 2] += errors.2 * 7
+                                    next[behind] += errors.0 * 3
+                                    next[behind + 1] += errors.1 * 3
+                                    next[behind + 2] += errors.2 * 3
+                                    next[e] += errors.0 * 5
+                                    next[e + 1] += errors.1 * 5
+                                    next[e + 2] += errors.2 * 5
+                                    next[ahead] += errors.0
+                                    next[ahead + 1] += errors.1
+                                    next[ahead + 2] += errors.2
+                                    x += step
+                                }
+                                swap(&current, &next)
+                                for j in next.indices { next[j] = 0 }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rows per diffusion part: an 800x600 picture is 4 parts, enough for
+    /// 2–4 cores.
+    static let diffusionRows = 150
 
     /// Mean over the palette of the distance to the nearest other colour,
     /// measured as the largest per-channel difference; 0 for palettes of

@@ -95,6 +95,11 @@ public struct SixelEncoder: Sendable {
         return out.finish()
     }
 
+    /// The 0...255 value a terminal shows for a channel sent as `percent(channel)`.
+    static func shown(_ channel: UInt8) -> UInt8 {
+        UInt8((percent(channel) * 255 + 50) / 100)
+    }
+
     /// 0...255 to the 0...100 percent sixel registers use, rounded to nearest.
     static func percent(_ channel: UInt8) -> Int {
         (Int(channel) * 100 + 127) / 255

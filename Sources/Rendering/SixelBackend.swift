@@ -98,7 +98,7 @@ final class SixelBackend: GraphicsBackend {
             // A grid tile seen before: the same bytes at its new place.
             bands = kept.bands
         } else {
-            let (palette, mapper) = picture.reusable ? makePalette(for: picture) : paletteAndMapper(for: picture, slot: slot)
+            let (palette, mapper) = picture.reusable ? makePalette(for: picture, still: true) : paletteAndMapper(for: picture, slot: slot)
             let background = display.geometry.background.map { RGB(r: $0.r, g: $0.g, b: $0.b) }
             bands = encodeBands(canvas, image: picture.image, palette: palette, mapper: mapper, background: background)
             if picture.reusable {
@@ -162,10 +162,17 @@ final class SixelBackend: GraphicsBackend {
         return (palette, mapper)
     }
 
-    private func makePalette(for picture: Picture) -> (Palette, PaletteMapper) {
+    /// `still`: a grid tile, drawn once and kept, diffused like `show`'s
+    /// pictures; the viewer's pictures keep an ordered dither keyed to the
+    /// image, which does not shimmer when panned.
+    private func makePalette(for picture: Picture, still: Bool = false) -> (Palette, PaletteMapper) {
         let registers = display.geometry.colorRegisters - (display.geometry.background == nil ? 0 : 1)
         let (palette, exact) = PaletteBuilder(maxColors: max(1, registers)).buildReportingExactness(
             from: Self.sample(picture.image, resampler: resampler))
+        if still {
+            let mapper = SixelRenderer.stillMapper(palette, isExact: exact)
+            return (mapper.palette, mapper)
+        }
         return (palette, SixelRenderer.mapper(palette, dither: exact ? .none : .ordered))
     }
 

@@ -167,11 +167,14 @@ for file in files {
             scaled = renderer.resampler.resample(
                 decoded.image, from: viewport.sourceRect(inImageOf: decoded.image.size), to: viewport.outputSize)
         })
-        var palette = Palette(colors: [])
-        quantizeRuns.append(milliseconds { palette = PaletteBuilder(maxColors: sixelDisplay.geometry.colorRegisters).build(from: scaled) })
+        var palette = Palette(colors: []), isExact = false
+        quantizeRuns.append(milliseconds {
+            (palette, isExact) = PaletteBuilder(maxColors: sixelDisplay.geometry.colorRegisters).buildReportingExactness(from: scaled)
+        })
         var indexed: IndexedImage?
-        mapRuns.append(milliseconds { indexed = SixelRenderer.mapper(palette, dither: .ordered).map(scaled) })
-        if let indexed { sixelRuns.append(milliseconds { _ = SixelEncoder().encode(indexed, palette: palette) }) }
+        let mapper = SixelRenderer.stillMapper(palette, isExact: isExact)
+        mapRuns.append(milliseconds { indexed = mapper.map(scaled) })
+        if let indexed { sixelRuns.append(milliseconds { _ = SixelEncoder().encode(indexed, palette: mapper.palette) }) }
         kittyRuns.append(milliseconds { _ = KittyEncoder().transmitAndPlace(scaled, imageID: 1, placementID: 1, columns: 80, rows: 24) })
     }
     stages.decode.append(median(decodeRuns))

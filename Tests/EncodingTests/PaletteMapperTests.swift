@@ -1,4 +1,4 @@
-import Encoding
+@testable import Encoding
 import Pixels
 import Testing
 
@@ -59,7 +59,7 @@ import Testing
         #expect(indexed.transparent == [Bool](repeating: true, count: 6))
     }
 
-    @Test(arguments: [Dither.ordered, .blueNoise])
+    @Test(arguments: [Dither.ordered, .blueNoise, .diffusion])
     func ditherIsDeterministic(dither: Dither) throws {
         let photo = try RawFixture.china.load()
         // Two independently built palettes and mappers: nothing random, nothing
@@ -91,9 +91,9 @@ import Testing
 
     private let blackAndWhite = Palette(colors: [RGB(r: 0, g: 0, b: 0), RGB(r: 255, g: 255, b: 255)])
 
-    private func whiteShare(of level: UInt8, dither: Dither) -> Double {
+    private func whiteShare(of level: UInt8, dither: Dither, weight: Int = 16) -> Double {
         let grey = RGBAImage(width: 64, height: 64, fill: RGBA(r: level, g: level, b: level))
-        let indices = PaletteMapper(palette: blackAndWhite, dither: dither).map(grey).indices
+        let indices = PaletteMapper(palette: blackAndWhite, dither: dither, diffusionWeight: weight).map(grey).indices
         return Double(indices.filter { $0 == 1 }.count) / Double(indices.count)
     }
 
@@ -106,6 +106,25 @@ import Testing
             #expect(abs(share - Double(level) / 255) < 0.03, "grey \(level) came out \(share) white")
         }
         #expect(whiteShare(of: 128, dither: .none) == 1)
+    }
+
+    @Test func fullDiffusionKeepsTheToneAndALeakyOneDriftsToTheNearestColour() {
+        for level in [32, 64, 128, 192, 224] {
+            let share = whiteShare(of: UInt8(level), dither: .diffusion)
+            #expect(abs(share - Double(level) / 255) < 0.01, "grey \(level) came out \(share) white")
+        }
+        // 12/16 passes on three quarters: a flat grey between far-apart
+        // colours drifts towards the nearer one, never past it.
+        let dark = whiteShare(of: 64, dither: .diffusion, weight: 12)
+        #expect(dark < 64 / 255 && dark > 0.05, "grey 64 came out \(dark) white")
+    }
+
+    /// The parts diffused in parallel follow the height, not the cores.
+    @Test func diffusionIsTheSameInOnePartOrMany() throws {
+        let photo = try RawFixture.china.load()
+        let mapper = PaletteMapper(palette: PaletteBuilder().build(from: photo), dither: .diffusion)
+        #expect(mapper.map(photo, ditherOriginX: 0, ditherOriginY: 0, parts: 1)
+            == mapper.map(photo, ditherOriginX: 0, ditherOriginY: 0, parts: 4))
     }
 
     @Test func blueNoiseHasNoClumpsAndNoEightPixelPeriod() {
