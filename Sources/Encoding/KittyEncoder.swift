@@ -177,7 +177,19 @@ public struct KittyEncoder: Sendable {
         command(keys: "a=d,d=p,x=\(max(1, column)),y=\(max(1, row)),q=2", payload: [])
     }
 
-    /// Deletes the image and its placements and frees its data (`d=I`).
+    /// Deletes the image's placements and swaps its data for one pixel:
+    /// frees the memory of this image only. `d=I` cannot: kitty (0.26
+    /// and later, `filter_refs` in graphics.c) then frees every image left
+    /// without a placement, so the grid's tiles hidden under the viewer
+    /// and the viewer's fitted copy went with it (seen: zooming back to fit
+    /// a large photo showed black).
+    public func release(imageID: UInt32) -> [UInt8] {
+        deletePlacements(imageID: imageID)
+            + command(keys: "a=t,f=24,s=1,v=1,i=\(imageID),q=2", payload: Base64.encode([0, 0, 0]))
+    }
+
+    /// Deletes the image and its placements and frees its data (`d=I`),
+    /// and with it every other image without a placement: for leaving.
     public func delete(imageID: UInt32) -> [UInt8] {
         command(keys: "a=d,d=I,i=\(imageID),q=2", payload: [])
     }

@@ -40,9 +40,14 @@ final class KittyBackend: GraphicsBackend {
     /// Slot `n` uses ids `firstImageID + 2n` (decoded) and `+ 1` (fitted).
     static let firstImageID: UInt32 = 1
 
-    init(display: Display, resampler: Resampler = Resampler()) {
+    /// `KittyRegion.minimumPixels` but for tests, which cannot resample
+    /// megapixels in debug builds.
+    private let regionMinimumPixels: Int
+
+    init(display: Display, resampler: Resampler = Resampler(), regionMinimumPixels: Int = KittyRegion.minimumPixels) {
         self.display = display
         self.resampler = resampler
+        self.regionMinimumPixels = regionMinimumPixels
         screen = Self.screen(for: display.geometry)
     }
 
@@ -89,6 +94,11 @@ final class KittyBackend: GraphicsBackend {
         if picture.reusable { return drawShared(picture, slot: slot) }
         var out: [UInt8] = []
         let image = picture.image
+        if let old = regions[slot], old.key != picture.key, !KittyRegion.isWanted(image: image.size, window: windowPixels, minimumPixels: regionMinimumPixels) {
+            // Another picture, shown whole: the old one's region goes.
+            out += encoder.release(imageID: regionImageID(slot: slot, parity: old.parity))
+            regions[slot] = nil
+        }
         let source = picture.source
         // The width the whole image has at this view's scale.
         let wholeWidth = Double(picture.placement.width) / max(1e-9, source.width) * Double(image.width)
@@ -98,7 +108,7 @@ final class KittyBackend: GraphicsBackend {
             fitted[slot]?.id != picture.key.id || wholeWidth > Double(fitted[slot]?.size.width ?? 0) + 0.5
         {
             let pixels = resampler.resample(image, from: SourceRect(covering: image.size), to: picture.placement.size)
-            if fitted[slot] != nil { out += encoder.delete(imageID: fittedImageID(slot: slot)) }
+            if fitted[slot] != nil { out += encoder.deletePlacements(imageID: fittedImageID(slot: slot)) }
             out += upload(pixels, imageID: fittedImageID(slot: slot))
             fitted[slot] = (picture.key.id, pixels.size)
             // Deleting an image deletes its placements: place it again.
@@ -113,16 +123,55 @@ final class KittyBackend: GraphicsBackend {
             let sy = Double(small.size.height) / Double(image.height)
             shownSize = small.size
             shownSource = SourceRect(x: source.x * sx, y: source.y * sy, width: source.width * sx, height: source.height * sy)
+        } else if KittyRegion.isWanted(image: image.size, window: windowPixels, minimumPixels: regionMinimumPixels) {
+            let outputScale = Double(picture.placement.width) / max(1e-9, source.width)
+            var retired: UInt32?
+            if regions[slot]?.key != picture.key || regions[slot]?.region.covers(source, outputScale: outputScale) != true {
+                let region = KittyRegion.around(source, outputScale: outputScale, image: image.size)
+                let pixels = resampler.resample(
+                    image, from: SourceRect(x: Double(region.source.x), y: Double(region.source.y),
+                                            width: Double(region.source.width), height: Double(region.source.height)),
+                    to: region.size)
+                // The other of the slot's two region ids: the old region stays
+                // on screen until the new one is placed, then goes.
+                let parity = regions[slot].map { 1 - $0.parity } ?? 0
+                retired = regions[slot].map { regionImageID(slot: slot, parity: $0.parity) }
+                out += upload(pixels, imageID: regionImageID(slot: slot, parity: parity))
+                regions[slot] = (picture.key, region, parity)
+            }
+            let current = regions[slot]!
+            id = regionImageID(slot: slot, parity: current.parity)
+            shownSize = current.region.size
+            shownSource = current.region.show(source)
+            out += place(picture, imageID: id, source: shownSource, imageSize: shownSize, slot: slot)
+            return out + (retired.map { encoder.release(imageID: $0) } ?? [])
         } else {
             id = imageID(slot: slot)
             if uploaded[slot] != picture.key {
-                if uploaded[slot] != nil { out += encoder.delete(imageID: id) }
+                if uploaded[slot] != nil { out += encoder.deletePlacements(imageID: id) }
                 out += upload(image, imageID: id)
                 uploaded[slot] = picture.key
                 if placedImage[slot] == id { placed[slot] = nil }
             }
         }
         return out + place(picture, imageID: id, source: shownSource, imageSize: shownSize, slot: slot)
+    }
+
+    /// The window in pixels: regions are for images well past it.
+    private var windowPixels: PixelSize {
+        PixelSize(
+            width: display.geometry.windowCells.width * screen.cellPixels.width,
+            height: display.geometry.windowCells.height * screen.cellPixels.height)
+    }
+
+    /// Per slot, the region of a large picture kitty holds, and which of
+    /// the slot's two region ids it is under.
+    private var regions: [Int: (key: PictureKey, region: KittyRegion, parity: UInt32)] = [:]
+
+    /// Region ids: `0x2000_0000 + 2 * slot + parity`, apart from the slot
+    /// ids (1, 2, 3… upwards) and the shared ids (`0x4000_0000` and up).
+    func regionImageID(slot: Int, parity: UInt32) -> UInt32 {
+        0x2000_0000 + 2 * UInt32(truncatingIfNeeded: max(0, slot)) + parity
     }
 
     /// Places image `id` (showing `source` of its `imageSize` pixels) for
@@ -207,7 +256,7 @@ final class KittyBackend: GraphicsBackend {
                 let oldest = sharedOrder.first(where: { !placedImage.values.contains(shared[$0]?.id ?? 0) }),
                 let evicted = shared.removeValue(forKey: oldest)
             {
-                out += encoder.delete(imageID: evicted.id)
+                out += encoder.release(imageID: evicted.id)
                 sharedBytes -= evicted.bytes
                 sharedOrder.removeAll { $0 == oldest }
             }
@@ -258,6 +307,8 @@ final class KittyBackend: GraphicsBackend {
         handedOver = []
         var out = uploaded.keys.sorted().flatMap { encoder.delete(imageID: imageID(slot: $0)) }
         out += fitted.keys.sorted().flatMap { encoder.delete(imageID: fittedImageID(slot: $0)) }
+        out += regions.sorted { $0.key < $1.key }.flatMap { encoder.delete(imageID: regionImageID(slot: $0.key, parity: $0.value.parity)) }
+        regions = [:]
         out += shared.values.map(\.id).sorted().flatMap { encoder.delete(imageID: $0) }
         shared = [:]
         sharedBytes = 0

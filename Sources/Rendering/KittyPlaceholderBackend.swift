@@ -99,6 +99,6 @@ final class KittyPlaceholderBackend: GraphicsBackend {
 
     /// Its cells blanked and its image freed.
     private func removal(of old: SlotRecord, slot: Int) -> [UInt8] {
-        CellEraser.erase(old.cells, keeping: nil) + encoder.delete(imageID: imageID(slot: slot))
+        CellEraser.erase(old.cells, keeping: nil) + encoder.release(imageID: imageID(slot: slot))
     }
 }

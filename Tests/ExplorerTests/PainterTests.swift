@@ -1,8 +1,10 @@
+import Decoding
 import Encoding
+import Foundation
 import Glibc
 import GraphicsReadback
 import Pixabay
-import Rendering
+@testable import Rendering
 import Scaling
 import Pixels
 import Terminal
@@ -60,6 +62,12 @@ extension Array where Element == UInt8 {
             rest = rest[(end + 2)...]
         }
         return found
+    }
+
+    func offset(of text: String) -> Int? {
+        let needle = Array(text.utf8)
+        guard count >= needle.count else { return nil }
+        return (0...(count - needle.count)).first { self[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 
     func count(of text: String) -> Int {
@@ -396,5 +404,139 @@ extension Array where Element == UInt8 {
         #expect(frame.count(of: "\u{1B}]0") == 0)
         #expect(frame.count(of: "\u{1B}[2J") == 0)
         #expect(frame.count(of: "tags: evil\u{FFFD}]0;pwned\u{FFFD}, tag") == 1)
+    }
+}
+
+/// The crop (x, y, w, h) of a frame's first kitty placement.
+func kittyCrop(_ frame: [UInt8]) -> PixelRect? {
+    let text = String(decoding: frame, as: UTF8.self)
+    guard let start = text.range(of: "a=p,"), let end = text[start.upperBound...].firstIndex(of: "\u{1B}") else { return nil }
+    var keys: [String: Int] = [:]
+    for pair in text[start.upperBound..<end].split(separator: ",") {
+        let parts = pair.split(separator: "=")
+        if parts.count == 2, let value = Int(parts[1]) { keys[String(parts[0])] = value }
+    }
+    guard let x = keys["x"], let y = keys["y"], let w = keys["w"], let h = keys["h"] else { return nil }
+    return PixelRect(x: x, y: y, width: w, height: h)
+}
+
+/// The images a frame uploads to kitty: id and pixel size, in order.
+func kittyUploads(_ frame: [UInt8]) throws -> [(id: Int, size: PixelSize)] {
+    var found: [(id: Int, size: PixelSize)] = []
+    var data: [UInt8] = []
+    var id: Int?
+    // Only the graphics commands: the frame also moves the cursor and writes text.
+    var apcs: [UInt8] = []
+    var i = 0
+    while i + 2 < frame.count {
+        if frame[i] == 0x1B, frame[i + 1] == UInt8(ascii: "_"), frame[i + 2] == UInt8(ascii: "G"),
+            let end = (i..<(frame.count - 1)).first(where: { frame[$0] == 0x1B && frame[$0 + 1] == UInt8(ascii: "\\") })
+        {
+            apcs += frame[i...(end + 1)]
+            i = end + 2
+        } else {
+            i += 1
+        }
+    }
+    for command in try KittyDecoder.commands(apcs) {
+        if command.keys["a"] == "t" || command.keys["a"] == "T" {
+            id = command.keys["i"].flatMap { Int($0) }
+            data = []
+        }
+        guard let current = id else { continue }
+        data += [UInt8](Data(base64Encoded: Data(command.payload)) ?? Data())
+        if command.keys["m"] != "1" {
+            if let width = command.keys["s"].flatMap({ Int($0) }), let height = command.keys["v"].flatMap({ Int($0) }) {
+                found.append((current, PixelSize(width: width, height: height)))
+            } else {
+                found.append((current, try decodeImage(data).image.size))
+            }
+            id = nil
+        }
+    }
+    return found
+}
+
+@Suite struct KittyRegionTests {
+    let image = PixelSize(width: 6000, height: 4000)
+    /// A 1200x800 view at a fifth of the image's pixels: 6000x4000 shown.
+    let view = SourceRect(x: 2000, y: 1000, width: 1500, height: 1000)
+
+    @Test func aRegionIsTheViewAndAQuarterOnEachSideAtTheOutputScale() {
+        let region = KittyRegion.around(view, outputScale: 0.8, image: image)
+        #expect(region.source == PixelRect(x: 1625, y: 750, width: 2250, height: 1500))
+        #expect(region.size == PixelSize(width: 1800, height: 1200))
+        #expect(region.show(view) == SourceRect(x: 300, y: 200, width: 1200, height: 800))
+        // Never more pixels than the image has; cut at its edges.
+        let corner = KittyRegion.around(SourceRect(x: 0, y: 0, width: 600, height: 400), outputScale: 2, image: image)
+        #expect(corner.source == PixelRect(x: 0, y: 0, width: 750, height: 500))
+        #expect(corner.size == PixelSize(width: 750, height: 500))
+    }
+
+    @Test func panningInsideTheMarginAndZoomingOutAStepKeepTheRegion() {
+        let region = KittyRegion.around(view, outputScale: 0.8, image: image)
+        func panned(_ fraction: Double) -> SourceRect {
+            SourceRect(x: view.x + view.width * fraction, y: view.y, width: view.width, height: view.height)
+        }
+        #expect(region.covers(view, outputScale: 0.8))
+        #expect(region.covers(panned(0.2), outputScale: 0.8))
+        #expect(!region.covers(panned(0.4), outputScale: 0.8))
+        // Zoom out a step (1.25) about the centre: held; two steps: too far out.
+        let out = SourceRect(x: 2750 - 937.5, y: 1500 - 625, width: 1875, height: 1250)
+        #expect(region.covers(out, outputScale: 0.64))
+        #expect(!region.covers(view, outputScale: 0.8 / 1.5625))
+        // Zooming in needs more pixels.
+        #expect(!region.covers(SourceRect(x: 2150, y: 1100, width: 1200, height: 800), outputScale: 1.0))
+        // Past the image's own pixels the region holds them all: zooming on is a placement.
+        let full = KittyRegion.around(view, outputScale: 1.5, image: image)
+        #expect(full.covers(SourceRect(x: 2300, y: 1200, width: 900, height: 600), outputScale: 2))
+    }
+
+    @Test func onlyImagesWellPastTheWindowUseRegions() {
+        let window = PixelSize(width: 1200, height: 800)
+        #expect(!KittyRegion.isWanted(image: PixelSize(width: 1920, height: 1280), window: window))
+        #expect(KittyRegion.isWanted(image: image, window: window))
+    }
+
+    /// The viewer zoomed into a large picture: kitty gets the region, not
+    /// the image; a pan inside the margin is one placement; a pan past it
+    /// sends the next region under the slot's other region id and frees the
+    /// old one after placing the new.
+    @Test func theViewerUploadsRegionsOfALargePicture() throws {
+        // 1200x880 in a 320x192-px window, regions from any size on (not 4 MP: debug builds are slow).
+        let size = PixelSize(width: 1200, height: 880)
+        var state = smallViewer(.kitty, size: size)
+        let backend = KittyBackend(
+            display: testDisplay(.kitty, cells: smallCells, cell: smallCell, traits: TerminalTraits(version: "kitty(0.26.5)")),
+            resampler: Resampler(threads: 1), regionMinimumPixels: 0)
+        let painter = ViewerPainter(image: RGBAImage(width: 1200, height: 880, fill: RGBA(r: 9, g: 99, b: 199)), backend: backend)
+        #expect(try kittyUploads(painter.frame(for: state)).map(\.size) == [PixelSize(width: 240, height: 176)])
+        for _ in 0..<4 { _ = state.handle(key("+")) }
+        // At 2.44x the fit: 320x176 of output shows 524x288 of the image.
+        let zoomed = painter.frame(for: state)
+        let uploads = try kittyUploads(zoomed)
+        #expect(uploads.map(\.id) == [0x2000_0000])
+        #expect(uploads.allSatisfy { $0.size.width <= 482 && $0.size.height <= 266 }, "\(uploads)")
+        #expect(zoomed.count(of: "a=p,i=\(0x2000_0000),p=1") == 1)
+        _ = state.handle(key("l"))
+        let panned = painter.frame(for: state)
+        #expect(try kittyUploads(panned).isEmpty)
+        #expect(panned.count(of: "a=p,i=\(0x2000_0000),p=1") == 1)
+        // The crop moved right by a fifth of its width.
+        let before = try #require(kittyCrop(zoomed)), after = try #require(kittyCrop(panned))
+        #expect(abs(Double(after.x - before.x) - 0.2 * Double(before.width)) <= 1, "\(before) then \(after)")
+        for _ in 0..<3 { _ = state.handle(key("l")) }
+        let further = painter.frame(for: state)
+        // The next region under the other id; the old one's data swapped for a pixel after.
+        #expect(try kittyUploads(further).map(\.id) == [0x2000_0001, 0x2000_0000])
+        let place = try #require(further.offset(of: "a=p,i=\(0x2000_0001),p=1"))
+        let free = try #require(further.offset(of: "a=t,f=24,s=1,v=1,i=\(0x2000_0000)"))
+        #expect(place < free)
+        #expect(further.count(of: "d=I") == 0)
+        // Back to the fit: the fitted copy uploaded first is placed again, nothing sent.
+        _ = state.handle(key("0"))
+        let fit = painter.frame(for: state)
+        #expect(try kittyUploads(fit).isEmpty)
+        #expect(fit.count(of: "a=p,i=2,p=1") == 1)
     }
 }
