@@ -106,6 +106,68 @@ struct Canvas: Sendable {
         return RGBAImage(width: size.width, height: height, pixels: canvas)
     }
 
+    /// How far this canvas's view moved from `old`'s, in whole output
+    /// pixels, when it is the same view panned (same size, scale and
+    /// output filling the canvas from its top-left, source moved by whole
+    /// output pixels give or take 1/100): then what both show can be copied
+    /// from `old`'s pixels. Nil otherwise (a zoom, a resize, a view that fits).
+    func pan(from old: Canvas) -> PixelPoint? {
+        guard size == old.size, output == old.output, outputOrigin == PixelPoint(x: 0, y: 0),
+            old.outputOrigin == outputOrigin, output.width >= size.width, output.height >= size.height,
+            abs(source.width - old.source.width) <= 1e-9 * source.width,
+            abs(source.height - old.source.height) <= 1e-9 * source.height
+        else { return nil }
+        let x = (source.x - old.source.x) * Double(output.width) / source.width
+        let y = (source.y - old.source.y) * Double(output.height) / source.height
+        let dx = Int(x.rounded()), dy = Int(y.rounded())
+        guard abs(x - Double(dx)) < 0.01, abs(y - Double(dy)) < 0.01, abs(dx) < size.width, abs(dy) < size.height else {
+            return nil
+        }
+        return PixelPoint(x: dx, y: dy)
+    }
+
+    /// The whole canvas from `old`'s pixels moved by `shift` (`pan(from:)`),
+    /// resampling only the strips the pan uncovered: a fifth of a pan step's
+    /// work. The strips are resampled with the same centres a full render
+    /// uses, so the result is the same picture.
+    func render(_ image: RGBAImage, panning old: RGBAImage, by shift: PixelPoint, resampler: Resampler) -> RGBAImage {
+        let width = size.width, height = size.height
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let firstX = max(0, -shift.x), lastX = min(width, width - shift.x)
+        let firstY = max(0, -shift.y), lastY = min(height, height - shift.y)
+        pixels.withUnsafeMutableBufferPointer { out in
+            old.pixels.withUnsafeBufferPointer { previous in
+                let length = (lastX - firstX) * 4
+                guard length > 0 else { return }
+                for y in firstY..<lastY {
+                    let from = ((y + shift.y) * width + firstX + shift.x) * 4
+                    let to = (y * width + firstX) * 4
+                    (out.baseAddress! + to).update(from: previous.baseAddress! + from, count: length)
+                }
+            }
+        }
+        let scaleX = source.width / Double(output.width), scaleY = source.height / Double(output.height)
+        func fill(columns: Range<Int>, rows: Range<Int>) {
+            guard !columns.isEmpty, !rows.isEmpty else { return }
+            let strip = resampler.resample(
+                image,
+                from: SourceRect(
+                    x: source.x + Double(columns.lowerBound) * scaleX, y: source.y + Double(rows.lowerBound) * scaleY,
+                    width: Double(columns.count) * scaleX, height: Double(rows.count) * scaleY),
+                to: PixelSize(width: columns.count, height: rows.count))
+            for y in 0..<rows.count {
+                let to = ((rows.lowerBound + y) * width + columns.lowerBound) * 4
+                pixels.replaceSubrange(to..<(to + columns.count * 4), with: strip.pixels[(y * columns.count * 4)..<((y + 1) * columns.count * 4)])
+            }
+        }
+        // The uncovered columns (all rows), then the uncovered rows (the other columns).
+        let newColumns = shift.x > 0 ? lastX..<width : 0..<firstX
+        fill(columns: newColumns, rows: 0..<height)
+        let keptColumns = shift.x > 0 ? 0..<lastX : firstX..<width
+        fill(columns: keptColumns, rows: shift.y > 0 ? lastY..<height : 0..<firstY)
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
     /// The dither origin: the canvas's top-left in the scaled image's
     /// coordinates, so the pattern stays attached to the picture while panning.
     var ditherOrigin: PixelPoint {

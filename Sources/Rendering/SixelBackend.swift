@@ -47,6 +47,7 @@ final class SixelBackend: GraphicsBackend {
 
     func update(geometry: DisplayGeometry) {
         shared = [:]
+        lastCanvas = [:]
         display.geometry = geometry
         screen = Self.screen(for: geometry)
         forgetScreen()
@@ -100,7 +101,7 @@ final class SixelBackend: GraphicsBackend {
         } else {
             let (palette, mapper) = picture.reusable ? makePalette(for: picture, still: true) : paletteAndMapper(for: picture, slot: slot)
             let background = display.geometry.background.map { RGB(r: $0.r, g: $0.g, b: $0.b) }
-            bands = encodeBands(canvas, image: picture.image, palette: palette, mapper: mapper, background: background)
+            bands = encodeBands(canvas, picture: picture, slot: slot, palette: palette, mapper: mapper, background: background)
             if picture.reusable {
                 if shared.count >= Self.maxSharedEncodings { shared = [:] }
                 shared[picture.key] = (picture.placement, size, bands)
@@ -186,10 +187,16 @@ final class SixelBackend: GraphicsBackend {
             to: PixelSize(width: max(1, Int(Double(image.width) * scale)), height: max(1, Int(Double(image.height) * scale))))
     }
 
+    /// The viewer's last canvas per slot and its pixels: a pan copies what
+    /// stays in view and resamples only the uncovered strips.
+    private var lastCanvas: [Int: (key: PictureKey, canvas: Canvas, pixels: RGBAImage)] = [:]
+
     /// The canvas in bands (first cell row of each, bytes), built in parallel.
+    /// For the viewer (a stable palette) the canvas is kept for the next frame.
     private func encodeBands(
-        _ canvas: Canvas, image: RGBAImage, palette: Palette, mapper: PaletteMapper, background: RGB?
+        _ canvas: Canvas, picture: Picture, slot: Int, palette: Palette, mapper: PaletteMapper, background: RGB?
     ) -> [(Int, [UInt8])] {
+        let image = picture.image
         let bands = display.multiplexer.wrapsGraphics
             ? canvas.bands(rowsPerBand: multiplexedBandRows(width: canvas.size.width))
             : canvas.bands(maxBands: max(1, min(4, resampler.threads)))
@@ -198,14 +205,38 @@ final class SixelBackend: GraphicsBackend {
         let results = BandResults(count: bands.count)
         let cellHeight = screen.unitsPerCell.height
         let resampler = self.resampler
+        let panned: RGBAImage?
+        if picture.stablePalette, let last = lastCanvas[slot], last.key == picture.key, let shift = canvas.pan(from: last.canvas) {
+            panned = canvas.render(image, panning: last.pixels, by: shift, resampler: resampler)
+            reusedFrames += 1
+        } else {
+            panned = nil
+        }
+        let keep = picture.stablePalette
+        let bandPixels = BandResults(count: keep && panned == nil ? bands.count : 0)
         DispatchQueue.concurrentPerform(iterations: bands.count) { index in
             let rows = bands[index]
-            let pixels = canvas.render(image, rows: rows, resampler: bands.count == 1 ? resampler : serial)
+            let pixels: RGBAImage
+            if let panned {
+                pixels = panned.cropped(to: PixelRect(x: 0, y: rows.lowerBound, width: panned.width, height: rows.count))
+            } else {
+                pixels = canvas.render(image, rows: rows, resampler: bands.count == 1 ? resampler : serial)
+                if keep { bandPixels.set(index, pixels.pixels) }
+            }
             let indexed = mapper.map(pixels, ditherOriginX: origin.x, ditherOriginY: origin.y + rows.lowerBound)
             results.set(index, SixelEncoder().encode(indexed, palette: palette, background: background))
         }
+        if keep {
+            let pixels = panned ?? RGBAImage(width: canvas.size.width, height: canvas.size.height, pixels: bandPixels.values.flatMap { $0 })
+            lastCanvas[slot] = (picture.key, canvas, pixels)
+        } else {
+            lastCanvas[slot] = nil
+        }
         return zip(bands, results.values).map { ($0.lowerBound / cellHeight, $1) }
     }
+
+    /// Frames drawn by panning the last one (for tests).
+    private(set) var reusedFrames = 0
 }
 
 /// Band outputs written from `concurrentPerform`'s threads.

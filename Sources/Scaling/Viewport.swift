@@ -219,8 +219,11 @@ public struct Viewport: Sendable, Equatable {
     /// Pans by a fraction of the visible view (0.2 = a fifth of it). Positive
     /// values move the view right/down over the image, showing more of the
     /// right/bottom side.
+    /// The move is rounded to whole view pixels, so what stays in view
+    /// lands on whole pixels and the sixel viewer can copy it rather than
+    /// resample it (a fifth of a 612-px view is 122.4 px).
     public func panned(byViewFractionX dx: Double, y dy: Double) -> Viewport {
-        panned(byViewPixelsX: dx * Double(viewSize.width), y: dy * Double(viewSize.height))
+        panned(byViewPixelsX: (dx * Double(viewSize.width)).rounded(), y: (dy * Double(viewSize.height)).rounded())
     }
 
     /// Pans by view pixels, for mouse drags. Same direction as

@@ -540,3 +540,44 @@ func kittyUploads(_ frame: [UInt8]) throws -> [(id: Int, size: PixelSize)] {
         #expect(fit.count(of: "a=p,i=2,p=1") == 1)
     }
 }
+
+@Suite struct SixelPanTests {
+    /// A pan copies what stays in view and resamples the uncovered strip:
+    /// the frame is the one drawn afresh, byte for byte.
+    @Test func aPannedFrameIsTheFrameDrawnAfresh() throws {
+        var state = smallViewer(.sixel, size: PixelSize(width: 96, height: 64))
+        let backend = smallBackend(.sixel)
+        let painter = ViewerPainter(image: gradient(), backend: backend)
+        _ = painter.frame(for: state)
+        for _ in 0..<3 { _ = state.handle(key("+")) }
+        _ = painter.frame(for: state)
+        for step in ["l", "j", "h", "k", "l"] {
+            _ = state.handle(key(Character(step)))
+            let panned = painter.frame(for: state).sixels
+            let fresh = ViewerPainter(image: gradient(), backend: smallBackend(.sixel)).frame(for: state).sixels
+            #expect(!panned.isEmpty)
+            #expect(panned == fresh, "after \(step)")
+        }
+        let sixel = try #require(backend as? SixelBackend)
+        #expect(sixel.reusedFrames == 5)
+        // A zoom is not a pan.
+        _ = state.handle(key("+"))
+        _ = painter.frame(for: state)
+        #expect(sixel.reusedFrames == 5)
+    }
+
+    @Test func onlyWholePixelPansOfTheSameScaleCount() {
+        let screen = smallGeometry(.sixel)
+        let area = CellRect(column: 0, row: 0, columns: 40, rows: 11)
+        func canvas(x: Double, width: Double = 160) -> Canvas {
+            Canvas(
+                Picture(image: gradient(), key: PictureKey(id: 1), source: SourceRect(x: x, y: 8, width: width, height: 88),
+                        area: area, placement: PixelRect(x: 0, y: 0, width: 320, height: 176)),
+                screen: screen)
+        }
+        #expect(canvas(x: 20).pan(from: canvas(x: 10)) == PixelPoint(x: 20, y: 0))
+        #expect(canvas(x: 10.25).pan(from: canvas(x: 10)) == nil)
+        #expect(canvas(x: 10, width: 150).pan(from: canvas(x: 10)) == nil)
+        #expect(canvas(x: 180).pan(from: canvas(x: 10)) == nil)
+    }
+}
