@@ -41,13 +41,13 @@ static pxview_jpeg_status classify(struct jpeg_decompress_struct *cinfo) {
 }
 
 /// Header, scale and output colour space; the caller has set up errors.
-static void start(struct jpeg_decompress_struct *cinfo, const unsigned char *data, size_t size, unsigned scale_denom,
-                  pxview_jpeg_result *result) {
+static void start(struct jpeg_decompress_struct *cinfo, const unsigned char *data, size_t size, unsigned scale_num,
+                  unsigned scale_denom, pxview_jpeg_result *result) {
     jpeg_mem_src(cinfo, data, (unsigned long)size);
     jpeg_read_header(cinfo, TRUE);
     result->width = cinfo->image_width;
     result->height = cinfo->image_height;
-    cinfo->scale_num = 1;
+    cinfo->scale_num = scale_num == 0 ? 1 : scale_num;
     cinfo->scale_denom = scale_denom == 0 ? 1 : scale_denom;
     result->cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
     cinfo->out_color_space = result->cmyk ? JCS_CMYK : JCS_EXT_RGBA;
@@ -57,8 +57,8 @@ static void start(struct jpeg_decompress_struct *cinfo, const unsigned char *dat
 }
 
 /// Runs the header (and, with `out`, the whole decode) with errors caught.
-static pxview_jpeg_status run(const unsigned char *data, size_t size, unsigned scale_denom, unsigned char *out,
-                              pxview_jpeg_result *result) {
+static pxview_jpeg_status run(const unsigned char *data, size_t size, unsigned scale_num, unsigned scale_denom,
+                              unsigned char *out, pxview_jpeg_result *result) {
     memset(result, 0, sizeof *result);
     struct jpeg_decompress_struct cinfo;
     error_manager errors;
@@ -72,7 +72,7 @@ static pxview_jpeg_status run(const unsigned char *data, size_t size, unsigned s
         return status;
     }
     jpeg_create_decompress(&cinfo);
-    start(&cinfo, data, size, scale_denom, result);
+    start(&cinfo, data, size, scale_num, scale_denom, result);
     if (out != NULL) {
         jpeg_start_decompress(&cinfo);
         size_t stride = (size_t)cinfo.output_width * 4;
@@ -86,12 +86,12 @@ static pxview_jpeg_status run(const unsigned char *data, size_t size, unsigned s
     return PXVIEW_JPEG_OK;
 }
 
-pxview_jpeg_status pxview_jpeg_header(const unsigned char *data, size_t size, unsigned scale_denom,
+pxview_jpeg_status pxview_jpeg_header(const unsigned char *data, size_t size, unsigned scale_num, unsigned scale_denom,
                                       pxview_jpeg_result *result) {
-    return run(data, size, scale_denom, NULL, result);
+    return run(data, size, scale_num, scale_denom, NULL, result);
 }
 
-pxview_jpeg_status pxview_jpeg_decode_into(const unsigned char *data, size_t size, unsigned scale_denom,
-                                           unsigned char *out, pxview_jpeg_result *result) {
-    return run(data, size, scale_denom, out, result);
+pxview_jpeg_status pxview_jpeg_decode_into(const unsigned char *data, size_t size, unsigned scale_num,
+                                           unsigned scale_denom, unsigned char *out, pxview_jpeg_result *result) {
+    return run(data, size, scale_num, scale_denom, out, result);
 }

@@ -10,7 +10,7 @@ func decodeJPEGWithLibjpeg(_ bytes: [UInt8], options: DecodeOptions, markers: JP
     -> DecodedImage
 {
     var header = pxview_jpeg_result()
-    let headerStatus = bytes.withUnsafeBufferPointer { pxview_jpeg_header($0.baseAddress, $0.count, 1, &header) }
+    let headerStatus = bytes.withUnsafeBufferPointer { pxview_jpeg_header($0.baseAddress, $0.count, 1, 1, &header) }
     guard headerStatus == PXVIEW_JPEG_OK else { throw libjpegError(headerStatus, header, markers: markers) }
     try checkHeaderSize(width: Int(header.width), height: Int(header.height), format: .jpeg, options: options)
 
@@ -20,7 +20,7 @@ func decodeJPEGWithLibjpeg(_ bytes: [UInt8], options: DecodeOptions, markers: JP
     let scale = DCTScale.choose(imageSize: fullSize, target: options.targetSize)
     var result = pxview_jpeg_result()
     let sized = bytes.withUnsafeBufferPointer {
-        pxview_jpeg_header($0.baseAddress, $0.count, UInt32(scale.denominator), &result)
+        pxview_jpeg_header($0.baseAddress, $0.count, UInt32(scale.numerator), UInt32(scale.denominator), &result)
     }
     guard sized == PXVIEW_JPEG_OK else { throw libjpegError(sized, result, markers: markers) }
     let outSize = PixelSize(width: Int(result.output_width), height: Int(result.output_height))
@@ -28,7 +28,8 @@ func decodeJPEGWithLibjpeg(_ bytes: [UInt8], options: DecodeOptions, markers: JP
     var status = PXVIEW_JPEG_OK
     var pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
         status = bytes.withUnsafeBufferPointer { data in
-            pxview_jpeg_decode_into(data.baseAddress, data.count, UInt32(scale.denominator), buffer.baseAddress, &result)
+            pxview_jpeg_decode_into(
+                data.baseAddress, data.count, UInt32(scale.numerator), UInt32(scale.denominator), buffer.baseAddress, &result)
         }
         // Every row is written (libjpeg pads data that ends early); after an
         // error the buffer is thrown away below.

@@ -3,13 +3,13 @@ import Testing
 
 @testable import Decoding
 
-/// DCT scaling: the smallest 1/8, 1/4 or 1/2 decode that still covers the
-/// image's fit inside the target box (given in display orientation).
+/// DCT scaling: the smallest decode at 1/8, 1/4, 1/2 or 3/4 that still
+/// covers the image's fit inside the target box (given in display orientation).
 @Suite struct ScalingTests {
     static func size(_ w: Int, _ h: Int) -> PixelSize { PixelSize(width: w, height: h) }
 
     @Test func libjpegTurboOffersTheReductions() {
-        #expect(DCTScale.reductions.map(\.description) == ["1/8", "1/4", "1/2"])
+        #expect(DCTScale.reductions.map(\.description) == ["1/8", "1/4", "1/2", "3/4"])
     }
 
     @Test(arguments: [
@@ -17,7 +17,9 @@ import Testing
         (1920, 1280, 800, 600, "1/2"),  // fits to 800x534: 1/2 = 960x640
         (1920, 1280, 100, 100, "1/8"),  // fits to 100x67: 1/8 = 240x160
         (1920, 1280, 960, 640, "1/2"),  // exactly half
-        (1920, 1280, 961, 641, "1/1"),  // fits to 961x641: half is a pixel short
+        (1920, 1280, 961, 641, "3/4"),  // fits to 961x641: half is a pixel short, 3/4 = 1440x960
+        (1920, 1280, 1500, 1000, "1/1"),  // 3/4 = 1440x960 is short
+        (3500, 2333, 2560, 1440, "3/4"),  // fits to 2161x1440: 3/4 = 2625x1750
         (1920, 1280, 2000, 2000, "1/1"),  // would need enlarging
         (640, 427, 320, 120, "1/2"),  // height-limited: 180x120; 1/4 = 160x107 too narrow
         (4096, 4096, 256, 256, "1/8"),

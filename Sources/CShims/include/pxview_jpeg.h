@@ -18,7 +18,7 @@ typedef struct pxview_jpeg_result {
     /// The stored size (before EXIF orientation).
     unsigned width;
     unsigned height;
-    /// The size `scale_denom` gives (1, 2, 4 or 8), as libjpeg computes it.
+    /// The size `scale_num/scale_denom` gives (n/8), as libjpeg computes it.
     unsigned output_width;
     unsigned output_height;
     /// 1 when the output is CMYK (4 bytes per pixel, converted by the caller).
@@ -29,14 +29,14 @@ typedef struct pxview_jpeg_result {
     char message[200];
 } pxview_jpeg_result;
 
-/// Reads the header: sizes and the output colour space for `scale_denom`.
-pxview_jpeg_status pxview_jpeg_header(const unsigned char *data, size_t size, unsigned scale_denom,
+/// Reads the header: sizes and the output colour space at `scale_num/scale_denom`.
+pxview_jpeg_status pxview_jpeg_header(const unsigned char *data, size_t size, unsigned scale_num, unsigned scale_denom,
                                       pxview_jpeg_result *result);
 
 /// Decodes into `out` (output_width x output_height x 4 bytes, allocated by
 /// the caller from pxview_jpeg_header's answer): RGBA8, or CMYK when
 /// `result->cmyk`. Rows the data does not reach are left as libjpeg pads them.
-pxview_jpeg_status pxview_jpeg_decode_into(const unsigned char *data, size_t size, unsigned scale_denom,
-                                           unsigned char *out, pxview_jpeg_result *result);
+pxview_jpeg_status pxview_jpeg_decode_into(const unsigned char *data, size_t size, unsigned scale_num,
+                                           unsigned scale_denom, unsigned char *out, pxview_jpeg_result *result);
 
 #endif
