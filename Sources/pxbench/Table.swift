@@ -1,0 +1,27 @@
+/// A table printed as aligned columns for reading at the terminal, or as
+/// Markdown (`--markdown`) to paste into the README as it is.
+struct Table {
+    var headers: [String]
+    var rows: [[String]] = []
+
+    init(_ headers: [String]) { self.headers = headers }
+
+    mutating func append(_ row: [String]) { rows.append(row) }
+
+    /// The first column (names) is left-aligned, the figures right-aligned.
+    func render(markdown: Bool) -> String {
+        if markdown {
+            let rule = ["---"] + Array(repeating: "---:", count: max(0, headers.count - 1))
+            return ([headers, rule] + rows).map { "| " + $0.joined(separator: " | ") + " |" }.joined(separator: "\n")
+        }
+        let widths = headers.indices.map { column in
+            ([headers] + rows).map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+        }
+        return ([headers] + rows).map { row in
+            row.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: max(0, widths[column] - cell.count))
+                return column == 0 ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}
