@@ -2,16 +2,21 @@
 /// Markdown (`--markdown`) to paste into the README as it is.
 struct Table {
     var headers: [String]
+    /// How many leading columns hold names (left-aligned); figures follow,
+    /// right-aligned.
+    var nameColumns: Int
     var rows: [[String]] = []
 
-    init(_ headers: [String]) { self.headers = headers }
+    init(_ headers: [String], nameColumns: Int = 1) {
+        self.headers = headers
+        self.nameColumns = nameColumns
+    }
 
     mutating func append(_ row: [String]) { rows.append(row) }
 
-    /// The first column (names) is left-aligned, the figures right-aligned.
     func render(markdown: Bool) -> String {
         if markdown {
-            let rule = ["---"] + Array(repeating: "---:", count: max(0, headers.count - 1))
+            let rule = headers.indices.map { $0 < nameColumns ? "---" : "---:" }
             return ([headers, rule] + rows).map { "| " + $0.joined(separator: " | ") + " |" }.joined(separator: "\n")
         }
         let widths = headers.indices.map { column in
@@ -20,7 +25,7 @@ struct Table {
         return ([headers] + rows).map { row in
             row.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: max(0, widths[column] - cell.count))
-                return column == 0 ? cell + pad : pad + cell
+                return column < nameColumns ? cell + pad : pad + cell
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }

@@ -424,7 +424,7 @@ let comparisons = [
     ("pxview kitty", "chafa kitty"), ("pxview kitty", "timg kitty"),
 ].filter { pair in tools.contains { $0.name == pair.0 } && tools.contains { $0.name == pair.1 } }
 
-func ratio(_ a: Double, _ b: Double) -> String { format(a / b, 2) + "x" }
+func ratio(_ a: Double, _ b: Double) -> String { (a / b).isFinite ? format(a / b, 2) + "x" : "-" }
 
 print("pxbench: \(allPhotos.count) photos (\(format(allPhotos.map(\.megapixels).min() ?? .nan))"
     + " to \(format(allPhotos.map(\.megapixels).max() ?? .nan)) MP) into \(options.boxes.map(\.description).joined(separator: " and "))"
@@ -458,11 +458,11 @@ for box in results {
     }
 
     if options.perPhoto {
-        var table = Table(["photo", "MP", "tool", "time ms", "CPU ms", "KB", "peak RSS MB", "PSNR dB", "banding"])
+        var table = Table(["photo", "tool", "MP", "time ms", "CPU ms", "KB", "peak RSS MB", "PSNR dB", "banding"], nameColumns: 2)
         for (photo, row) in box.rows {
             for tool in tools {
                 guard let m = row[tool.name] else { continue }
-                table.append([photo.name, format(photo.megapixels), tool.name] + measurementCells(m))
+                table.append([photo.name, tool.name, format(photo.megapixels)] + measurementCells(m))
             }
         }
         printTable("per photo (each the median of its runs):", table)
@@ -479,7 +479,7 @@ for box in results {
     }
     printTable("whole process, median over photos:", overall)
 
-    var byClass = Table(["size", "tool"] + Summary.headers)
+    var byClass = Table(["size", "tool"] + Summary.headers, nameColumns: 2)
     for (sizeClass, paths) in classes {
         for tool in tools {
             guard let summary = Summary(measurements(tool.name, in: paths)) else { continue }
@@ -488,7 +488,7 @@ for box in results {
     }
     printTable("by photo size, median over each class's photos:", byClass)
 
-    var ratios = Table(["pxview / other", "size", "photos", "time", "CPU", "bytes", "peak RSS", "PSNR", "banding"])
+    var ratios = Table(["pxview / other", "size", "photos", "time", "CPU", "bytes", "peak RSS", "PSNR", "banding"], nameColumns: 2)
     for (a, b) in comparisons {
         for (name, paths) in [("all", nil)] + classes.map({ ($0.0.name, Optional($0.1)) }) {
             // Only the photos both tools drew, so a failure on one side does not tilt the ratio.
