@@ -64,7 +64,7 @@ let package = Package(
             dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "HTTP", "Pixabay", "Explorer"]),
         .executableTarget(
             name: "pxbench",
-            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Rendering", "GraphicsReadback"]),
+            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Rendering", "GraphicsReadback", "CTurboJPEG"]),
 
         // MARK: Tests
         /// Helpers shared by test targets (a local HTTP server, temp dirs, a hand-moved clock).

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Builds pxview and pxbench as users get them (scripts/release-flags.sh) and
-# runs the benchmark; arguments go to pxbench (--box WxH, --runs N, files).
-# chafa and img2sixel are compared when installed (apt: chafa libsixel-bin).
+# runs the benchmark; arguments go to pxbench (--box WxH, --runs N, --per-photo,
+# --markdown, files...). --large is on here: 12, 24 and 50 MP JPEGs, made once
+# in the temporary directory (--no-large leaves them out).
+# chafa, img2sixel and timg are compared when installed (apt: chafa
+# libsixel-bin timg); peak RSS is read with GNU time (apt: time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
 source scripts/release-flags.sh
 swift build "${release_flags[@]}" >&2
-exec .build/release/pxbench "$@"
+exec .build/release/pxbench --large "$@"

@@ -47,28 +47,37 @@ public enum Banding {
     }
 
     /// One direction of the blur: `step` (1, 0) along rows, (0, 1) down columns.
+    /// A whole row of sums grows one tap at a time (each pixel's taps still
+    /// added in order, so the sums are the same as pixel by pixel), which the
+    /// compiler vectorises: pxbench scores 2560x1440 outputs, whose σ = 25
+    /// blur has 151 taps a pixel.
     private static func pass(
         _ data: [Float], width: Int, height: Int, kernel: [Float], radius: Int, step: (x: Int, y: Int)
     ) -> [Float] {
         var out = [Float](repeating: 0, count: data.count)
-        data.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<height {
-                    for x in 0..<width {
-                        var r: Float = 0, g: Float = 0, b: Float = 0
-                        for k in -radius...radius {
-                            let sx = min(width - 1, max(0, x + k * step.x))
-                            let sy = min(height - 1, max(0, y + k * step.y))
-                            let w = kernel[k + radius]
-                            let i = (sy * width + sx) * 3
-                            r += src[i] * w
-                            g += src[i + 1] * w
-                            b += src[i + 2] * w
+        let rowLength = width * 3
+        // Along rows, each row is padded with its edge pixels repeated, so
+        // every tap is a plain offset; down columns, a tap is a whole row.
+        var padded = [Float](repeating: 0, count: step.x == 1 ? (width + 2 * radius) * 3 : 0)
+        data.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { target in
+                padded.withUnsafeMutableBufferPointer { padded in
+                    guard let src = source.baseAddress, let dst = target.baseAddress else { return }
+                    for y in 0..<height {
+                        let row = src + y * rowLength
+                        if step.x == 1 {
+                            for p in 0..<(width + 2 * radius) {
+                                let x = min(width - 1, max(0, p - radius))
+                                for c in 0..<3 { padded[p * 3 + c] = row[x * 3 + c] }
+                            }
                         }
-                        let o = (y * width + x) * 3
-                        dst[o] = r
-                        dst[o + 1] = g
-                        dst[o + 2] = b
+                        let sums = dst + y * rowLength
+                        for (k, w) in kernel.enumerated() {
+                            let tap = step.x == 1
+                                ? UnsafePointer(padded.baseAddress! + k * 3)
+                                : src + min(height - 1, max(0, y + k - radius)) * rowLength
+                            for i in 0..<rowLength { sums[i] += tap[i] * w }
+                        }
                     }
                 }
             }

@@ -5,10 +5,13 @@ import Foundation
 #endif
 
 /// Runs another program to completion, capturing its standard output, and
-/// reports the wall-clock time: how a user waiting at a prompt feels it.
+/// reports the wall-clock time (how a user waiting at a prompt feels it)
+/// and the CPU time it burnt on all its threads.
 struct ProcessRun {
     var output: [UInt8]
     var milliseconds: Double
+    /// User plus system time of the child (and of any children it waited for).
+    var cpuMilliseconds: Double
     var exitCode: Int32
 }
 
@@ -30,8 +33,16 @@ enum ProcessTimer {
     }
 
     /// posix_spawn and read(2) rather than Foundation's `Process`, whose own
-    /// set-up costs tens of milliseconds and would be billed to every tool.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> ProcessRun {
+    /// set-up costs tens of milliseconds and would be billed to every tool,
+    /// and which hides the child's rusage: `wait4` on the child's pid gives
+    /// that one child's CPU time, nothing of pxbench's own. Not its peak
+    /// RSS: posix_spawn's child shares pxbench's memory until exec, and
+    /// Linux carries that memory's peak into the child's (`peakRSSKB`).
+    /// `standardError`: also capture stderr (for `--version` lines); off, it
+    /// goes to /dev/null.
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String], standardError: Bool = false
+    ) throws -> ProcessRun {
         var pipeFDs: [Int32] = [0, 0]
         guard pipe(&pipeFDs) == 0 else { throw SpawnError(program: executable, code: errno) }
         var actions = posix_spawn_file_actions_t()
@@ -39,7 +50,11 @@ enum ProcessTimer {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if standardError {
+            posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
         posix_spawn_file_actions_addclose(&actions, pipeFDs[1])
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -56,6 +71,7 @@ enum ProcessTimer {
             close(pipeFDs[0])
             throw SpawnError(program: executable, code: status)
         }
+        // Read to the end before waiting: a child blocked on a full pipe never exits.
         var output: [UInt8] = []
         output.reserveCapacity(1 << 20)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -71,10 +87,44 @@ enum ProcessTimer {
         }
         close(pipeFDs[0])
         var waitStatus: Int32 = 0
-        while waitpid(pid, &waitStatus, 0) < 0 && errno == EINTR {}
+        var usage = rusage()
+        while wait4(pid, &waitStatus, 0, &usage) < 0 && errno == EINTR {}
         let end = DispatchTime.now().uptimeNanoseconds
         let exitCode: Int32 = (waitStatus & 0x7F) == 0 ? (waitStatus >> 8) & 0xFF : 128 + (waitStatus & 0x7F)
-        return ProcessRun(output: output, milliseconds: Double(end - start) / 1e6, exitCode: exitCode)
+        return ProcessRun(
+            output: output, milliseconds: Double(end - start) / 1e6,
+            cpuMilliseconds: milliseconds(usage.ru_utime) + milliseconds(usage.ru_stime), exitCode: exitCode)
+    }
+
+    /// GNU time, when installed: a small process that forks the program
+    /// itself, so the child's peak RSS is the program's own.
+    static let gnuTime: String? = {
+        guard let time = find("time"), firstLine(time, ["--version"], environment: [:])?.contains("GNU") == true else { return nil }
+        return time
+    }()
+
+    /// The program's peak resident set size in KB, from one run under GNU
+    /// time (`%M`); nil without GNU time or when the program fails.
+    static func peakRSSKB(_ executable: String, _ arguments: [String], environment: [String: String]) -> Int? {
+        guard let gnuTime else { return nil }
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("pxbench-rss-\(getpid()).txt").path
+        defer { unlink(report) }
+        guard let run = try? run(gnuTime, ["-f", "%M", "-o", report, executable] + arguments, environment: environment),
+            run.exitCode == 0, let text = FileManager.default.contents(atPath: report)
+        else { return nil }
+        return String(decoding: text, as: UTF8.self).split(separator: "\n").last.flatMap { Int($0) }
+    }
+
+    private static func milliseconds(_ time: timeval) -> Double {
+        Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000
+    }
+
+    /// The first line a program prints for `arguments` (`--version`), on
+    /// either stream; nil when it cannot be run.
+    static func firstLine(_ executable: String, _ arguments: [String], environment: [String: String]) -> String? {
+        guard let run = try? run(executable, arguments, environment: environment, standardError: true) else { return nil }
+        let text = String(decoding: run.output, as: UTF8.self)
+        return text.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 }
 

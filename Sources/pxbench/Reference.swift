@@ -6,10 +6,12 @@ import Pixels
 /// a terminal with a dark background shows transparency). Slow and simple on
 /// purpose: it is the reference, not the thing being measured.
 enum LanczosReference {
-    static func resize(_ image: RGBAImage, to size: PixelSize) -> [Float] {
-        let rgb = flattenedRGB(image)
-        let horizontal = pass(rgb, length: image.width, count: image.height, newLength: size.width, horizontal: true)
-        return pass(horizontal, length: image.height, count: size.width, newLength: size.height, horizontal: false)
+    /// `rgb` is the source as `flattenedRGB` gives it, `sourceSize` pixels:
+    /// flattened once per photo, since one photo is resized to several
+    /// output sizes (one per box, and tools differ by a pixel or so).
+    static func resize(_ rgb: [Float], sourceSize: PixelSize, to size: PixelSize) -> [Float] {
+        let horizontal = pass(rgb, length: sourceSize.width, count: sourceSize.height, newLength: size.width, horizontal: true)
+        return pass(horizontal, length: sourceSize.height, count: size.width, newLength: size.height, horizontal: false)
     }
 
     /// RGB floats with alpha applied over black.

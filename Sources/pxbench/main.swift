@@ -6,20 +6,36 @@ import GraphicsReadback
 import Pixels
 import Scaling
 
-/// pxbench: times pxview's pipeline on real photos fitted into a box, stage by
-/// stage in-process and as whole processes beside chafa and img2sixel, and
-/// scores every output's PSNR and banding index (`Banding`) against a
-/// Lanczos-3 resize at its own size. `--gradient` adds the synthetic sky
-/// (`Banding.gradient`, 1600x1000) to the photos.
+/// pxbench: times pxview's pipeline on real photos fitted into one or more
+/// boxes, stage by stage in-process and as whole processes beside chafa,
+/// img2sixel and timg, and scores every output's PSNR and banding index
+/// (`Banding`) against a Lanczos-3 resize at its own size. Each process's
+/// wall time, CPU time (all threads) and peak RSS (one more run, under GNU
+/// time) are kept, and medians are given over all photos and per size
+/// class (megapixels). `--large` adds
+/// 12, 24 and 50 MP photos (`LargePhotos`); `--gradient` the synthetic sky
+/// (`Banding.gradient`, 1600x1000).
 ///
-///     swift run -c release pxbench [--box 800x600] [--runs 5] [--pxview PATH] [--gradient] [FILE|DIR...]
+///     swift run -c release pxbench [--box WxH]... [--boxes WxH,WxH] [--runs 5] [--pxview PATH]
+///         [--large] [--gradient] [--per-photo] [--markdown] [FILE|DIR...]
 
 struct BenchOptions {
-    var box = PixelSize(width: 800, height: 600)
+    /// A laptop's small window and a full 1440p screen: encoders scale with
+    /// the output, decoders with the photo, so both ends are measured.
+    static let defaultBoxes = [PixelSize(width: 800, height: 600), PixelSize(width: 2560, height: 1440)]
+    static let usage = """
+        usage: pxbench [--box WxH]... [--boxes WxH,WxH...] [--runs N] [--pxview PATH] [--large|--no-large]
+                       [--gradient] [--per-photo] [--markdown] [FILE|DIR...]
+        """
+
+    var boxes: [PixelSize] = []
     var runs = 5
     var pxview: String
     var inputs: [String] = []
     var gradient = false
+    var large = false
+    var perPhoto = false
+    var markdown = false
 
     init(_ arguments: [String]) {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
@@ -32,17 +48,19 @@ struct BenchOptions {
         }
         while index < arguments.count {
             switch arguments[index] {
-            case "--box":
-                let parts = next().split(separator: "x").compactMap { Int($0) }
-                guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { fail("--box expects WxH") }
-                box = PixelSize(width: parts[0], height: parts[1])
+            case "--box": boxes.append(Self.box(next()))
+            case "--boxes": boxes += next().split(separator: ",").map { Self.box(String($0)) }
             case "--runs":
                 guard let n = Int(next()), n > 0 else { fail("--runs expects a positive number") }
                 runs = n
             case "--pxview": pxview = next()
             case "--gradient": gradient = true
+            case "--large": large = true
+            case "--no-large": large = false
+            case "--per-photo": perPhoto = true
+            case "--markdown": markdown = true
             case "--help", "-h":
-                print("usage: pxbench [--box WxH] [--runs N] [--pxview PATH] [--gradient] [FILE|DIR...]")
+                print(Self.usage)
                 exit(0)
             case let other where other.hasPrefix("-"): fail("unknown option \(other)")
             case let path: inputs.append(path)
@@ -50,6 +68,13 @@ struct BenchOptions {
             index += 1
         }
         if inputs.isEmpty { inputs = ["Tests/Fixtures/images", "Sources/Pixabay/Catalog/large"] }
+        boxes = boxes.isEmpty ? Self.defaultBoxes : boxes.enumerated().filter { !boxes[..<$0.offset].contains($0.element) }.map(\.element)
+    }
+
+    static func box(_ text: String) -> PixelSize {
+        let parts = text.split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { fail("--box expects WxH, like 800x600 (got '\(text)')") }
+        return PixelSize(width: parts[0], height: parts[1])
     }
 }
 
@@ -58,11 +83,23 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+func log(_ message: String) {
+    FileHandle.standardError.write(Data("pxbench: \(message)\n".utf8))
+}
+
+/// A photo to measure and its full size (display orientation).
+struct Photo {
+    var path: String
+    var size: PixelSize
+    var name: String { URL(fileURLWithPath: path).lastPathComponent }
+    var megapixels: Double { Double(size.area) / 1e6 }
+}
+
 /// Photos to measure: JPEG and PNG files (by magic bytes) under the inputs,
 /// at least 256 px on the long side: smaller files (the decoder's synthetic
 /// orientation variants) would measure process start-up, not the pipeline.
-func photoFiles(_ inputs: [String]) -> [String] {
-    var files: [String] = []
+func photos(_ inputs: [String]) -> [Photo] {
+    var photos: [Photo] = []
     for input in inputs {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else { continue }
@@ -77,10 +114,22 @@ func photoFiles(_ inputs: [String]) -> [String] {
                 let decoded = try? decodeImage([UInt8](data), options: DecodeOptions(targetSize: PixelSize(width: 256, height: 256))),
                 max(decoded.fullSize.width, decoded.fullSize.height) >= 256
             else { continue }
-            files.append(file)
+            photos.append(Photo(path: file, size: decoded.fullSize))
         }
     }
-    return files
+    return photos
+}
+
+/// Photos by megapixels: decoding and resampling grow with the photo while
+/// encoding grows with the box, so one median over all photos would hide
+/// how a tool copes with a camera's 24 MP.
+struct SizeClass {
+    var name: String
+    var megapixels: Range<Double>
+    static let all = [
+        SizeClass(name: "<1 MP", megapixels: 0..<1), SizeClass(name: "1-4 MP", megapixels: 1..<4),
+        SizeClass(name: "4-16 MP", megapixels: 4..<16), SizeClass(name: ">=16 MP", megapixels: 16..<Double.infinity),
+    ]
 }
 
 func milliseconds(_ body: () -> Void) -> Double {
@@ -89,70 +138,146 @@ func milliseconds(_ body: () -> Void) -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
 }
 
-/// One tool's result on one photo.
+/// One tool's result on one photo in one box: medians of the runs, the last
+/// run's output scored, and the peak RSS of one more run under GNU time.
 struct Measurement {
     var milliseconds: Double
+    var cpuMilliseconds: Double
     var bytes: Int
+    var peakRSSMB: Double
     var psnr: Double
     var banding: Double
 }
 
-/// Decodes a tool's output back to pixels and scores it: PSNR and banding index.
-func score(_ output: [UInt8], source: RGBAImage, kitty: Bool) -> (psnr: Double, banding: Double) {
-    do {
-        // Score the graphics only: cut anything after the last ST (`ESC \`).
-        var end = output.count
-        while end >= 2, !(output[end - 2] == 0x1B && output[end - 1] == UInt8(ascii: "\\")) { end -= 1 }
-        guard end >= 2 else { return (.nan, .nan) }
-        let output = Array(output[..<end])
-        let image: RGBAImage
-        if kitty {
-            image = try KittyDecoder.image(output).image
-        } else {
-            guard let start = output.firstIndex(of: 0x1B) else { return (.nan, .nan) }
-            image = try SixelDecoder.decode(Array(output[start...])).image
-        }
-        let reference = LanczosReference.resize(source, to: image.size)
-        return (LanczosReference.psnr(image, reference: reference), Banding.index(image, reference: reference))
-    } catch {
-        return (.nan, .nan)
-    }
+/// A tool's output read back to pixels: the graphics only, from the first
+/// escape to the last ST (`ESC \`), so a cursor hidden before or a newline
+/// after does not count against it.
+func readBack(_ output: [UInt8], kitty: Bool) -> RGBAImage? {
+    var end = output.count
+    while end >= 2, !(output[end - 2] == 0x1B && output[end - 1] == UInt8(ascii: "\\")) { end -= 1 }
+    let introducer = kitty ? UInt8(ascii: "_") : UInt8(ascii: "P")
+    guard end >= 2,
+        let start = output[..<end].indices.dropLast().first(where: { output[$0] == 0x1B && output[$0 + 1] == introducer })
+    else { return nil }
+    let graphics = Array(output[start..<end])
+    return kitty ? try? KittyDecoder.image(graphics).image : try? SixelDecoder.decode(graphics).image
 }
 
+// MARK: Set-up
+
 let options = BenchOptions(Array(CommandLine.arguments.dropFirst()))
-var files = photoFiles(options.inputs)
+var inputs = options.inputs
+if options.large {
+    do {
+        inputs += try LargePhotos.paths(log: log)
+    } catch {
+        fail("--large: \(error)")
+    }
+}
+var allPhotos = photos(inputs)
 if options.gradient {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("pxbench-gradient-1600x1000.png").path
-    guard let png = PNGWriter.encode(Banding.gradient(), level: 6),
-        FileManager.default.createFile(atPath: path, contents: Data(png))
+    let sky = Banding.gradient()
+    guard let png = PNGWriter.encode(sky, level: 6), FileManager.default.createFile(atPath: path, contents: Data(png))
     else { fail("cannot write \(path)") }
-    files.insert(path, at: 0)
+    allPhotos.insert(Photo(path: path, size: sky.size), at: 0)
 }
-guard !files.isEmpty else { fail("no JPEG or PNG files found in \(options.inputs.joined(separator: ", "))") }
+guard !allPhotos.isEmpty else { fail("no JPEG or PNG files found in \(inputs.joined(separator: ", "))") }
 guard FileManager.default.isExecutableFile(atPath: options.pxview) else {
     fail("pxview not found at \(options.pxview): build it first (swift build -c release)")
 }
+let environment = ["PATH": "/usr/bin:/bin", "TERM": "xterm"]
 let chafa = ProcessTimer.find("chafa")
 let img2sixel = ProcessTimer.find("img2sixel")
-let box = options.box
+let timg = ProcessTimer.find("timg")
 
-print("pxbench: \(files.count) photos into \(box), median of \(options.runs) runs each")
-print("tools: pxview \(options.pxview); chafa \(chafa ?? "not installed"); img2sixel \(img2sixel ?? "not installed")")
-print("")
+/// The tools compared, each as a command line for one photo.
+struct Tool {
+    var name: String
+    var kitty: Bool
+    /// The program and its arguments for a file, the box, and the size
+    /// pxview fits the photo to (for tools that take no box).
+    var command: (_ file: String, _ box: PixelSize, _ fitted: PixelSize) -> (String, [String])
+}
 
-// MARK: In-process stages
+/// timg asks the terminal for its cell size; on a pipe it assumes 9x18-pixel
+/// cells (and then always sends PNG), so the box is given in those cells.
+let timgCell = PixelSize(width: 9, height: 18)
+func timgCells(_ box: PixelSize) -> PixelSize {
+    PixelSize(width: max(1, box.width / timgCell.width), height: max(1, box.height / timgCell.height))
+}
 
+var notes: [String] = []
+var tools: [Tool] = [
+    Tool(name: "pxview sixel", kitty: false) { file, box, _ in
+        (options.pxview, ["show", "--protocol", "sixel", "--size", "\(box)", file])
+    },
+]
+/// chafa sizes in cells: with its default 8x8-pixel cell and a 1:1 font
+/// ratio, WxH cells of 8 px are a WxH pixel box.
+func chafaTool(_ name: String, format: String, chafa: String) -> Tool {
+    Tool(name: name, kitty: format == "kitty") { file, box, _ in
+        (chafa, ["-f", format, "-s", "\(box.width / 8)x\(box.height / 8)", "--font-ratio", "1", file])
+    }
+}
+/// -U: timg does not enlarge a photo smaller than the box unless asked,
+/// while the others fill the box.
+func timgTool(_ name: String, pixelation: String, timg: String) -> Tool {
+    Tool(name: name, kitty: pixelation == "k") { file, box, _ in
+        (timg, ["-p\(pixelation)", "-U", "-g\(timgCells(box))", file])
+    }
+}
+if let chafa { tools.append(chafaTool("chafa sixel", format: "sixels", chafa: chafa)) }
+if let img2sixel {
+    tools.append(Tool(name: "img2sixel", kitty: false) { file, _, fitted in
+        (img2sixel, ["-w", "\(fitted.width)", "-h", "\(fitted.height)", file])
+    })
+}
+if let timg {
+    let help = (try? ProcessTimer.run(timg, ["--help"], environment: environment, standardError: true)).map {
+        String(decoding: $0.output, as: UTF8.self)
+    } ?? ""
+    if help.lowercased().contains("sixel") {
+        tools.append(timgTool("timg sixel", pixelation: "s", timg: timg))
+    } else {
+        notes.append("timg sixel: left out, this timg has no sixel output (its --help names none)")
+    }
+    let boxes = options.boxes.map { box in
+        let cells = timgCells(box)
+        return "-g\(cells) for \(box) (\(cells.width * timgCell.width)x\(cells.height * timgCell.height) px)"
+    }
+    notes.append("timg: on a pipe it assumes \(timgCell)-pixel cells and sends PNG: " + boxes.joined(separator: ", "))
+} else {
+    notes.append("timg: not installed (apt: timg)")
+}
+tools.append(Tool(name: "pxview kitty", kitty: true) { file, box, _ in
+    (options.pxview, ["show", "--protocol", "kitty", "--size", "\(box)", file])
+})
+if let chafa { tools.append(chafaTool("chafa kitty", format: "kitty", chafa: chafa)) }
+if let timg { tools.append(timgTool("timg kitty", pixelation: "k", timg: timg)) }
+if ProcessTimer.gnuTime == nil { notes.append("peak RSS: left out, it needs GNU time (apt: time)") }
+if chafa == nil { notes.append("chafa: not installed (apt: chafa)") }
+if img2sixel == nil { notes.append("img2sixel: not installed (apt: libsixel-bin)") }
+
+func version(_ program: String?, _ flag: String) -> String {
+    guard let program else { return "not installed" }
+    return "\(program) (\(ProcessTimer.firstLine(program, [flag], environment: environment) ?? "version unknown"))"
+}
+
+// MARK: Measuring
+
+/// pxview's stages, in-process, with the same settings as
+/// `ImageRenderer.render` for sixel: one list per stage, a median per photo.
 struct StageTimes { var decode = [Double](), scale = [Double](), quantize = [Double](), map = [Double](), sixel = [Double](), kitty = [Double]() }
-var stages = StageTimes()
+
 let renderer = ImageRenderer()
 let sixelDisplay = Display(method: .sixel, geometry: DisplayGeometry(windowCells: DisplayGeometry.fallbackCells))
 let sixelScreen = sixelDisplay.makeBackend().screen
-for file in files {
-    guard let data = FileManager.default.contents(atPath: file) else { continue }
-    let bytes = [UInt8](data)
+
+func measureStages(_ bytes: [UInt8], box: PixelSize, runs: Int, into stages: inout StageTimes) {
     var decodeRuns: [Double] = [], scaleRuns: [Double] = [], quantizeRuns: [Double] = [], mapRuns: [Double] = []
     var sixelRuns: [Double] = [], kittyRuns: [Double] = []
-    for _ in 0..<options.runs {
+    for _ in 0..<runs {
         var decoded: DecodedImage?
         decodeRuns.append(milliseconds {
             decoded = try? renderer.decode(
@@ -160,7 +285,6 @@ for file in files {
                 maxPixels: DecodeOptions().maxPixels)
         })
         guard let decoded else { break }
-        // The same stages, with the same settings, as `ImageRenderer.render` for sixel.
         let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewSettings(), box: box, screen: sixelScreen)
         var scaled = RGBAImage(width: 0, height: 0)
         scaleRuns.append(milliseconds {
@@ -184,122 +308,203 @@ for file in files {
     stages.sixel.append(median(sixelRuns))
     stages.kitty.append(median(kittyRuns))
 }
-func format(_ value: Double, _ digits: Int = 1) -> String { value.isNaN ? "-" : String(format: "%.\(digits)f", value) }
-print("in-process stages (median over photos, ms): decode \(format(median(stages.decode)))"
-    + "  scale \(format(median(stages.scale)))  quantize \(format(median(stages.quantize)))"
-    + "  map+dither \(format(median(stages.map)))  sixel encode \(format(median(stages.sixel)))"
-    + "  kitty encode \(format(median(stages.kitty)))")
-print("")
 
-// MARK: Whole processes, side by side
-
-/// The tools compared, each as a command line for one photo.
-struct Tool {
-    var name: String
-    var kitty: Bool
-    var command: (String, PixelSize) -> (String, [String])?
+/// Everything measured in one box.
+struct BoxResults {
+    var box: PixelSize
+    var stages = StageTimes()
+    var rows: [(photo: Photo, measurements: [String: Measurement])] = []
+    /// Per tool, the photos it gave no result or no readable picture for.
+    var problems: [String: [String]] = [:]
 }
 
-/// chafa sizes in cells: with its default 8x8-pixel cell and a 1:1 font ratio,
-/// WxH cells of 8 px are a WxH pixel box.
-var tools: [Tool] = [
-    Tool(name: "pxview sixel", kitty: false) { file, _ in
-        (options.pxview, ["show", "--protocol", "sixel", "--size", "\(box)", file])
-    },
-]
-if let chafa {
-    tools.append(Tool(name: "chafa sixel", kitty: false) { file, _ in
-        (chafa, ["-f", "sixels", "-s", "\(box.width / 8)x\(box.height / 8)", "--font-ratio", "1", file])
-    })
-}
-if let img2sixel {
-    tools.append(Tool(name: "img2sixel", kitty: false) { file, fitted in
-        (img2sixel, ["-w", "\(fitted.width)", "-h", "\(fitted.height)", file])
-    })
-}
-tools.append(Tool(name: "pxview kitty", kitty: true) { file, _ in
-    (options.pxview, ["show", "--protocol", "kitty", "--size", "\(box)", file])
-})
-if let chafa {
-    tools.append(Tool(name: "chafa kitty", kitty: true) { file, _ in
-        (chafa, ["-f", "kitty", "-s", "\(box.width / 8)x\(box.height / 8)", "--font-ratio", "1", file])
-    })
-}
-
-var results: [String: [Measurement]] = [:]
-var perPhoto: [(String, [String: Measurement])] = []
-for file in files {
-    guard let data = FileManager.default.contents(atPath: file),
-        let full = try? decodeImage([UInt8](data))
-    else { continue }
-    let fitted = Viewport(imageSize: full.image.size, viewSize: box).outputSize
-    var row: [String: Measurement] = [:]
-    defer { perPhoto.append((URL(fileURLWithPath: file).lastPathComponent, row)) }
-    for tool in tools {
-        guard let (program, arguments) = tool.command(file, fitted) else { continue }
-        var times: [Double] = []
-        var output: [UInt8] = []
-        for _ in 0..<options.runs {
-            guard let run = try? ProcessTimer.run(program, arguments, environment: ["PATH": "/usr/bin:/bin", "TERM": "xterm"]),
-                run.exitCode == 0
-            else { break }
-            times.append(run.milliseconds)
-            output = run.output
+var results = options.boxes.map { BoxResults(box: $0) }
+for (number, photo) in allPhotos.enumerated() {
+    log("[\(number + 1)/\(allPhotos.count)] \(photo.name) \(photo.size) (\(String(format: "%.1f", photo.megapixels)) MP)")
+    guard let data = FileManager.default.contents(atPath: photo.path), let full = try? decodeImage([UInt8](data)) else {
+        log("cannot decode \(photo.path): left out")
+        continue
+    }
+    let bytes = [UInt8](data)
+    let sourceRGB = LanczosReference.flattenedRGB(full.image)
+    /// One reference per output size, shared by the tools and boxes that draw at it.
+    var references: [PixelSize: [Float]] = [:]
+    for index in results.indices {
+        let box = results[index].box
+        measureStages(bytes, box: box, runs: options.runs, into: &results[index].stages)
+        let fitted = Viewport(imageSize: full.image.size, viewSize: box).outputSize
+        var row: [String: Measurement] = [:]
+        for tool in tools {
+            let (program, arguments) = tool.command(photo.path, box, fitted)
+            // First, the run for peak RSS: it also brings the file into the page cache.
+            let peakRSSKB = ProcessTimer.peakRSSKB(program, arguments, environment: environment)
+            var runs: [ProcessRun] = []
+            var failure: String?
+            for _ in 0..<options.runs {
+                do {
+                    let run = try ProcessTimer.run(program, arguments, environment: environment)
+                    guard run.exitCode == 0 else {
+                        failure = "exit \(run.exitCode)"
+                        break
+                    }
+                    runs.append(run)
+                } catch {
+                    failure = "\(error)"
+                    break
+                }
+            }
+            guard let last = runs.last, failure == nil else {
+                results[index].problems[tool.name, default: []].append("\(photo.name) (\(failure ?? "no run"))")
+                continue
+            }
+            var psnr = Double.nan, banding = Double.nan
+            if let image = readBack(last.output, kitty: tool.kitty) {
+                let reference = references[image.size]
+                    ?? LanczosReference.resize(sourceRGB, sourceSize: full.image.size, to: image.size)
+                references[image.size] = reference
+                psnr = LanczosReference.psnr(image, reference: reference)
+                banding = Banding.index(image, reference: reference)
+            } else {
+                results[index].problems[tool.name, default: []].append("\(photo.name) (output not readable)")
+            }
+            row[tool.name] = Measurement(
+                milliseconds: median(runs.map(\.milliseconds)), cpuMilliseconds: median(runs.map(\.cpuMilliseconds)),
+                bytes: last.output.count, peakRSSMB: peakRSSKB.map { Double($0) / 1024 } ?? .nan,
+                psnr: psnr, banding: banding)
         }
-        guard !times.isEmpty else { continue }
-        let quality = score(output, source: full.image, kitty: tool.kitty)
-        let measurement = Measurement(
-            milliseconds: median(times), bytes: output.count, psnr: quality.psnr, banding: quality.banding)
-        results[tool.name, default: []].append(measurement)
-        row[tool.name] = measurement
+        results[index].rows.append((photo, row))
     }
-    FileHandle.standardError.write(Data(".".utf8))
-}
-FileHandle.standardError.write(Data("\n".utf8))
-
-func summary(_ name: String, _ results: [String: [Measurement]]) -> (ms: Double, kb: Double, psnr: Double, banding: Double)? {
-    guard let list = results[name], !list.isEmpty else { return nil }
-    return (
-        median(list.map(\.milliseconds)), median(list.map { Double($0.bytes) / 1000 }),
-        median(list.map(\.psnr).filter { !$0.isNaN }), median(list.map(\.banding).filter { !$0.isNaN })
-    )
 }
 
-print("per photo (ms / KB / dB / banding):")
-let header = "photo".padding(toLength: 34, withPad: " ", startingAt: 0)
-    + tools.map { $0.name.leftPadded(26) }.joined()
-print(header)
-for (name, row) in perPhoto {
-    var line = String(name.prefix(33)).padding(toLength: 34, withPad: " ", startingAt: 0)
+// MARK: Report
+
+func format(_ value: Double, _ digits: Int = 1) -> String { value.isNaN ? "-" : String(format: "%.\(digits)f", value) }
+
+/// Medians over photos of one tool's per-photo medians; PSNR and banding
+/// over the photos whose output could be read back.
+struct Summary {
+    var photos: Int
+    var milliseconds, cpuMilliseconds, kilobytes, peakRSSMB, psnr, banding: Double
+
+    init?(_ list: [Measurement]) {
+        guard !list.isEmpty else { return nil }
+        photos = list.count
+        milliseconds = median(list.map(\.milliseconds))
+        cpuMilliseconds = median(list.map(\.cpuMilliseconds))
+        kilobytes = median(list.map { Double($0.bytes) / 1000 })
+        peakRSSMB = median(list.map(\.peakRSSMB).filter { !$0.isNaN })
+        psnr = median(list.map(\.psnr).filter { !$0.isNaN })
+        banding = median(list.map(\.banding).filter { !$0.isNaN })
+    }
+
+    static let headers = ["photos", "time ms", "CPU ms", "KB", "peak RSS MB", "PSNR dB", "banding"]
+    var cells: [String] {
+        ["\(photos)", format(milliseconds), format(cpuMilliseconds), format(kilobytes, 0), format(peakRSSMB),
+         format(psnr), format(banding, 2)]
+    }
+}
+
+func measurementCells(_ m: Measurement) -> [String] {
+    [format(m.milliseconds), format(m.cpuMilliseconds), format(Double(m.bytes) / 1000, 0), format(m.peakRSSMB),
+     format(m.psnr), format(m.banding, 2)]
+}
+
+func heading(_ text: String) {
+    print(options.markdown ? "### \(text)" : "== \(text) ==")
+    print("")
+}
+
+func printTable(_ title: String, _ table: Table) {
+    print(title)
+    print("")
+    print(table.render(markdown: options.markdown))
+    print("")
+}
+
+/// Compared pairs: pxview against each other tool drawing the same protocol.
+let comparisons = [
+    ("pxview sixel", "chafa sixel"), ("pxview sixel", "img2sixel"), ("pxview sixel", "timg sixel"),
+    ("pxview kitty", "chafa kitty"), ("pxview kitty", "timg kitty"),
+].filter { pair in tools.contains { $0.name == pair.0 } && tools.contains { $0.name == pair.1 } }
+
+func ratio(_ a: Double, _ b: Double) -> String { (a / b).isFinite ? format(a / b, 2) + "x" : "-" }
+
+print("pxbench: \(allPhotos.count) photos (\(format(allPhotos.map(\.megapixels).min() ?? .nan))"
+    + " to \(format(allPhotos.map(\.megapixels).max() ?? .nan)) MP) into \(options.boxes.map(\.description).joined(separator: " and "))"
+    + ", median of \(options.runs) runs each")
+print("pxview: \(version(options.pxview, "--version"))")
+print("chafa: \(version(chafa, "--version"))")
+print("img2sixel: \(version(img2sixel, "-V"))")
+print("timg: \(version(timg, "--version"))")
+for note in notes { print("note: \(note)") }
+print("")
+
+let classes: [(SizeClass, Set<String>)] = SizeClass.all.compactMap { sizeClass in
+    let paths = Set(allPhotos.filter { sizeClass.megapixels.contains($0.megapixels) }.map(\.path))
+    return paths.isEmpty ? nil : (sizeClass, paths)
+}
+print("size classes: " + classes.map { "\($0.0.name) \($0.1.count)" }.joined(separator: ", "))
+print("")
+
+for box in results {
+    heading("\(box.box) box, \(box.rows.count) photo\(box.rows.count == 1 ? "" : "s")")
+    let s = box.stages
+    print("pxview in-process stages (median over photos, ms): decode \(format(median(s.decode)))"
+        + ", scale \(format(median(s.scale))), quantize \(format(median(s.quantize)))"
+        + ", map+dither \(format(median(s.map))), sixel encode \(format(median(s.sixel)))"
+        + ", kitty encode \(format(median(s.kitty)))")
+    print("")
     for tool in tools {
-        let cell = row[tool.name].map {
-            "\(format($0.milliseconds, 0))/\(format(Double($0.bytes) / 1000, 0))/\(format($0.psnr, 1))/\(format($0.banding, 2))"
-        } ?? "-"
-        line += cell.leftPadded(26)
+        guard let list = box.problems[tool.name] else { continue }
+        print("\(tool.name): no score for \(list.count): \(list.joined(separator: ", "))")
+        print("")
     }
-    print(line)
-}
-print("")
-print("whole process, median over photos:")
-print("tool            time ms    size KB   PSNR dB   banding")
-for tool in tools {
-    guard let s = summary(tool.name, results) else { continue }
-    let name = tool.name.padding(toLength: 14, withPad: " ", startingAt: 0)
-    print(
-        "\(name)  \(format(s.ms).leftPadded(7))  \(format(s.kb).leftPadded(9))  \(format(s.psnr).leftPadded(8))"
-            + "  \(format(s.banding, 2).leftPadded(8))")
-}
-print("")
-func ratio(_ a: String, _ b: String, _ results: [String: [Measurement]]) {
-    guard let x = summary(a, results), let y = summary(b, results) else { return }
-    print(
-        "\(a) / \(b): time \(format(x.ms / y.ms, 2))x, size \(format(x.kb / y.kb, 2))x, PSNR \(format(x.psnr - y.psnr, 1)) dB,"
-            + " banding \(format(x.banding, 2)) vs \(format(y.banding, 2))")
-}
-ratio("pxview sixel", "chafa sixel", results)
-ratio("pxview sixel", "img2sixel", results)
-ratio("pxview kitty", "chafa kitty", results)
 
-extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    if options.perPhoto {
+        var table = Table(["photo", "tool", "MP", "time ms", "CPU ms", "KB", "peak RSS MB", "PSNR dB", "banding"], nameColumns: 2)
+        for (photo, row) in box.rows {
+            for tool in tools {
+                guard let m = row[tool.name] else { continue }
+                table.append([photo.name, tool.name, format(photo.megapixels)] + measurementCells(m))
+            }
+        }
+        printTable("per photo (each the median of its runs):", table)
+    }
+
+    func measurements(_ tool: String, in paths: Set<String>? = nil) -> [Measurement] {
+        box.rows.filter { paths?.contains($0.photo.path) ?? true }.compactMap { $0.measurements[tool] }
+    }
+
+    var overall = Table(["tool"] + Summary.headers)
+    for tool in tools {
+        guard let summary = Summary(measurements(tool.name)) else { continue }
+        overall.append([tool.name] + summary.cells)
+    }
+    printTable("whole process, median over photos:", overall)
+
+    var byClass = Table(["size", "tool"] + Summary.headers, nameColumns: 2)
+    for (sizeClass, paths) in classes {
+        for tool in tools {
+            guard let summary = Summary(measurements(tool.name, in: paths)) else { continue }
+            byClass.append([sizeClass.name, tool.name] + summary.cells)
+        }
+    }
+    printTable("by photo size, median over each class's photos:", byClass)
+
+    var ratios = Table(["pxview / other", "size", "photos", "time", "CPU", "bytes", "peak RSS", "PSNR", "banding"], nameColumns: 2)
+    for (a, b) in comparisons {
+        for (name, paths) in [("all", nil)] + classes.map({ ($0.0.name, Optional($0.1)) }) {
+            // Only the photos both tools drew, so a failure on one side does not tilt the ratio.
+            let both = box.rows.filter { (paths?.contains($0.photo.path) ?? true) && $0.measurements[a] != nil && $0.measurements[b] != nil }
+            guard let x = Summary(both.compactMap { $0.measurements[a] }), let y = Summary(both.compactMap { $0.measurements[b] })
+            else { continue }
+            let psnr = x.psnr - y.psnr
+            ratios.append([
+                "\(a) / \(b)", name, "\(both.count)", ratio(x.milliseconds, y.milliseconds),
+                ratio(x.cpuMilliseconds, y.cpuMilliseconds), ratio(x.kilobytes, y.kilobytes), ratio(x.peakRSSMB, y.peakRSSMB),
+                (psnr >= 0 ? "+" : "") + format(psnr) + " dB", "\(format(x.banding, 2)) vs \(format(y.banding, 2))",
+            ])
+        }
+    }
+    printTable("ratios of the medians over the photos both drew (PSNR: difference; banding: lower is better):", ratios)
 }
