@@ -5,7 +5,7 @@ import Testing
 
 /// DCT scaling: the smallest 1/8, 1/4 or 1/2 decode that still covers the
 /// image's fit inside the target box (given in display orientation).
-@Suite struct ScalingTests {
+@Suite struct DCTScalingTests {
     static func size(_ w: Int, _ h: Int) -> PixelSize { PixelSize(width: w, height: h) }
 
     @Test func libjpegTurboOffersTheReductions() {

@@ -12,7 +12,8 @@ func malformedDetail(_ body: [UInt8]) async -> String? {
     return nil
 }
 
-@Suite struct DecodingTests {
+/// Pixabay's JSON answers decoded into `PixabayResponse` (and encoded back).
+@Suite struct ResponseJSONTests {
     @Test func documentedExampleDecodesEveryField() throws {
         let response = try PixabayResponse.decode(from: try pixabayFixture("example-response.json"))
         #expect(response.total == 4692)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Pixabay
 
-@Suite struct ListingTests {
+@Suite struct ResultsListingTests {
     let hit = PixabayHit(
         id: 195893, tags: "blossom, bloom,, flower ", imageWidth: 4000, imageHeight: 2250, likes: 5,
         user: "Josch13")
