@@ -97,11 +97,6 @@ public struct HalfBlockEncoder: Sendable {
         return out
     }
 
-    /// The same output as text, for callers that print strings.
-    public func encodeString(_ image: RGBAImage, columns: Int, rows: Int? = nil) -> String {
-        String(decoding: encode(image, columns: columns, rows: rows), as: UTF8.self)
-    }
-
     /// The opaque colour at (x, y), or nil when transparent or outside the image.
     @inline(__always)
     private static func pixel(_ pixels: UnsafeBufferPointer<UInt8>, image: RGBAImage, x: Int, y: Int) -> RGB? {

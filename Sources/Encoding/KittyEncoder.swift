@@ -1,15 +1,5 @@
 import Pixels
 
-/// How kitty pixel data travels.
-public enum KittyCompression: Sendable, Equatable {
-    /// Raw RGB/RGBA bytes (`f=24`/`f=32`), base64 only.
-    case none
-    /// Raw RGB/RGBA deflated with zlib (`o=z`).
-    case zlib
-    /// A PNG file (`f=100`); kitty decodes it, `s`/`v` are not sent.
-    case png
-}
-
 /// Where kitty reads pixels that do not travel through the pty: a POSIX
 /// shared-memory object (`t=s`) or a temporary file (`t=t`), by name.
 public struct KittyReference: Sendable, Equatable {
@@ -31,8 +21,9 @@ public struct KittyReference: Sendable, Equatable {
 ///
 /// Every command carries `q=2` so the terminal never answers on the input
 /// stream, and placements carry `C=1` so drawing never moves the cursor
-/// (the caller positions it before each placement). Opaque images are sent
-/// as RGB (`f=24`), a quarter fewer bytes than RGBA.
+/// (the caller positions it before each placement). Pixels sent through
+/// the pty travel as PNG (`f=100`, see `defaultZlibLevel`); opaque images
+/// as RGB, a quarter fewer bytes than RGBA, in the PNG and in `rawPixels`.
 ///
 /// Payloads longer than `chunkSize` base64 bytes are split: the first
 /// command has all the keys and `m=1`, the following ones only `q=2,m=1`,
@@ -46,20 +37,12 @@ public struct KittyEncoder: Sendable {
     /// The protocol's limit for base64 bytes per chunk.
     public static let maxChunkSize = 4096
 
-    /// zlib level for `.zlib` and `.png` by default. Measured on four
-    /// 800x533 photos (release build): `.zlib` level 1 takes 21-31 ms for
-    /// 0.84-1.43 MB of output, level 6 33-45 ms for about the same size
-    /// (-6 % to +1 %); `.png` level 1 (Paeth) takes about as long as `.zlib`
-    /// level 1 and is 25-35 % smaller, level 6 3-7x slower for 5-15 % less;
-    /// `.none` takes 1.3-2.7 ms for 1.71 MB. Level 1 it is: the bytes only
-    /// cross a local pty.
-    ///
-    /// `.png` is the default since it switched to Sub filtering with
-    /// Huffman-only deflate: on the same photos it is 2-3x smaller than
-    /// `.zlib` (storm 447 KB vs 1.4 MB base64) in less time, because
-    /// filtering removes what string matching could not find. Huffman-only
-    /// coding is the same at every level, so for `.png` this level only
-    /// matters as 0 (stored); the measurements above predate that switch.
+    /// zlib level for the PNG's IDAT. Its rows are Sub-filtered and coded
+    /// Huffman-only, which is the same at every level, so the level only
+    /// matters as 0 (stored). Measured on four 800x533 photos (release
+    /// build), that PNG is 2-3x smaller than the raw pixels deflated for
+    /// `o=z` (storm 447 KB vs 1.4 MB base64) in less time, because filtering
+    /// removes what string matching could not find; raw base64 was 1.71 MB.
     public static let defaultZlibLevel = 1
 
     public var zlibLevel: Int
@@ -123,8 +106,8 @@ public struct KittyEncoder: Sendable {
 
     /// Uploads `image` as `imageID` without showing it (`a=t`). An empty
     /// image yields no bytes: kitty rejects zero-sized images.
-    public func transmit(_ image: RGBAImage, imageID: UInt32, compression: KittyCompression = .png) -> [UInt8] {
-        guard let (keys, payload) = transmission(image, action: "t", imageID: imageID, compression: compression) else {
+    public func transmit(_ image: RGBAImage, imageID: UInt32) -> [UInt8] {
+        guard let (keys, payload) = transmission(image, action: "t", imageID: imageID) else {
             return []
         }
         return chunked(keys: keys + ",q=2", payload: payload)
@@ -143,9 +126,8 @@ public struct KittyEncoder: Sendable {
 
     /// Uploads and shows in one command sequence (`a=T`).
     public func transmitAndPlace(_ image: RGBAImage, imageID: UInt32, placementID: UInt32, columns: Int, rows: Int,
-                                 crop: PixelRect? = nil, offset: PixelPoint? = nil, zIndex: Int? = nil,
-                                 compression: KittyCompression = .png) -> [UInt8] {
-        guard let (keys, payload) = transmission(image, action: "T", imageID: imageID, compression: compression) else {
+                                 crop: PixelRect? = nil, offset: PixelPoint? = nil, zIndex: Int? = nil) -> [UInt8] {
+        guard let (keys, payload) = transmission(image, action: "T", imageID: imageID) else {
             return []
         }
         let placement = placementKeys(
@@ -159,7 +141,7 @@ public struct KittyEncoder: Sendable {
     /// inside tmux's text grid. kitty fits the image into the cells keeping
     /// its aspect ratio.
     public func transmitVirtual(_ image: RGBAImage, imageID: UInt32, columns: Int, rows: Int) -> [UInt8] {
-        guard let (keys, payload) = transmission(image, action: "T", imageID: imageID, compression: .png) else {
+        guard let (keys, payload) = transmission(image, action: "T", imageID: imageID) else {
             return []
         }
         return chunked(keys: keys + ",U=1,c=\(max(1, columns)),r=\(max(1, rows)),q=2", payload: payload)
@@ -196,21 +178,15 @@ public struct KittyEncoder: Sendable {
 
     // MARK: Building commands
 
-    /// Control keys up to the image id, and the base64 payload; nil for an empty image.
-    private func transmission(_ image: RGBAImage, action: String, imageID: UInt32,
-                              compression: KittyCompression) -> (String, [UInt8])? {
+    /// Control keys up to the image id, and the base64 payload; nil for an
+    /// empty image. A PNG, or the raw pixels if zlib fails (out of memory).
+    private func transmission(_ image: RGBAImage, action: String, imageID: UInt32) -> (String, [UInt8])? {
         guard image.width > 0, image.height > 0 else { return nil }
-        let size = "s=\(image.width),v=\(image.height)"
-        if compression == .png, let png = PNGWriter.encode(image, level: Int32(zlibLevel)) {
+        if let png = PNGWriter.encode(image, level: Int32(zlibLevel)) {
             return ("a=\(action),f=100,i=\(imageID)", Base64.encode(png))
         }
-        let opaque = !image.hasTransparency
-        let raw = opaque ? Self.rgbBytes(image) : image.pixels
-        let format = opaque ? "f=24" : "f=32"
-        if compression != .none, let deflated = Zlib.compress(raw, level: Int32(zlibLevel)) {
-            return ("a=\(action),\(format),\(size),i=\(imageID),o=z", Base64.encode(deflated))
-        }
-        return ("a=\(action),\(format),\(size),i=\(imageID)", Base64.encode(raw))
+        let raw = Self.rawPixels(image)
+        return ("a=\(action),f=\(raw.format),s=\(image.width),v=\(image.height),i=\(imageID)", Base64.encode(raw.bytes))
     }
 
     private func placementKeys(

@@ -34,7 +34,7 @@ public struct PaletteMapper: Sendable {
         self.diffusionWeight = min(16, max(0, diffusionWeight))
         self.dither = dither
         self.ditherAmplitude = dither == .none ? 0 : max(0, ditherAmplitude ?? Self.meanNeighbourStep(palette))
-        let matrix = dither.matrix ?? .bayer8
+        let matrix = ThresholdMatrix.bayer8
         ditherSide = matrix.side
         ditherOffsets = matrix.offsets(amplitude: self.ditherAmplitude)
         colormap = InverseColormap(palette: palette)
@@ -47,8 +47,8 @@ public struct PaletteMapper: Sendable {
     }
 
     /// Maps every pixel. The dither pattern cell of pixel (x, y) is
-    /// ((x + ditherOriginX) mod side, (y + ditherOriginY) mod side), side
-    /// being 8 (Bayer) or 32 (blue noise). Leave the origin at 0 to key the
+    /// ((x + ditherOriginX) mod 8, (y + ditherOriginY) mod 8) of the Bayer
+    /// matrix (`.diffusion` has no pattern). Leave the origin at 0 to key the
     /// pattern to output positions, or pass the crop's offset inside the
     /// full image to key it to image content, so a panned view keeps every
     /// pixel's index. An empty palette maps every

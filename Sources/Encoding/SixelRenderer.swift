@@ -2,36 +2,22 @@ import Pixels
 
 /// RGBA image to sixel bytes in one call: quantize, map, encode.
 ///
-/// With `Options.palette` set, every frame is mapped to that fixed palette
-/// (its mapper is made once, in `init`; the lookup cube is still filled per
-/// frame, only for the colours the frame uses), which keeps colours stable
-/// while panning and skips the quantizer. Without it each frame gets its own
-/// palette and is diffused (`stillMapper`); an image whose colours all fit
-/// the registers and the terminal's percent grid is sent exactly, undithered.
+/// Each image gets its own palette and is diffused (`stillMapper`); an
+/// image whose colours all fit the registers and the terminal's percent
+/// grid is sent exactly, undithered. Callers that keep a palette across
+/// frames (the viewer, while panning) map with their own `mapper`.
 public struct SixelRenderer: Sendable {
     public struct Options: Sendable, Equatable {
         /// Colour registers to use, 1...256 (clamped).
         public var colorRegisters: Int
-        public var dither: Dither
-        /// A palette to reuse across frames instead of quantizing each one.
-        public var palette: Palette?
-        /// Dither amplitude as a fraction of `PaletteMapper`'s default (the
-        /// mean step between neighbouring palette colours).
-        public var ditherStrength: Double
 
-        public init(
-            colorRegisters: Int = 256, dither: Dither = .ordered, palette: Palette? = nil,
-            ditherStrength: Double = SixelRenderer.defaultDitherStrength
-        ) {
+        public init(colorRegisters: Int = 256) {
             self.colorRegisters = min(max(1, colorRegisters), Palette.maxColors)
-            self.dither = dither
-            self.ditherStrength = max(0, ditherStrength)
-            self.palette = palette.map { Palette(colors: Array($0.colors.prefix(min(max(1, colorRegisters), 256)))) }
         }
     }
 
     /// One rendered image and the pieces that made it, for callers that
-    /// want to reuse the palette for the next frames.
+    /// encode it again in parts (in bands, inside tmux).
     public struct Frame: Sendable {
         public var bytes: [UInt8]
         public var palette: Palette
@@ -46,30 +32,20 @@ public struct SixelRenderer: Sendable {
     public static let defaultDitherStrength = 0.5
 
     public let options: Options
-    private let fixedMapper: PaletteMapper?
 
     public init(options: Options = Options()) {
         self.options = options
-        fixedMapper = options.palette.map { Self.mapper($0, dither: options.dither, strength: options.ditherStrength) }
     }
 
-    /// Sixel bytes for `image`. The dither origin is passed to
-    /// `PaletteMapper.map`: the offset of this view inside the full image
-    /// keeps the pattern attached to the picture while panning.
-    public func render(_ image: RGBAImage, ditherOriginX: Int = 0, ditherOriginY: Int = 0) -> [UInt8] {
-        renderFrame(image, ditherOriginX: ditherOriginX, ditherOriginY: ditherOriginY).bytes
+    /// Sixel bytes for `image`.
+    public func render(_ image: RGBAImage) -> [UInt8] {
+        renderFrame(image).bytes
     }
 
-    public func renderFrame(_ image: RGBAImage, ditherOriginX: Int = 0, ditherOriginY: Int = 0) -> Frame {
-        let mapper: PaletteMapper
-        if let fixedMapper {
-            mapper = fixedMapper
-        } else {
-            let (palette, isExact) = PaletteBuilder(maxColors: options.colorRegisters)
-                .buildReportingExactness(from: image)
-            mapper = Self.stillMapper(palette, isExact: isExact)
-        }
-        let indexed = mapper.map(image, ditherOriginX: ditherOriginX, ditherOriginY: ditherOriginY)
+    public func renderFrame(_ image: RGBAImage) -> Frame {
+        let (palette, isExact) = PaletteBuilder(maxColors: options.colorRegisters).buildReportingExactness(from: image)
+        let mapper = Self.stillMapper(palette, isExact: isExact)
+        let indexed = mapper.map(image)
         let bytes = SixelEncoder().encode(indexed, palette: mapper.palette)
         return Frame(bytes: bytes, palette: mapper.palette, indexed: indexed)
     }

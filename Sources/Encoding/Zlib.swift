@@ -1,6 +1,6 @@
 import CZlib
 
-/// zlib (RFC 1950) compression for kitty's `o=z` payloads and PNG's IDAT.
+/// zlib (RFC 1950) compression for the IDAT of the PNGs sent to kitty.
 enum Zlib {
     /// The zlib stream for `input`, or nil if zlib fails (out of memory);
     /// callers then send the data uncompressed.

@@ -74,20 +74,10 @@ public struct DiskCache: Sendable {
 
     // MARK: Reading
 
-    /// The blob for `key`, or nil when missing, corrupt (deleted) or older
-    /// than `maxAge` seconds (deleted). `maxAge: nil` accepts any age.
-    public func get(key: String, maxAge: TimeInterval?) -> [UInt8]? {
-        guard let entry = entry(forKey: key) else { return nil }
-        if let maxAge, now().timeIntervalSince(entry.storedAt) > maxAge {
-            unlink(path(forKey: key))
-            return nil
-        }
-        return entry.data
-    }
-
-    /// The entry whatever its age, for callers with their own freshness
-    /// rules (serving a stale copy when the network is down). Corrupt
-    /// entries are deleted and reported missing. Counts as a use for LRU.
+    /// The entry for `key` whatever its age: freshness is the caller's
+    /// (`CachingFetcher` serves a stale copy when the network is down).
+    /// Corrupt entries are deleted and reported missing. Counts as a use
+    /// for LRU.
     public func entry(forKey key: String) -> Entry? {
         let path = path(forKey: key)
         guard let bytes = Self.readWholeFile(path) else { return nil }

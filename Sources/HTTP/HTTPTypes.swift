@@ -98,8 +98,6 @@ public enum HTTPError: Error, Equatable, Sendable {
 public protocol HTTPFetching: Sendable {
     /// One request. Never blocks Swift's cooperative threads.
     func fetch(_ request: HTTPRequest) async throws -> HTTPResponse
-    /// Many requests at once (thumbnails of a page): results in the same order.
-    func fetchAll(_ requests: [HTTPRequest]) async -> [Result<HTTPResponse, HTTPError>]
     /// One request, reporting `(received bytes, total bytes if known)` while
     /// the body arrives so a CLI can show progress for slow downloads.
     func fetch(
@@ -113,31 +111,5 @@ extension HTTPFetching {
         _ request: HTTPRequest, progress: (@Sendable (Int64, Int64?) -> Void)?
     ) async throws -> HTTPResponse {
         try await fetch(request)
-    }
-
-    /// Runs every request concurrently through `fetch` and keeps the input
-    /// order. Errors other than `HTTPError` (task cancellation) become
-    /// `.other` so the result type stays typed.
-    public func fetchAll(_ requests: [HTTPRequest]) async -> [Result<HTTPResponse, HTTPError>] {
-        await withTaskGroup(of: (Int, Result<HTTPResponse, HTTPError>).self) { group in
-            for (index, request) in requests.enumerated() {
-                group.addTask {
-                    do {
-                        return (index, .success(try await self.fetch(request)))
-                    } catch let error as HTTPError {
-                        return (index, .failure(error))
-                    } catch is CancellationError {
-                        return (index, .failure(.other(request.redactedURL, detail: "cancelled")))
-                    } catch {
-                        return (index, .failure(.other(request.redactedURL, detail: "\(error)")))
-                    }
-                }
-            }
-            var results = [Result<HTTPResponse, HTTPError>?](repeating: nil, count: requests.count)
-            for await (index, result) in group {
-                results[index] = result
-            }
-            return results.map { $0 ?? .failure(.other("", detail: "missing result")) }
-        }
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where photos come from: Pixabay itself (`PixabayClient`) or the bundled
 /// `OfflineCatalog`. The UI talks to this and never needs to know which.
 public protocol PhotoSource: Sendable {
@@ -13,40 +11,6 @@ public protocol PhotoSource: Sendable {
     var isOffline: Bool { get }
 }
 
-/// Pixabay's `X-RateLimit-*` headers: 100 requests per 60 s per key.
-public struct RateLimitStatus: Sendable, Equatable {
-    public var limit: Int
-    public var remaining: Int
-    /// Seconds until the window resets.
-    public var resetSeconds: Int
-
-    public init(limit: Int, remaining: Int, resetSeconds: Int) {
-        self.limit = limit
-        self.remaining = remaining
-        self.resetSeconds = resetSeconds
-    }
-
-    /// From lower-cased response headers; nil unless all three are present and numeric.
-    public init?(headers: [String: String]) {
-        guard let limit = Self.seconds(headers["x-ratelimit-limit"]),
-            let remaining = Self.seconds(headers["x-ratelimit-remaining"]),
-            let reset = Self.seconds(headers["x-ratelimit-reset"])
-        else { return nil }
-        self.init(limit: limit, remaining: remaining, resetSeconds: reset)
-    }
-
-    /// A non-negative whole number from a header value; fractions round up
-    /// (waiting a little longer than needed beats being refused again).
-    static func seconds(_ value: String?) -> Int? {
-        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        if let whole = Int(text), whole >= 0 { return whole }
-        if let fraction = Double(text), fraction.isFinite, fraction >= 0, fraction < 1e9 {
-            return Int(fraction.rounded(.up))
-        }
-        return nil
-    }
-}
-
 /// A response plus where it sits in the result list.
 public struct SearchPage: Sendable, Equatable {
     public var response: PixabayResponse
@@ -55,18 +19,12 @@ public struct SearchPage: Sendable, Equatable {
     public var perPage: Int
     /// Shown above results: "offline catalog…", "cached…". Nil for a fresh Pixabay answer.
     public var note: String?
-    /// Nil offline and when the server sent no rate limit headers.
-    public var rateLimit: RateLimitStatus?
 
-    public init(
-        response: PixabayResponse, page: Int, perPage: Int, note: String? = nil,
-        rateLimit: RateLimitStatus? = nil
-    ) {
+    public init(response: PixabayResponse, page: Int, perPage: Int, note: String? = nil) {
         self.response = response
         self.page = page
         self.perPage = perPage
         self.note = note
-        self.rateLimit = rateLimit
     }
 
     public var hits: [PixabayHit] { response.hits }

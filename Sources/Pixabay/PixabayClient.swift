@@ -63,9 +63,7 @@ public struct PixabayClient: PhotoSource {
         // every caller (the CLI footer, the explorer's status line) can show it.
         let note = response.isStaleCacheCopy
             ? StaleCopyLog.note(age: response.headers["age"].flatMap(TimeInterval.init) ?? 0) : nil
-        return SearchPage(
-            response: decoded, page: query.page, perPage: query.perPage, note: note,
-            rateLimit: RateLimitStatus(headers: response.headers))
+        return SearchPage(response: decoded, page: query.page, perPage: query.perPage, note: note)
     }
 
     public func hit(id: Int) async throws(PixabayError) -> PixabayHit {
@@ -115,11 +113,23 @@ public struct PixabayClient: PhotoSource {
         case 200:
             return response.body
         case 429:
-            throw .rateLimited(resetSeconds: RateLimitStatus.seconds(response.headers["x-ratelimit-reset"]))
+            throw .rateLimited(resetSeconds: Self.resetSeconds(response.headers["x-ratelimit-reset"]))
         case 400..<500:
             throw .api(status: response.status, message: Redaction.bodyText(response.body, secret: apiKey))
         default:
             throw .server(status: response.status, message: Redaction.bodyText(response.body, secret: apiKey))
         }
+    }
+
+    /// `X-RateLimit-Reset` as a non-negative whole number of seconds;
+    /// fractions round up (waiting a little longer than needed beats being
+    /// refused again). Nil when missing or not a number.
+    static func resetSeconds(_ value: String?) -> Int? {
+        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if let whole = Int(text), whole >= 0 { return whole }
+        if let fraction = Double(text), fraction.isFinite, fraction >= 0, fraction < 1e9 {
+            return Int(fraction.rounded(.up))
+        }
+        return nil
     }
 }

@@ -93,12 +93,6 @@ public struct PixabayHit: Codable, Sendable, Equatable, Identifiable {
             .filter { !$0.isEmpty }
     }
 
-    /// Where the author's profile lives, per Pixabay's documented pattern.
-    public var userProfileURL: String {
-        if let userURL, !userURL.isEmpty { return userURL }
-        return "https://pixabay.com/users/\(user)-\(userID)/"
-    }
-
     /// The URL for `size`, falling back to the next smaller size when a URL is
     /// empty (large -> web -> preview), since some hits lack `largeImageURL`.
     public func url(for size: ImageSize) -> String {

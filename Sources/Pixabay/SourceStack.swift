@@ -147,8 +147,6 @@ public final class StaleCopyLog: HTTPFetching, @unchecked Sendable {
 
 /// Gives every single request its own progress display, started with the
 /// last path component of the URL as the label (what is being downloaded).
-/// `fetchAll` (a page of thumbnails) passes through without progress: many
-/// progress lines at once would only flicker over each other.
 public struct ProgressReportingFetcher: HTTPFetching {
     /// Starts a display for `label`; returns where to send `(received, total)`
     /// and what to call when the transfer ends either way.
@@ -176,10 +174,6 @@ public struct ProgressReportingFetcher: HTTPFetching {
             display.update(received, total)
             progress?(received, total)
         }
-    }
-
-    public func fetchAll(_ requests: [HTTPRequest]) async -> [Result<HTTPResponse, HTTPError>] {
-        await upstream.fetchAll(requests)
     }
 
     /// `https://cdn.example/photo/x_640.jpg?key=…` -> `x_640.jpg`; the query

@@ -4,8 +4,6 @@ import Terminal
 /// typed queries) is sanitized and cut to the width here, so nothing a
 /// photo's metadata says can move the cursor or spill onto the next row.
 public enum FrameText {
-    public static let escape: UInt8 = 0x1B
-
     /// One whole row: `text` from column 1, the rest of the row erased.
     public static func row(_ row: Int, _ text: String, width: Int, style: [UInt8] = []) -> [UInt8] {
         var out = TerminalCommand.moveTo(row: row + 1, column: 1)

@@ -136,8 +136,6 @@ public struct Viewport: Sendable, Equatable {
         return SourceRect(x: x.origin, y: y.origin, width: x.length, height: y.length)
     }
 
-    /// Where the output sits inside the view: centred along an axis where it
-    /// is smaller than the view, at 0 where it fills it.
     /// `sourceRect` measured on an image of `pixels` size instead of
     /// `imageSize`: the region to resample from a DCT-scaled decode (or, for
     /// half-blocks, from the unstretched image) of the same picture.
@@ -148,6 +146,9 @@ public struct Viewport: Sendable, Equatable {
         return SourceRect(x: rect.x * sx, y: rect.y * sy, width: rect.width * sx, height: rect.height * sy)
     }
 
+    /// Where the output sits inside the view, in view pixels: `outputSize`,
+    /// centred along an axis where it is smaller than the view (an odd
+    /// leftover pixel goes to the right/bottom margin), at 0 where it fills it.
     public var placement: PixelRect {
         let size = outputSize
         return PixelRect(

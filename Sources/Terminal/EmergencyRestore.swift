@@ -6,8 +6,9 @@ import Glibc
 /// A signal handler may only touch memory that exists independently of any
 /// object and may only make async-signal-safe calls (write, tcsetattr,
 /// sigaction, raise). So everything a handler needs is copied, at install
-/// time, into one buffer allocated once for the whole process: this is the
-/// module's single piece of process-global mutable state, and it exists only
+/// time, into one buffer allocated once for the whole process. It is one of
+/// the module's three pieces of process-global mutable state, with
+/// `OutputGuard.state` and `TemporaryFileGuard.storage`, all there only
 /// because signal handlers can reach nothing else.
 enum EmergencyRestore {
     /// Signals after which the process must not go on: restore, then chain.

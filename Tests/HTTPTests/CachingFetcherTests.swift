@@ -137,13 +137,13 @@ private struct CachingSetup {
         #expect(setup.fetcher.cache.info().entries == 0)
     }
 
-    @Test func fetchAllMixesHitsAndMissesInOrder() async throws {
+    @Test func concurrentFetchesMixHitsAndMisses() async throws {
         let setup = try CachingSetup()
         defer { setup.server.stop() }
         let requests = (0..<4).map { HTTPRequest(url: setup.server.url("/api/?page=\($0)")) }
         _ = try await setup.fetcher.fetch(requests[1])
 
-        let results = await setup.fetcher.fetchAll(requests)
+        let results = await fetchConcurrently(requests, through: setup.fetcher)
 
         let bodies = results.map { (try? $0.get()).map { String(decoding: $0.body, as: UTF8.self) } }
         #expect(bodies == (0..<4).map { "{\"query\":\"page=\($0)\"}" })

@@ -15,15 +15,15 @@ private func mode(of path: String) -> mode_t {
 }
 
 @Suite struct DiskCacheTests {
-    @Test func putThenGetReturnsTheData() throws {
+    @Test func putThenEntryReturnsTheData() throws {
         let directory = try TemporaryDirectory()
         let cache = DiskCache(directory: directory.path + "/cache")
         let data = (0..<300).map { UInt8($0 % 256) }
 
         try cache.put(key: "GET https://example.test/a", data: data)
 
-        #expect(cache.get(key: "GET https://example.test/a", maxAge: nil) == data)
-        #expect(cache.get(key: "GET https://example.test/b", maxAge: nil) == nil)
+        #expect(cache.entry(forKey: "GET https://example.test/a")?.data == data)
+        #expect(cache.entry(forKey: "GET https://example.test/b")?.data == nil)
         #expect(cache.info().entries == 1)
         #expect(cache.info().bytes == DiskCache.headerSize + data.count)
         #expect(cache.info().directory == directory.path + "/cache")
@@ -46,27 +46,21 @@ private func mode(of path: String) -> mode_t {
         try cache.put(key: "k", data: [1, 1, 1])
         try cache.put(key: "k", data: [2, 2])
 
-        #expect(cache.get(key: "k", maxAge: nil) == [2, 2])
+        #expect(cache.entry(forKey: "k")?.data == [2, 2])
         #expect(cache.info().entries == 1)
     }
 
-    @Test func expiredEntriesAreDroppedUsingTheInjectedClock() throws {
+    @Test func entriesKeepTheirStoreTimeAndStayWhateverTheirAge() throws {
         let directory = try TemporaryDirectory()
         let clock = TestClock()
         let cache = DiskCache(directory: directory.path, now: clock.function)
         try cache.put(key: "k", data: [7, 7, 7])
 
-        clock.advance(by: 59)
-        let fresh = cache.get(key: "k", maxAge: 60)
+        clock.advance(by: 365 * 86400)
         let entry = cache.entry(forKey: "k")
-        clock.advance(by: 2)
-        let expired = cache.get(key: "k", maxAge: 60)
 
-        #expect(fresh == [7, 7, 7])
+        #expect(entry?.data == [7, 7, 7])
         #expect(entry?.storedAt == Date(timeIntervalSince1970: 1_700_000_000))
-        #expect(expired == nil)
-        #expect(fileNames(in: directory.path).isEmpty)
-        #expect(cache.get(key: "k", maxAge: nil) == nil)
     }
 
     @Test func truncatedEntryIsDropped() throws {
@@ -76,7 +70,7 @@ private func mode(of path: String) -> mode_t {
         let path = cache.path(forKey: "k")
         #expect(truncate(path, off_t(DiskCache.headerSize + 50)) == 0)
 
-        #expect(cache.get(key: "k", maxAge: nil) == nil)
+        #expect(cache.entry(forKey: "k")?.data == nil)
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
@@ -90,7 +84,7 @@ private func mode(of path: String) -> mode_t {
         bytes[offset] ^= 0x40
         try Data(bytes).write(to: URL(fileURLWithPath: path))
 
-        #expect(cache.get(key: "k", maxAge: nil) == nil)
+        #expect(cache.entry(forKey: "k")?.data == nil)
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
@@ -105,15 +99,15 @@ private func mode(of path: String) -> mode_t {
             try cache.put(key: key, data: payload)
         }
         clock.advance(by: 10)
-        _ = cache.get(key: "a", maxAge: nil)  // "a" is now the most recently used
+        _ = cache.entry(forKey: "a")  // "a" is now the most recently used
 
         clock.advance(by: 10)
         try cache.put(key: "d", data: payload)
 
-        #expect(cache.get(key: "b", maxAge: nil) == nil)
-        #expect(cache.get(key: "a", maxAge: nil) == payload)
-        #expect(cache.get(key: "c", maxAge: nil) == payload)
-        #expect(cache.get(key: "d", maxAge: nil) == payload)
+        #expect(cache.entry(forKey: "b")?.data == nil)
+        #expect(cache.entry(forKey: "a")?.data == payload)
+        #expect(cache.entry(forKey: "c")?.data == payload)
+        #expect(cache.entry(forKey: "d")?.data == payload)
         #expect(cache.info().bytes == entrySize * 3)
     }
 
@@ -125,8 +119,8 @@ private func mode(of path: String) -> mode_t {
 
         try cache.put(key: "huge", data: [UInt8](repeating: 2, count: 2000))
 
-        #expect(cache.get(key: "huge", maxAge: nil) == nil)
-        #expect(cache.get(key: "small", maxAge: nil) == [UInt8](repeating: 1, count: 10))
+        #expect(cache.entry(forKey: "huge")?.data == nil)
+        #expect(cache.entry(forKey: "small")?.data == [UInt8](repeating: 1, count: 10))
     }
 
     @Test func directoryIsPrivateAndFilesOwnerOnly() throws {
@@ -173,7 +167,7 @@ private func mode(of path: String) -> mode_t {
 
         #expect(cache.info().entries == 0)
         #expect(cache.info().bytes == 0)
-        #expect(cache.get(key: "a", maxAge: nil) == nil)
+        #expect(cache.entry(forKey: "a")?.data == nil)
         #expect(FileManager.default.fileExists(atPath: directory.path))
     }
 
@@ -181,7 +175,7 @@ private func mode(of path: String) -> mode_t {
         let directory = try TemporaryDirectory()
         let cache = DiskCache(directory: directory.path + "/not/yet")
 
-        #expect(cache.get(key: "k", maxAge: nil) == nil)
+        #expect(cache.entry(forKey: "k")?.data == nil)
         #expect(cache.info().entries == 0)
         try cache.clear()
     }

@@ -16,7 +16,6 @@ import Testing
         #expect(page.hits.map(\.id) == [195893])
         #expect(page.page == 2)
         #expect(page.totalPages == 167)  // ceil(500 / 3)
-        #expect(page.rateLimit == RateLimitStatus(limit: 100, remaining: 97, resetSeconds: 42))
         #expect(page.note == nil)
         let request = try #require(await fetcher.log.requests.first)
         #expect(
@@ -160,11 +159,12 @@ import Testing
         #expect(noURL == .imageUnavailable(id: 9, detail: "the hit has no image URL"))
     }
 
-    @Test func rateLimitHeaderParsing() {
-        #expect(RateLimitStatus(headers: ["x-ratelimit-limit": "100", "x-ratelimit-remaining": "5", "x-ratelimit-reset": "2.2"])
-            == RateLimitStatus(limit: 100, remaining: 5, resetSeconds: 3))
-        #expect(RateLimitStatus(headers: ["x-ratelimit-limit": "100", "x-ratelimit-remaining": "5"]) == nil)
-        #expect(RateLimitStatus(headers: ["x-ratelimit-limit": "lots", "x-ratelimit-remaining": "5", "x-ratelimit-reset": "1"]) == nil)
+    @Test func resetHeaderParsing() {
+        #expect(PixabayClient.resetSeconds(" 37 ") == 37)
+        #expect(PixabayClient.resetSeconds("2.2") == 3)
+        #expect(PixabayClient.resetSeconds(nil) == nil)
+        #expect(PixabayClient.resetSeconds("lots") == nil)
+        #expect(PixabayClient.resetSeconds("-1") == nil)
     }
 
     @Test func totalPagesMath() {

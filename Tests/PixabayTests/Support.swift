@@ -53,20 +53,6 @@ struct FakeFetcher: HTTPFetching {
         await log.record(request)
         return try respond(request)
     }
-
-    func fetchAll(_ requests: [HTTPRequest]) async -> [Result<HTTPResponse, HTTPError>] {
-        var results: [Result<HTTPResponse, HTTPError>] = []
-        for request in requests {
-            do {
-                results.append(.success(try await fetch(request)))
-            } catch let error as HTTPError {
-                results.append(.failure(error))
-            } catch {
-                results.append(.failure(.other(request.url, detail: String(describing: error))))
-            }
-        }
-        return results
-    }
 }
 
 /// The error thrown by `body`, as a `PixabayError` (nil when nothing was thrown;

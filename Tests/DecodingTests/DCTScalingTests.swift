@@ -5,7 +5,7 @@ import Testing
 
 /// DCT scaling: the smallest decode at 1/8, 1/4, 1/2 or 3/4 that still
 /// covers the image's fit inside the target box (given in display orientation).
-@Suite struct ScalingTests {
+@Suite struct DCTScalingTests {
     static func size(_ w: Int, _ h: Int) -> PixelSize { PixelSize(width: w, height: h) }
 
     @Test func libjpegTurboOffersTheReductions() {

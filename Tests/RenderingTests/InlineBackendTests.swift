@@ -1,0 +1,68 @@
+import Pixels
+import Rendering
+import Terminal
+import Testing
+
+@Suite struct InlineBackendTests {
+    private func backend(_ method: DrawingMethod, _ multiplexer: Multiplexer = .none) -> any GraphicsBackend {
+        Display(
+            method: method, geometry: DisplayGeometry(windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16)),
+            multiplexer: multiplexer
+        ).makeBackend()
+    }
+
+    private let pixels = RGBAImage(width: 20, height: 20, fill: RGBA(r: 10, g: 200, b: 30))
+
+    @Test func kittyInsideTmuxUploadsThenPlacesInOneCommand() {
+        let picture = backend(.kitty, .tmux(passthrough: true)).inline(pixels, imageID: 7)
+        let text = String(decoding: picture.bytes, as: UTF8.self)
+        // 20x20 px is 3x2 cells of 8x16: two rows reserved, then the upload,
+        // then a placement of its own, then the cursor below.
+        #expect(text.hasPrefix("\n\n\r\u{1B}[2A\u{1B}_Ga=t,f=100,i=7,q=2;"))
+        #expect(text.hasSuffix("\u{1B}_Ga=p,i=7,p=1,C=1,q=2\u{1B}\\\r\n\n"))
+        let direct = String(decoding: backend(.kitty).inline(pixels, imageID: 7).bytes, as: UTF8.self)
+        #expect(direct.hasPrefix("\u{1B}_Ga=T,f=100,i=7,p=1,C=1,q=2;"))
+    }
+
+    /// kitty's own example: image 33554474 (42 + 2 << 24) names its low
+    /// byte in the colour and its high byte in a third mark, U+030E.
+    @Test func placeholdersAreRowsOfText() {
+        let picture = backend(.kittyPlaceholders, .tmux(passthrough: true)).inline(pixels, imageID: 42 + (2 << 24))
+        #expect(picture.cells == PixelSize(width: 3, height: 2))
+        #expect(picture.lines.count == 2)
+        let first = String(decoding: picture.lines[0], as: UTF8.self)
+        #expect(first.hasPrefix("\u{1B}_Ga=T,f=100,i=33554474,U=1,c=3,r=2,q=2;"))
+        #expect(first.hasSuffix("\u{1B}[38;5;42m\u{10EEEE}\u{0305}\u{0305}\u{030E}\u{10EEEE}\u{10EEEE}\u{1B}[39m"))
+        #expect(String(decoding: picture.lines[1], as: UTF8.self)
+            == "\u{1B}[38;5;42m\u{10EEEE}\u{030D}\u{0305}\u{030E}\u{10EEEE}\u{10EEEE}\u{1B}[39m")
+        #expect(String(decoding: picture.bytes, as: UTF8.self).hasSuffix("\u{1B}[39m\r\n"))
+    }
+
+    @Test func sixelInsideTmuxGoesInBandsUnderItsPassthroughLimit() {
+        // 3000 px wide, 16 px rows: 400000 px a band is 8 rows (384000 px).
+        let wide = RGBAImage(width: 3000, height: 300, fill: RGBA(r: 200, g: 10, b: 10))
+        let picture = backend(.sixel, .tmux(passthrough: true)).inline(wide, imageID: 1)
+        // 300 px of 16 px rows: 19 rows in bands of 8.
+        #expect(picture.lineRows == [0, 8, 16])
+        #expect(picture.lines.allSatisfy { String(decoding: $0, as: UTF8.self).hasPrefix("\u{1B}P0;1;0q") })
+        // After the last band (row 16) the cursor goes 3 rows down: below the 19.
+        let text = String(decoding: picture.bytes, as: UTF8.self)
+        #expect(text.hasSuffix("\r\u{1B}[3B"))
+        #expect(text.components(separatedBy: "\r\u{1B}[8B").count == 3)
+        #expect(backend(.sixel).inline(wide, imageID: 1).lines.count == 1)
+    }
+
+    /// A tile whose new thumbnail has the old one's size and place is
+    /// placed again: replacing the old image took its placement with it.
+    @Test func kittyPlacesAReplacedPictureAgain() {
+        let kitty = backend(.kitty)
+        let area = CellRect(column: 2, row: 2, columns: 10, rows: 4)
+        let first = Picture.centred(image: pixels, key: PictureKey(id: 1), area: area, screen: kitty.screen)
+        let second = Picture.centred(image: pixels, key: PictureKey(id: 2), area: area, screen: kitty.screen)
+        #expect(String(decoding: kitty.draw(first, slot: 3), as: UTF8.self).contains("a=p,i=7,"))
+        let replaced = String(decoding: kitty.draw(second, slot: 3), as: UTF8.self)
+        #expect(replaced.contains("a=d,d=i,i=7,") && replaced.contains("a=t,") && replaced.contains("a=p,i=7,"))
+        // Never `d=I` while the session goes on: kitty would free every unplaced image with it.
+        #expect(!replaced.contains("d=I"))
+    }
+}
