@@ -128,53 +128,61 @@ public struct PaletteMapper: Sendable {
     private func diffuse(_ image: RGBAImage, into indices: inout [UInt8], transparent: inout [Bool], hasAlpha: Bool) {
         let width = image.width, height = image.height
         let parts = max(1, height / Self.diffusionRows)
-        let reds = palette.colors.map { Int32($0.r) }, greens = palette.colors.map { Int32($0.g) }
-        let blues = palette.colors.map { Int32($0.b) }
+        // The palette as r, g, b triples, read without bounds checks in the loop.
+        let channels = palette.colors.flatMap { [Int32($0.r), Int32($0.g), Int32($0.b)] }
         let weight = Int32(diffusionWeight)
         image.pixels.withUnsafeBufferPointer { p in
             indices.withUnsafeMutableBufferPointer { out in
                 transparent.withUnsafeMutableBufferPointer { mask in
-                    ParallelRows.run(parts: parts, rows: height) { rows in
-                        colormap.withLookup { lookup in
-                            // Errors in 1/256 units (x16 for the FS weights, x16 for `weight`),
-                            // one pixel of padding either side.
-                            var current = [Int32](repeating: 0, count: (width + 2) * 3)
-                            var next = current
-                            for y in rows {
-                                let forward = (y - rows.lowerBound) & 1 == 0
-                                let step = forward ? 1 : -1
-                                var x = forward ? 0 : width - 1
-                                for _ in 0..<width {
-                                    let i = y * width + x, s = i << 2, e = (x + 1) * 3
-                                    if hasAlpha && p[s + 3] < 128 {
-                                        mask[i] = true
-                                        x += step
-                                        continue
+                    channels.withUnsafeBufferPointer { colors in
+                        ParallelRows.run(parts: parts, rows: height) { rows in
+                            colormap.withLookup { lookup in
+                                // Errors in 1/256 units (x16 for the FS weights, x16 for `weight`),
+                                // one pixel of padding either side; two rows, swapped.
+                                let rowLength = (width + 2) * 3
+                                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * rowLength) { buffer in
+                                    let base = buffer.baseAddress!
+                                    base.initialize(repeating: 0, count: 2 * rowLength)
+                                    var current = base, next = base + rowLength
+                                    for y in rows {
+                                        let forward = (y &- rows.lowerBound) & 1 == 0
+                                        let step = forward ? 1 : -1
+                                        var x = forward ? 0 : width &- 1
+                                        for _ in 0..<width {
+                                            let i = y &* width &+ x, s = i &<< 2, e = (x &+ 1) &* 3
+                                            if hasAlpha && p[s &+ 3] < 128 {
+                                                mask[i] = true
+                                                x &+= step
+                                                continue
+                                            }
+                                            let r = min(255, max(0, Int32(p[s]) &+ ((current[e] &+ 128) >> 8)))
+                                            let g = min(255, max(0, Int32(p[s &+ 1]) &+ ((current[e &+ 1] &+ 128) >> 8)))
+                                            let b = min(255, max(0, Int32(p[s &+ 2]) &+ ((current[e &+ 2] &+ 128) >> 8)))
+                                            let index = lookup.index(r: r, g: g, b: b)
+                                            out[i] = index
+                                            let k = Int(index) &* 3
+                                            let er = (r &- colors[k]) &* weight
+                                            let eg = (g &- colors[k &+ 1]) &* weight
+                                            let eb = (b &- colors[k &+ 2]) &* weight
+                                            let ahead = e &+ step &* 3, behind = e &- step &* 3
+                                            current[ahead] &+= er &* 7
+                                            current[ahead &+ 1] &+= eg &* 7
+                                            current[ahead &+ 2] &+= eb &* 7
+                                            next[behind] &+= er &* 3
+                                            next[behind &+ 1] &+= eg &* 3
+                                            next[behind &+ 2] &+= eb &* 3
+                                            next[e] &+= er &* 5
+                                            next[e &+ 1] &+= eg &* 5
+                                            next[e &+ 2] &+= eb &* 5
+                                            next[ahead] &+= er
+                                            next[ahead &+ 1] &+= eg
+                                            next[ahead &+ 2] &+= eb
+                                            x &+= step
+                                        }
+                                        swap(&current, &next)
+                                        next.update(repeating: 0, count: rowLength)
                                     }
-                                    let r = min(255, max(0, Int32(p[s]) + (current[e] + 128) >> 8))
-                                    let g = min(255, max(0, Int32(p[s + 1]) + (current[e + 1] + 128) >> 8))
-                                    let b = min(255, max(0, Int32(p[s + 2]) + (current[e + 2] + 128) >> 8))
-                                    let index = lookup.index(r: r, g: g, b: b)
-                                    out[i] = index
-                                    let k = Int(index)
-                                    let errors = ((r - reds[k]) * weight, (g - greens[k]) * weight, (b - blues[k]) * weight)
-                                    let ahead = e + step * 3, behind = e - step * 3
-                                    current[ahead] += errors.0 * 7
-                                    current[ahead + 1] += errors.1 * 7
-                                    current[ahead + 2] += errors.2 * 7
-                                    next[behind] += errors.0 * 3
-                                    next[behind + 1] += errors.1 * 3
-                                    next[behind + 2] += errors.2 * 3
-                                    next[e] += errors.0 * 5
-                                    next[e + 1] += errors.1 * 5
-                                    next[e + 2] += errors.2 * 5
-                                    next[ahead] += errors.0
-                                    next[ahead + 1] += errors.1
-                                    next[ahead + 2] += errors.2
-                                    x += step
                                 }
-                                swap(&current, &next)
-                                for j in next.indices { next[j] = 0 }
                             }
                         }
                     }

@@ -17,7 +17,7 @@ import Scaling
 /// (`Banding.gradient`, 1600x1000).
 ///
 ///     swift run -c release pxbench [--box WxH]... [--boxes WxH,WxH] [--runs 5] [--pxview PATH]
-///         [--large] [--gradient] [--per-photo] [--markdown] [FILE|DIR...]
+///         [--large] [--gradient] [--per-photo] [--markdown] [--stages] [FILE|DIR...]
 
 struct BenchOptions {
     /// A laptop's small window and a full 1440p screen: encoders scale with
@@ -25,7 +25,7 @@ struct BenchOptions {
     static let defaultBoxes = [PixelSize(width: 800, height: 600), PixelSize(width: 2560, height: 1440)]
     static let usage = """
         usage: pxbench [--box WxH]... [--boxes WxH,WxH...] [--runs N] [--pxview PATH] [--large|--no-large]
-                       [--gradient] [--per-photo] [--markdown] [FILE|DIR...]
+                       [--gradient] [--per-photo] [--markdown] [--stages] [FILE|DIR...]
         """
 
     var boxes: [PixelSize] = []
@@ -36,6 +36,7 @@ struct BenchOptions {
     var large = false
     var perPhoto = false
     var markdown = false
+    var stagesOnly = false
 
     init(_ arguments: [String]) {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
@@ -59,6 +60,7 @@ struct BenchOptions {
             case "--no-large": large = false
             case "--per-photo": perPhoto = true
             case "--markdown": markdown = true
+            case "--stages": stagesOnly = true
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
@@ -255,6 +257,8 @@ tools.append(Tool(name: "pxview kitty", kitty: true) { file, box, _ in
 })
 if let chafa { tools.append(chafaTool("chafa kitty", format: "kitty", chafa: chafa)) }
 if let timg { tools.append(timgTool("timg kitty", pixelation: "k", timg: timg)) }
+// `--stages`: pxview's in-process stages alone, for working on one of them.
+if options.stagesOnly { tools = [] }
 if ProcessTimer.gnuTime == nil { notes.append("peak RSS: left out, it needs GNU time (apt: time)") }
 if chafa == nil { notes.append("chafa: not installed (apt: chafa)") }
 if img2sixel == nil { notes.append("img2sixel: not installed (apt: libsixel-bin)") }
