@@ -8,8 +8,9 @@ protocol PXCommand: Sendable {
     static func run(_ parsed: ParsedArguments) async throws -> Int32
 }
 
-/// The table of commands. Dispatch and `pxview --help` read it: adding a
-/// command is one new file with an `enum X: PXCommand` and one row here.
+/// The table of commands. Dispatch, `pxview --help` and the shell
+/// completions all read it: adding a command is one new file with an
+/// `enum X: PXCommand` and one row here.
 enum Commands {
     static let version = "0.1.0"
 
@@ -24,6 +25,7 @@ enum Commands {
         Save.self,
         Fav.self,
         Cache.self,
+        Completions.self,
         Help.self,
     ]
 

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import pxview
 
-/// The table of commands: dispatch, help, completions and the man page all come from it.
+/// The table of commands: dispatch, help and the completions all come from it.
 @Suite struct CommandTableTests {
     let specs = Commands.all.map { $0.spec }
 
@@ -35,6 +35,7 @@ import TestSupport
                   save ID            download one image to a file
                   fav add|rm|list    keep favourites
                   cache info|clear   the disk cache
+                  completions SHELL  shell completions (bash, zsh or fish)
                   help [COMMAND]     this help, or a command's
 
                 Run 'pxview COMMAND --help' for a command's options.
@@ -49,6 +50,157 @@ import TestSupport
         for spec in specs {
             #expect(global.allSatisfy { name in spec.options.contains { $0.name == name } }, "\(spec.name)")
         }
+    }
+
+    @Test func everyCommandIsInEveryCompletionScript() {
+        let scripts = CompletionScripts()
+        for spec in specs {
+            #expect(scripts.bash.contains("\n        \(spec.name))\n"), "\(spec.name)")
+            #expect(scripts.zsh.contains("\n        '\(spec.name):"), "\(spec.name)")
+            #expect(scripts.zsh.contains("\n        \(spec.name))\n"), "\(spec.name)")
+            #expect(scripts.fish.contains("-n __pxview_using -a \(spec.name) -d"), "\(spec.name)")
+            #expect(scripts.fish.contains("\n# pxview \(spec.name)\n"), "\(spec.name)")
+        }
+    }
+
+    /// A new row is all the generators need: a made-up command shows up in each.
+    @Test func aNewRowReachesTheScripts() {
+        let zap = CommandSpec(
+            name: "zap", abstract: "zap things", arguments: "THING", usage: "pxview zap THING [--hard]",
+            summary: "Zaps a thing.",
+            options: [
+                OptionSpec(name: "--hard", help: "zap hard"),
+                OptionSpec(name: "--mode", valueName: "M", help: "how", completion: .words(["fast", "slow"])),
+            ],
+            maxPositionals: 1, positionals: .files)
+        let scripts = CompletionScripts(root: Commands.root.spec, commands: specs + [zap])
+        #expect(scripts.bash.contains("\n                --mode) _pxview_words 'fast slow'; return ;;\n"))
+        #expect(scripts.zsh.contains("\n        'zap:zap things'\n"))
+        #expect(scripts.zsh.contains("\n            '--mode=[how]:M:(fast slow)' \\\n"))
+        #expect(scripts.fish.contains("\ncomplete -c pxview -n '__pxview_using zap' -l mode -x -a 'fast slow' -d 'how'\n"))
+        #expect(scripts.fish.contains("\ncomplete -c pxview -n '__pxview_using zap' -F\n"))
+    }
+}
+
+/// The key lines of each script, as a shell reads them.
+@Suite struct CompletionScriptTests {
+    let scripts = CompletionScripts()
+
+    @Test func bashKeyLines() {
+        let bash = scripts.bash
+        #expect(bash.hasSuffix("\ncomplete -F _pxview pxview\n"))
+        for line in [
+            "        \"\")",
+            "            elif ((positionals == 0)); then _pxview_words 'show search open save fav cache completions help'",
+            "                --protocol) _pxview_words 'auto sixel kitty blocks'; return ;;",
+            "                --fit) _pxview_words 'contain cover down'; return ;;",
+            "                --bg) _pxview_words 'auto none checker black white gray'; return ;;",
+            "                --size) _pxview_words 'preview web large'; return ;;",
+            "                --out|-o) _pxview_files; return ;;",
+            "            elif ((positionals == 0)); then _pxview_words 'add rm list'",
+            "            elif ((positionals == 0)); then _pxview_words 'bash zsh fish'",
+        ] {
+            #expect(bash.contains("\n" + line + "\n"), "\(line)")
+        }
+        // show completes files, open (an id) nothing.
+        #expect(bash.contains("--interactive -i --help -h'\n            else _pxview_files\n            fi ;;\n        search)"))
+        #expect(bash.contains("--help -h'\n            fi ;;\n        save)"))
+    }
+
+    @Test func zshKeyLines() {
+        let zsh = scripts.zsh
+        #expect(zsh.hasPrefix("#compdef pxview\n"))
+        #expect(zsh.hasSuffix("\n_pxview \"$@\"\n"))
+        for line in [
+            "    '--protocol=[auto|sixel|kitty|blocks (default auto, or $PXVIEW_PROTOCOL)]:P:(auto sixel kitty blocks)' \\",
+            "    '(--help -h)-h[show this help]' \\",
+            "        'show:view images from files, URLs or a folder'",
+            "        'help:this help, or a command'\\''s'",
+            "            '--fit=[contain|cover|down (default contain)]:MODE:(contain cover down)' \\",
+            "            '(--out -o)-o[file (or existing directory) to write]:PATH:_files' \\",
+            "            '*:file:_files' ;;",
+            "            '1:argument:(add rm list)' ;;",
+        ] {
+            #expect(zsh.contains("\n" + line + "\n"), "\(line)")
+        }
+    }
+
+    @Test func fishKeyLines() {
+        let fish = scripts.fish
+        for line in [
+            "complete -c pxview -f",
+            "complete -c pxview -n __pxview_using -a show -d 'view images from files, URLs or a folder'",
+            "complete -c pxview -n __pxview_using -a help -d 'this help, or a command\\'s'",
+            "complete -c pxview -n __pxview_using -l protocol -x -a 'auto sixel kitty blocks' -d 'auto|sixel|kitty|blocks (default auto, or $PXVIEW_PROTOCOL)'",
+            "complete -c pxview -n '__pxview_using show' -l fit -x -a 'contain cover down' -d 'contain|cover|down (default contain)'",
+            "complete -c pxview -n '__pxview_using show' -l interactive -s i -d 'the viewer (the default on a terminal; kept for scripts)'",
+            "complete -c pxview -n '__pxview_using show' -F",
+            "complete -c pxview -n '__pxview_using save' -l out -s o -r -F -d 'file (or existing directory) to write'",
+            "complete -c pxview -n '__pxview_using fav 0' -a 'add rm list'",
+        ] {
+            #expect(fish.contains("\n" + line + "\n"), "\(line)")
+        }
+    }
+
+    @Test func bashReadsTheBashScript() throws {
+        let result = try runShell("/bin/bash", ["-n", "/dev/stdin"], input: scripts.bash)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    /// The script in a real bash: what TAB offers after each command line.
+    @Test func bashCompletesWhatTheTableSays() throws {
+        let cases: [(words: [String], offered: String)] = [
+            (["pxview", ""], "show search open save fav cache completions help"),
+            (["pxview", "s"], "show search save"),
+            (["pxview", "--protocol", "k"], "kitty"),
+            (["pxview", "--protocol", "kitty", "op"], "open"),
+            (["pxview", "show", "--fi"], "--fit"),
+            (["pxview", "show", "--fit", "c"], "contain cover"),
+            (["pxview", "show", "--fit", "=", "co"], "contain cover"),
+            (["pxview", "search", "--ord"], "--order"),
+            (["pxview", "fav", ""], "add rm list"),
+            (["pxview", "fav", "add", ""], ""),
+            (["pxview", "open", "--size", "10x10", ""], ""),
+            (["pxview", "help", "c"], "cache completions"),
+            (["pxview", "completions", ""], "bash zsh fish"),
+            (["pxview", "show", "SCRATCH/ph"], "SCRATCH/photo.jpg"),
+            (["pxview", "save", "1", "-o", "SCRATCH/ph"], "SCRATCH/photo.jpg"),
+        ]
+        let scratch = try TemporaryDirectory()
+        #expect(FileManager.default.createFile(atPath: scratch.file("photo.jpg"), contents: Data()))
+        let quoted = { (word: String) in "'" + word.replacingOccurrences(of: "SCRATCH", with: scratch.path) + "'" }
+        var script = scripts.bash + "\n"
+        for (words, _) in cases {
+            script += "COMP_WORDS=(\(words.map(quoted).joined(separator: " "))); COMP_CWORD=\(words.count - 1); COMPREPLY=()\n"
+            script += "_pxview; echo \"${COMPREPLY[*]}\"\n"
+        }
+        let result = try runShell("/bin/bash", ["--norc", "/dev/stdin"], input: script)
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (index, (words, offered)) in cases.enumerated() {
+            let expected = offered.replacingOccurrences(of: "SCRATCH", with: scratch.path)
+            #expect(index < lines.count && lines[index] == expected, "\(words)")
+        }
+    }
+
+    /// zsh and fish check their scripts' syntax where they are installed.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh")))
+    func zshReadsTheZshScript() throws {
+        let result = try runShell("/usr/bin/zsh", ["-n", "/dev/stdin"], input: scripts.zsh)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish")))
+    func fishCompletesWhatTheTableSays() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("pxview.fish")
+        try scripts.fish.write(toFile: path, atomically: true, encoding: .utf8)
+        let script = "source \(path); complete -C 'pxview show --fit '; complete -C 'pxview fav '; complete -C 'pxview help show '"
+        let result = try runShell("/usr/bin/fish", ["--no-config", "-c", script], input: "")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.split(separator: "\n").map { String($0.split(separator: "\t")[0]) } == [
+            "contain", "cover", "down", "add", "list", "rm",
+        ])
     }
 }
 
@@ -77,4 +229,27 @@ import TestSupport
             #expect(result.stdout.isEmpty)
         }
     }
+
+    @Test func completionsPrintTheGeneratedScripts() throws {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["completions", "bash"]).out == CompletionScripts().bash)
+        #expect(try sandbox.run(["completions", "zsh"]).out == CompletionScripts().zsh)
+        #expect(try sandbox.run(["completions", "fish"]).out == CompletionScripts().fish)
+        let tcsh = try sandbox.run(["completions", "tcsh"])
+        #expect(tcsh.status == 2)
+        #expect(tcsh.errLines == ["pxview: unknown shell 'tcsh' (expected bash, zsh or fish)", "Try 'pxview completions --help'."])
+        let missing = try sandbox.run(["completions"])
+        #expect(missing.errLines.first == "pxview: pxview completions needs a shell (bash, zsh or fish), like 'pxview completions bash'")
+    }
+}
+
+/// Runs `executable` with `input` on stdin; stdout then stderr.
+func runShell(_ executable: String, _ arguments: [String], input: String) throws -> (status: Int32, output: String) {
+    let directory = try TemporaryDirectory()
+    let inputPath = directory.file("input")
+    try input.write(toFile: inputPath, atomically: true, encoding: .utf8)
+    let result = try runCaptured(
+        executable, arguments, environment: ["PATH": "/usr/bin:/bin", "HOME": directory.path, "LANG": "C.UTF-8"],
+        inputPath: inputPath, scratch: directory)
+    return (result.status, result.out + result.err)
 }
