@@ -8,8 +8,8 @@ protocol PXCommand: Sendable {
     static func run(_ parsed: ParsedArguments) async throws -> Int32
 }
 
-/// The table of commands. Dispatch, `pxview --help` and the shell
-/// completions all read it: adding a command is one new file with an
+/// The table of commands. Dispatch, `pxview --help`, the shell completions
+/// and the man page all read it: adding a command is one new file with an
 /// `enum X: PXCommand` and one row here.
 enum Commands {
     static let version = "0.1.0"
@@ -26,6 +26,7 @@ enum Commands {
         Fav.self,
         Cache.self,
         Completions.self,
+        Man.self,
         Help.self,
     ]
 

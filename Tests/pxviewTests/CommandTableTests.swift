@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import pxview
 
-/// The table of commands: dispatch, help and the completions all come from it.
+/// The table of commands: dispatch, help, completions and the man page all come from it.
 @Suite struct CommandTableTests {
     let specs = Commands.all.map { $0.spec }
 
@@ -36,6 +36,7 @@ import TestSupport
                   fav add|rm|list    keep favourites
                   cache info|clear   the disk cache
                   completions SHELL  shell completions (bash, zsh or fish)
+                  man                the manual page (roff)
                   help [COMMAND]     this help, or a command's
 
                 Run 'pxview COMMAND --help' for a command's options.
@@ -52,19 +53,21 @@ import TestSupport
         }
     }
 
-    @Test func everyCommandIsInEveryCompletionScript() {
+    @Test func everyCommandIsInEveryCompletionScriptAndTheManPage() {
         let scripts = CompletionScripts()
+        let man = ManPage().text
         for spec in specs {
             #expect(scripts.bash.contains("\n        \(spec.name))\n"), "\(spec.name)")
             #expect(scripts.zsh.contains("\n        '\(spec.name):"), "\(spec.name)")
             #expect(scripts.zsh.contains("\n        \(spec.name))\n"), "\(spec.name)")
             #expect(scripts.fish.contains("-n __pxview_using -a \(spec.name) -d"), "\(spec.name)")
             #expect(scripts.fish.contains("\n# pxview \(spec.name)\n"), "\(spec.name)")
+            #expect(man.contains("\n.SS \(spec.name)\n.B \"pxview \(spec.name)\"\n"), "\(spec.name)")
         }
     }
 
     /// A new row is all the generators need: a made-up command shows up in each.
-    @Test func aNewRowReachesTheScripts() {
+    @Test func aNewRowReachesTheScriptsAndTheManPage() {
         let zap = CommandSpec(
             name: "zap", abstract: "zap things", arguments: "THING", usage: "pxview zap THING [--hard]",
             summary: "Zaps a thing.",
@@ -79,6 +82,9 @@ import TestSupport
         #expect(scripts.zsh.contains("\n            '--mode=[how]:M:(fast slow)' \\\n"))
         #expect(scripts.fish.contains("\ncomplete -c pxview -n '__pxview_using zap' -l mode -x -a 'fast slow' -d 'how'\n"))
         #expect(scripts.fish.contains("\ncomplete -c pxview -n '__pxview_using zap' -F\n"))
+        let man = ManPage(root: Commands.root.spec, commands: specs + [zap], version: "9").text
+        #expect(man.contains("\n.SS zap\n.B \"pxview zap\"\nTHING [\\-\\-hard]\n.PP\nZaps a thing.\n"))
+        #expect(man.contains("\n.TP\n\\fB\\-\\-mode\\fR \\fIM\\fR\nhow\n"))
     }
 }
 
@@ -91,7 +97,7 @@ import TestSupport
         #expect(bash.hasSuffix("\ncomplete -F _pxview pxview\n"))
         for line in [
             "        \"\")",
-            "            elif ((positionals == 0)); then _pxview_words 'show search open save fav cache completions help'",
+            "            elif ((positionals == 0)); then _pxview_words 'show search open save fav cache completions man help'",
             "                --protocol) _pxview_words 'auto sixel kitty blocks'; return ;;",
             "                --fit) _pxview_words 'contain cover down'; return ;;",
             "                --bg) _pxview_words 'auto none checker black white gray'; return ;;",
@@ -150,7 +156,7 @@ import TestSupport
     /// The script in a real bash: what TAB offers after each command line.
     @Test func bashCompletesWhatTheTableSays() throws {
         let cases: [(words: [String], offered: String)] = [
-            (["pxview", ""], "show search open save fav cache completions help"),
+            (["pxview", ""], "show search open save fav cache completions man help"),
             (["pxview", "s"], "show search save"),
             (["pxview", "--protocol", "k"], "kitty"),
             (["pxview", "--protocol", "kitty", "op"], "open"),
@@ -204,6 +210,37 @@ import TestSupport
     }
 }
 
+@Suite struct ManPageTests {
+    let page = ManPage().text
+
+    @Test func headerAndSections() {
+        #expect(page.hasPrefix(".\\\" pxview.1: made by `pxview man` from pxview's table of commands.\n"))
+        #expect(page.contains("\n.TH PXVIEW 1 \"\" \"pxview \(Commands.version)\" \"User Commands\"\n.SH NAME\n"
+            + "pxview \\- real photos inside a terminal: sixel, kitty graphics or half\\-blocks\n.SH SYNOPSIS\n"
+            + ".B \"pxview\"\n[OPTIONS] [COMMAND] [ARGS...]\n.br\n.B \"pxview show\"\n[OPTIONS] PATH|URL|DIR...\n"))
+        let sections = page.split(separator: "\n").filter { $0.hasPrefix(".SH ") }
+        #expect(sections == [
+            ".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH COMMANDS", ".SH OPTIONS", ".SH KEYS",
+            ".SH EXIT STATUS", ".SH ENVIRONMENT", ".SH SEE ALSO",
+        ])
+        #expect(page.contains("\n.SS \"keys in the grid, keys in a folder's grid\"\n.TP\n.B arrows, h j k l\nmove the selection\n"))
+        #expect(page.contains("\n.TP\n.B PXVIEW_PROTOCOL\nauto, sixel, kitty or blocks, as \\-\\-protocol\n"))
+        #expect(page.contains("\n.TP\n.B 2\n"))
+        // Plain ASCII: groff without preconv reads it as it is.
+        let ascii = page.unicodeScalars.allSatisfy { $0.isASCII }
+        #expect(ascii)
+        #expect(page.contains("transparent, \\[u2026])"))
+    }
+
+    /// groff renders it without a warning, where it is installed.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff")))
+    func groffRendersItCleanly() throws {
+        let result = try runShell("/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z"], input: page)
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty, "\(result.output)")
+    }
+}
+
 /// The commands as a user runs them.
 @Suite struct CommandDispatchTests {
     @Test func helpCommandAndHelpFlagAgree() throws {
@@ -230,11 +267,12 @@ import TestSupport
         }
     }
 
-    @Test func completionsPrintTheGeneratedScripts() throws {
+    @Test func completionsAndManPrintTheGeneratedText() throws {
         let sandbox = try CLISandbox()
         #expect(try sandbox.run(["completions", "bash"]).out == CompletionScripts().bash)
         #expect(try sandbox.run(["completions", "zsh"]).out == CompletionScripts().zsh)
         #expect(try sandbox.run(["completions", "fish"]).out == CompletionScripts().fish)
+        #expect(try sandbox.run(["man"]).out == ManPage().text)
         let tcsh = try sandbox.run(["completions", "tcsh"])
         #expect(tcsh.status == 2)
         #expect(tcsh.errLines == ["pxview: unknown shell 'tcsh' (expected bash, zsh or fish)", "Try 'pxview completions --help'."])
