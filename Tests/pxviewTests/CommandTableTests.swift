@@ -279,6 +279,37 @@ import TestSupport
         let missing = try sandbox.run(["completions"])
         #expect(missing.errLines.first == "pxview: pxview completions needs a shell (bash, zsh or fish), like 'pxview completions bash'")
     }
+
+    /// scripts/install.sh with the test build's binary: every file under the
+    /// prefix, made by that binary, and the same again on a second run.
+    @Test func installScriptInstallsUnderAPrefix() throws {
+        let directory = try TemporaryDirectory()
+        let prefix = directory.file("prefix")
+        let script = packageRoot().appendingPathComponent("scripts/install.sh").path
+        let arguments = [script, "--prefix", prefix, "--binary", try pxviewExecutable()]
+        let first = try runShell("/bin/bash", arguments, input: "")
+        #expect(first.status == 0, "\(first.output)")
+        let files = [
+            "bin/pxview", "share/man/man1/pxview.1", "share/bash-completion/completions/pxview",
+            "share/zsh/site-functions/_pxview", "share/fish/vendor_completions.d/pxview.fish",
+        ]
+        for file in files {
+            #expect(first.output.contains("installed \(prefix)/\(file)\n"), "\(file)")
+        }
+        #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/pxview"))
+        let contents = { (file: String) in (try? String(contentsOfFile: prefix + "/" + file, encoding: .utf8)) ?? "" }
+        #expect(contents("share/man/man1/pxview.1") == ManPage().text)
+        #expect(contents("share/bash-completion/completions/pxview") == CompletionScripts().bash)
+        #expect(contents("share/zsh/site-functions/_pxview") == CompletionScripts().zsh)
+        #expect(contents("share/fish/vendor_completions.d/pxview.fish") == CompletionScripts().fish)
+        let again = try runShell("/bin/bash", arguments, input: "")
+        #expect(again.status == 0 && again.output == first.output)
+        let listed = FileManager.default.enumerator(atPath: prefix)?.compactMap { $0 as? String }.filter {
+            !((try? FileManager.default.attributesOfItem(atPath: prefix + "/" + $0)[.type] as? FileAttributeType) == .typeDirectory)
+        }
+        #expect(listed?.sorted() == files.sorted())
+        #expect(try runShell("/bin/bash", [script, "--bogus"], input: "").status == 2)
+    }
 }
 
 /// Runs `executable` with `input` on stdin; stdout then stderr.
