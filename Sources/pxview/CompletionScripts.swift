@@ -144,6 +144,11 @@ struct CompletionScripts {
             case .words, .commandNames:
                 specs.append(zshQuoted("1:argument:(\((words(command.positionals) ?? []).joined(separator: " ")))"))
             }
+            // Arguments with nothing to offer still need a spec, or _arguments
+            // stops at the first one (`save 1 -o <TAB>` would complete nothing).
+            if command.positionals != .files, command.maxPositionals != 0 {
+                specs.append("'*:argument: '")
+            }
             lines += specs.enumerated().map { index, spec in "            \(spec)" + (index == specs.count - 1 ? " ;;" : " \\") }
         }
         lines += [

@@ -125,7 +125,8 @@ import TestSupport
             "            '--fit=[contain|cover|down (default contain)]:MODE:(contain cover down)' \\",
             "            '(--out -o)-o[file (or existing directory) to write]:PATH:_files' \\",
             "            '*:file:_files' ;;",
-            "            '1:argument:(add rm list)' ;;",
+            "            '1:argument:(add rm list)' \\",
+            "            '*:argument: ' ;;",
         ] {
             #expect(zsh.contains("\n" + line + "\n"), "\(line)")
         }
