@@ -3,7 +3,18 @@ import Terminal
 
 /// The hand-written stand-in for swift-argument-parser: option tables per
 /// command, `--name value` / `--name=value` / short aliases, `--` ends options.
-/// Everything a user can get wrong becomes a `UsageError` (exit 2).
+/// Everything a user can get wrong becomes a `UsageError` (exit 2). Commands
+/// declare their options as typed `Option`s and `Flag`s (Options.swift) and
+/// read them back through those declarations, never by spelling a name.
+
+/// What a shell offers to complete a value: nothing, file names, a fixed
+/// set of words, or the names of the commands in the table (`help COMMAND`).
+enum Completion: Sendable, Equatable {
+    case none
+    case files
+    case words([String])
+    case commandNames
+}
 
 /// One option a command accepts.
 struct OptionSpec: Sendable {
@@ -14,24 +25,61 @@ struct OptionSpec: Sendable {
     /// Placeholder shown in help (`WxH`); nil for a flag that takes no value.
     var valueName: String?
     var help: String
+    /// What shell completion offers for the value.
+    var completion: Completion = .none
 
     var takesValue: Bool { valueName != nil }
+    /// The name and its aliases.
+    var spellings: [String] { [name] + aliases }
 }
 
-/// A command's name, what it does, and what it takes.
+/// A titled table of keys, listed after the options of a command that opens that screen.
+typealias KeyTable = (title: String, entries: [KeyHelp.Entry])
+
+/// A command's name, what it does, and what it takes: what parsing, `--help`,
+/// the completions and the man page are all made from.
 struct CommandSpec: Sendable {
+    /// The word after `pxview` (empty for `pxview` alone).
     var name: String
+    /// One line for the list of commands, e.g. `view images from files, URLs or a folder`.
+    var abstract: String
+    /// The arguments as that list shows them, e.g. `PATH|URL|DIR`.
+    var arguments: String
     var usage: String
     var summary: String
     var options: [OptionSpec]
     /// Most positionals the command takes (nil: any number).
     var maxPositionals: Int?
-    var minPositionals: Int = 0
+    var minPositionals: Int
+    /// What a shell offers for positionals: `.files` for every one,
+    /// `.words` for the first (`fav add|rm|list`).
+    var positionals: Completion
     /// What a missing first positional is called, and an example of the
     /// whole command line, for "pxview open needs an ID, like 'pxview open 1000010'".
-    var missing: (name: String, example: String)? = nil
+    var missing: (name: String, example: String)?
     /// The keys of the screens this command opens, listed after the options.
-    var keys: [(title: String, entries: [KeyHelp.Entry])] = []
+    var keys: [KeyTable]
+    /// Other commands, listed after the summary (`pxview --help` lists them all).
+    var commands: [CommandSpec]
+
+    init(
+        name: String, abstract: String = "", arguments: String = "", usage: String, summary: String,
+        options: [any DeclaredOption], maxPositionals: Int?, minPositionals: Int = 0, positionals: Completion = .none,
+        missing: (name: String, example: String)? = nil, keys: [KeyTable] = [], commands: [CommandSpec] = []
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.arguments = arguments
+        self.usage = usage
+        self.summary = summary
+        self.options = options.map(\.spec)
+        self.maxPositionals = maxPositionals
+        self.minPositionals = minPositionals
+        self.positionals = positionals
+        self.missing = missing
+        self.keys = keys
+        self.commands = commands
+    }
 
     /// How messages name the command: `pxview show`, or just `pxview`.
     var displayName: String { name.isEmpty ? "pxview" : "pxview \(name)" }
@@ -40,8 +88,20 @@ struct CommandSpec: Sendable {
         options.first { $0.name == text || $0.aliases.contains(text) }
     }
 
+    /// The command as the list of commands shows it: `show PATH|URL|DIR`.
+    var listing: String { arguments.isEmpty ? name : "\(name) \(arguments)" }
+
     var helpText: String {
         var lines = ["usage: \(usage)", "", summary]
+        if !commands.isEmpty {
+            lines += ["", "commands:"]
+            let width = commands.map(\.listing.count).max() ?? 0
+            for command in commands {
+                let gap = String(repeating: " ", count: width + 2 - command.listing.count)
+                lines.append("  " + command.listing + gap + command.abstract)
+            }
+            lines += ["", "Run 'pxview COMMAND --help' for a command's options."]
+        }
         if !options.isEmpty {
             lines.append("")
             lines.append("options:")
@@ -78,8 +138,12 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// The result of parsing: canonical option names to values, flags, positionals.
+/// The result of parsing: canonical option names to values, flags,
+/// positionals. Commands read options through their declarations:
+/// `try parsed.value(ViewOption.size)` is a `PixelSize?`, `parsed.has(Show.once)` a `Bool`.
 struct ParsedArguments: Equatable, Sendable {
+    /// The command parsed for (empty for `pxview` alone): what value errors point at.
+    var command = ""
     var values: [String: String] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
@@ -88,8 +152,15 @@ struct ParsedArguments: Equatable, Sendable {
     var positionalBytes: [[UInt8]] = []
     var valueBytes: [String: [UInt8]] = [:]
 
-    func value(_ name: String) -> String? { values[name] }
-    func has(_ name: String) -> Bool { flags.contains(name) }
+    /// The option's value, read by its declaration (nil when not given): a
+    /// bad value is a `UsageError` naming the option and the command.
+    func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
+        let name = option.spec.name
+        guard let text = values[name] else { return nil }
+        return try option.read(OptionValue(text: text, bytes: valueBytes[name] ?? Array(text.utf8), option: name, command: command))
+    }
+
+    func has(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
 }
 
 enum ArgumentParser {
@@ -97,7 +168,7 @@ enum ArgumentParser {
     /// later repetition of an option wins, as in most Unix tools.
     static func parse(_ arguments: [String], raw: [[UInt8]]? = nil, spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         let raw = raw.flatMap { $0.count == arguments.count ? $0 : nil } ?? arguments.map { Array($0.utf8) }
-        var parsed = ParsedArguments()
+        var parsed = ParsedArguments(command: spec.name)
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {

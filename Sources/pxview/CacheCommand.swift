@@ -4,10 +4,15 @@ import Foundation
 import HTTP
 
 /// `pxview cache info|clear`: the disk cache of search results and images.
-enum Cache {
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ArgumentParser.parse(arguments, spec: Commands.cache)
-        if parsed.has("--help") { Output.out(Commands.cache.helpText); return ExitCode.success }
+enum Cache: PXCommand {
+    static let spec = CommandSpec(
+        name: "cache", abstract: "the disk cache", arguments: "info|clear", usage: "pxview cache info|clear",
+        summary: "Shows or empties the disk cache of search results and images ($XDG_CACHE_HOME/pxview).",
+        options: GlobalOption.all + [CommonOption.help],
+        maxPositionals: 1, minPositionals: 1, positionals: .words(["info", "clear"]),
+        missing: ("info or clear", "pxview cache info"))
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let cache = DiskCache(directory: DiskCache.defaultDirectory(environment: ProcessInfo.processInfo.environment))
         let info = cache.info()
         let size = StderrProgressReporter.formatBytes(Double(info.bytes))
@@ -26,7 +31,7 @@ enum Cache {
         case let other:
             throw UsageError(
                 message: "unknown cache action '\(TerminalText.sanitize(other))' (expected info or clear)",
-                command: Commands.cache.name)
+                command: parsed.command)
         }
         return ExitCode.success
     }

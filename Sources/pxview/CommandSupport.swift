@@ -26,8 +26,8 @@ enum SourceContext {
     /// - Parameter showProgress: show download progress on stderr (photos, not searches).
     static func make(_ parsed: ParsedArguments, showProgress: Bool = false, announceCatalog: Bool = false) throws -> SourceStack {
         let settings = SourceSettings(
-            apiKeyOption: parsed.value("--api-key"), apiURLOption: parsed.value("--api-url"),
-            offline: parsed.has("--offline"), noCache: parsed.has("--no-cache"),
+            apiKeyOption: try parsed.value(GlobalOption.apiKey), apiURLOption: try parsed.value(GlobalOption.apiURL),
+            offline: parsed.has(GlobalOption.offline), noCache: parsed.has(GlobalOption.noCache),
             environment: ProcessInfo.processInfo.environment)
         let stack = try SourceStack(
             settings: settings, userAgent: userAgent, progress: showProgress ? terminalProgress : nil,

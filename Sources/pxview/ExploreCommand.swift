@@ -9,10 +9,26 @@ import Terminal
 /// `pxview` with no command: the explorer on the launch query. Online the
 /// launch query is the original app's "famous quotes"; offline it is empty,
 /// which lists the whole bundled catalog.
-enum Explore {
+enum Explore: PXCommand {
+    static let version = Flag("--version", help: "print the version")
+
+    static let spec = CommandSpec(
+        name: "", abstract: "real photos inside a terminal: sixel, kitty graphics or half-blocks",
+        usage: "pxview [OPTIONS] [COMMAND] [ARGS...]",
+        summary: """
+            Real photos inside a terminal: sixel, kitty graphics or half-blocks.
+            With no command, opens the explorer on the launch query.
+            """,
+        options: GlobalOption.all + [CommonOption.help, version],
+        maxPositionals: nil, keys: [KeyTables.grid, KeyTables.viewer], commands: Commands.all.map { $0.spec })
+
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
-        let view = try ViewOptions(parsed, command: "")
-        let display = try ExplorerSetup.display(view, command: "")
+        if parsed.has(version) {
+            Output.out("pxview \(Commands.version)\n")
+            return ExitCode.success
+        }
+        let view = try ViewOptions(parsed)
+        let display = try ExplorerSetup.display(view, command: parsed.command)
         let stack = try SourceContext.make(parsed, announceCatalog: true)
         let query = SearchQuery(q: stack.source.isOffline ? "" : Search.launchQuery)
         return try ExplorerApp.runBrowser(

@@ -3,11 +3,19 @@ import Foundation
 import Pixabay
 
 /// `pxview fav add|rm|list`: the favourites file, through `FavouritesStore`.
-enum Fav {
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ArgumentParser.parse(arguments, spec: Commands.fav)
-        if parsed.has("--help") { Output.out(Commands.fav.helpText); return ExitCode.success }
-        let command = Commands.fav.name
+enum Fav: PXCommand {
+    static let json = Flag("--json", help: "list as Pixabay-shaped JSON")
+
+    static let spec = CommandSpec(
+        name: "fav", abstract: "keep favourites", arguments: "add|rm|list",
+        usage: "pxview fav add ID | fav rm ID | fav list [--json]",
+        summary: "Keeps favourites in $XDG_DATA_HOME/pxview/favourites.json (tags and user included).",
+        options: [json] + GlobalOption.all + [CommonOption.help],
+        maxPositionals: 2, minPositionals: 1, positionals: .words(["add", "rm", "list"]),
+        missing: ("add, rm or list", "pxview fav list"))
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+        let command = parsed.command
         let store = FavouritesStore(environment: ProcessInfo.processInfo.environment)
         let action = parsed.positionals[0]
         let argument = parsed.positionals.count > 1 ? parsed.positionals[1] : nil
@@ -22,7 +30,7 @@ enum Fav {
             if let argument {
                 throw UsageError(message: "unexpected argument '\(TerminalText.sanitize(argument))' for 'pxview fav list'", command: command)
             }
-            return try list(store, json: parsed.has("--json"))
+            return try list(store, json: parsed.has(json))
         default:
             throw UsageError(
                 message: "unknown fav action '\(TerminalText.sanitize(action))' (expected add, rm or list)", command: command)

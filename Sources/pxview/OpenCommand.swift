@@ -4,15 +4,25 @@ import Rendering
 
 /// `pxview open ID`: the largest rendition of one image in the viewer; with
 /// `--once` or off a terminal, drawn as `show --once` draws a file.
-enum Open {
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ArgumentParser.parse(arguments, spec: Commands.open)
-        if parsed.has("--help") { Output.out(Commands.open.helpText); return ExitCode.success }
-        let id = try ValueParser.imageID(parsed.positionals[0], command: Commands.open.name)
+enum Open: PXCommand {
+    static let once = Flag("--once", help: "draw the image once and exit, no viewer")
+
+    static let spec = CommandSpec(
+        name: "open", abstract: "view one Pixabay image by id", arguments: "ID", usage: "pxview open ID [OPTIONS]",
+        summary: """
+            Downloads one Pixabay image (the large rendition) and opens it in the viewer: zoom and
+            pan with keys. With --once, or when standard output is not a terminal, draws it once
+            as 'pxview show --once' does.
+            """,
+        options: ViewOption.all + GlobalOption.all + [once, Show.interactive, CommonOption.help],
+        maxPositionals: 1, minPositionals: 1, missing: ("an image ID", "pxview open 1000010"), keys: [KeyTables.viewer])
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+        let id = try ValueParser.imageID(parsed.positionals[0], command: parsed.command)
         // Every flag is checked, and the terminal probed, before any download.
-        let view = try ViewOptions(parsed, command: Commands.open.name)
-        if view.opensViewer(parsed) {
-            let display = try ExplorerSetup.display(view, command: Commands.open.name, viewer: true)
+        let view = try ViewOptions(parsed)
+        if view.opensViewer(once: parsed.has(once)) {
+            let display = try ExplorerSetup.display(view, command: parsed.command, viewer: true)
             let stack = try SourceContext.make(parsed, showProgress: true)
             let image = try await Download.image(id: id, size: .large, from: stack)
             return try ExplorerApp.runViewer(

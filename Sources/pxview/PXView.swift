@@ -33,46 +33,28 @@ struct PXView {
     static func run(_ arguments: [String], raw: [[UInt8]]? = nil) async -> Int32 {
         let raw = raw ?? arguments.map { Array($0.utf8) }
         // Global options may come before the command name: split at the first positional.
-        var leading: [String] = []
+        let root = Commands.root.spec
         var index = 0
         while index < arguments.count, arguments[index].hasPrefix("-") {
             let argument = arguments[index]
-            leading.append(argument)
             index += 1
             let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            if !argument.contains("="), Commands.main.option(named: name)?.takesValue == true, index < arguments.count {
-                leading.append(arguments[index])
+            if !argument.contains("="), root.option(named: name)?.takesValue == true, index < arguments.count {
                 index += 1
             }
         }
+        let leading = Array(arguments.prefix(index))
         let commandName = index < arguments.count ? arguments[index] : nil
         let rest = index < arguments.count ? Array(arguments[(index + 1)...]) : []
         let rawRest = Array(raw.prefix(index)) + (index < raw.count ? Array(raw[(index + 1)...]) : [])
         do {
-            switch commandName {
-            case nil:
-                let parsed = try ArgumentParser.parse(leading, spec: Commands.main)
-                if parsed.has("--help") { Output.out(Commands.main.helpText); return ExitCode.success }
-                if parsed.has("--version") { Output.out("pxview \(Commands.version)\n"); return ExitCode.success }
-                return try await Explore.run(parsed)
-            case "show":
-                return try await Show.run(leading + rest, raw: rawRest)
-            case "search":
-                return try await Search.run(leading + rest)
-            case "open":
-                return try await Open.run(leading + rest)
-            case "save":
-                return try await Save.run(leading + rest, raw: rawRest)
-            case "fav":
-                return try await Fav.run(leading + rest)
-            case "cache":
-                return try await Cache.run(leading + rest)
-            case "help":
-                Output.out(Commands.main.helpText)
+            let command = try commandName.map(find) ?? Commands.root
+            let parsed = try ArgumentParser.parse(leading + rest, raw: rawRest, spec: command.spec)
+            if parsed.has(CommonOption.help) {
+                Output.out(command.spec.helpText)
                 return ExitCode.success
-            case let other?:
-                throw UsageError(message: "unknown command '\(TerminalText.sanitize(other))'", command: nil)
             }
+            return try await command.run(parsed)
         } catch let error as UsageError {
             Output.err("pxview: \(error.message)\n\(error.hint)\n")
             return ExitCode.usage
@@ -80,5 +62,13 @@ struct PXView {
             Output.err("pxview: \(TerminalText.sanitize(String(describing: error)))\n")
             return ExitCode.failure
         }
+    }
+
+    /// The command called `name` in the table.
+    static func find(_ name: String) throws(UsageError) -> any PXCommand.Type {
+        guard let command = Commands.named(name) else {
+            throw UsageError(message: "unknown command '\(TerminalText.sanitize(name))'", command: nil)
+        }
+        return command
     }
 }

@@ -8,19 +8,27 @@ import Pixabay
 #endif
 
 /// `pxview save ID`: one image to a file, atomically, never clobbering one by accident.
-enum Save {
-    static func run(_ arguments: [String], raw: [[UInt8]]? = nil) async throws -> Int32 {
-        let parsed = try ArgumentParser.parse(arguments, raw: raw, spec: Commands.save)
-        if parsed.has("--help") { Output.out(Commands.save.helpText); return ExitCode.success }
-        let command = Commands.save.name
-        let id = try ValueParser.imageID(parsed.positionals[0], command: command)
-        let size: ImageSize =
-            try parsed.value("--size").map { text throws(UsageError) in
-                try ValueParser.flagValue(text, option: "--size", command: command)
-            } ?? .large
-        let force = parsed.has("--force")
-        // The path as argv held it: a name that is not UTF-8 is kept as is.
-        let out = parsed.valueBytes["--out"]
+enum Save: PXCommand {
+    /// The path as argv held it: a name that is not UTF-8 is kept as is.
+    static let out: Option<[UInt8]> = .path("--out", aliases: ["-o"], "PATH", help: "file (or existing directory) to write")
+    static let size: Option<ImageSize> = .pixabayWord("--size", "S", help: "preview|web|large (default large)")
+    static let force = Flag("--force", aliases: ["-f"], help: "replace an existing file")
+
+    static let spec = CommandSpec(
+        name: "save", abstract: "download one image to a file", arguments: "ID",
+        usage: "pxview save ID [--out PATH] [--size preview|web|large] [--force]",
+        summary: """
+            Downloads one image to a file, by default pixabay-ID.jpg (or .png: the extension
+            follows the real bytes) in the current directory. Never overwrites without --force.
+            """,
+        options: [out, size, force] + GlobalOption.all + [CommonOption.help],
+        maxPositionals: 1, minPositionals: 1, missing: ("an image ID", "pxview save 1000010"))
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+        let id = try ValueParser.imageID(parsed.positionals[0], command: parsed.command)
+        let size = try parsed.value(Self.size) ?? .large
+        let force = parsed.has(Self.force)
+        let out = try parsed.value(Self.out)
         let outIsDirectory = out.map(RawFile.isDirectory) ?? false
         // A named file that exists is refused before any download: no wasted request.
         if let out, !outIsDirectory, !force, RawFile.exists(out) {

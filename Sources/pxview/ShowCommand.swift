@@ -12,18 +12,34 @@ import Terminal
 /// image once, in order (on a terminal the viewer opens: `Viewer`). A file that
 /// cannot be read or decoded gets one line on stderr and the rest still draw;
 /// the exit status is 1 if any failed.
-enum Show {
-    static func run(_ arguments: [String], raw: [[UInt8]]? = nil) async throws -> Int32 {
-        let parsed = try ArgumentParser.parse(arguments, raw: raw, spec: Commands.show)
-        if parsed.has("--help") { Output.out(Commands.show.helpText); return ExitCode.success }
-        let view = try ViewOptions(parsed, command: "show")
+enum Show: PXCommand {
+    static let once = Flag("--once", help: "draw each image once and exit, no viewer")
+    static let interactive = Flag(
+        "--interactive", aliases: ["-i"], help: "the viewer (the default on a terminal; kept for scripts)")
+
+    static let spec = CommandSpec(
+        name: "show", abstract: "view images from files, URLs or a folder", arguments: "PATH|URL|DIR",
+        usage: "pxview show [OPTIONS] PATH|URL|DIR...",
+        summary: """
+            On a terminal, opens the viewer on the first image (n/p step through the others);
+            a folder opens as a grid of its JPEG and PNG images. With --once, or when standard
+            output is not a terminal, draws each image once instead (without --size/--cells in
+            the terminal's box); with no terminal and no --protocol, prints a one-line
+            description of each image instead of escape codes.
+            """,
+        options: ViewOption.all + GlobalOption.all + [once, interactive, CommonOption.help],
+        maxPositionals: nil, minPositionals: 1, positionals: .files, missing: ("a PATH or URL", "pxview show photo.jpg"),
+        keys: [KeyTables.viewer, KeyTables.folderGrid])
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+        let view = try ViewOptions(parsed)
         // On a terminal the viewer is the default: keys typed next zoom and
         // pan instead of landing in the shell.
-        if view.opensViewer(parsed) {
+        if view.opensViewer(once: parsed.has(once)) {
             return try await Viewer.run(parsed, view: view)
         }
         let screen = Screen.prepare(view: view)
-        let client = CurlClient(userAgent: "pxview/\(Commands.version)")  // loads libcurl only if used
+        let client = CurlClient(userAgent: SourceContext.userAgent)  // loads libcurl only if used
         var status = ExitCode.success
         var imageID = ImageIDs.base()
         for (input, path) in zip(parsed.positionals, parsed.positionalBytes) {
@@ -128,56 +144,34 @@ struct ViewOptions {
     var maxPixels: Int
     var background: BackgroundChoice
 
-    init(_ parsed: ParsedArguments, command: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+    /// Reads the flags in this order, so the first bad one is the one reported.
+    /// Commands without the view options (`pxview`, `search -i`) get their defaults.
+    init(_ parsed: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(UsageError)
     {
-        if let text = parsed.value("--protocol") {
-            protocolChoice = try ValueParser.choice(text, option: "--protocol", command: command)
+        if let choice = try parsed.value(GlobalOption.protocolChoice) {
+            protocolChoice = choice
             protocolGiven = true
         } else if let text = environment["PXVIEW_PROTOCOL"], !text.isEmpty {
-            protocolChoice = try ValueParser.choice(text, option: "PXVIEW_PROTOCOL", command: command)
+            protocolChoice = try ValueParser.choice(text, option: "PXVIEW_PROTOCOL", command: parsed.command)
             protocolGiven = true
         } else {
             protocolChoice = .auto
             protocolGiven = false
         }
-        size = try parsed.value("--size").map { text throws(UsageError) in try ValueParser.size(text, option: "--size", command: command) }
-        cells = try parsed.value("--cells").map { text throws(UsageError) in try ValueParser.size(text, option: "--cells", command: command, limit: 2048, example: "80x24") }
-        cellSize = try parsed.value("--cell-size").map { text throws(UsageError) in
-            try ValueParser.size(text, option: "--cell-size", command: command, limit: 256, example: "10x20")
-        }
+        size = try parsed.value(ViewOption.size)
+        cells = try parsed.value(ViewOption.cells)
+        cellSize = try parsed.value(ViewOption.cellSize)
         var settings = ViewSettings()
-        if let text = parsed.value("--fit") {
-            // `actual` (1:1 pixels) is a viewer key, not a fit for a box.
-            guard let fit = FitMode(rawValue: text), fit != .actual else {
-                throw UsageError(
-                    message: "--fit expects contain|cover|down (got '\(TerminalText.sanitize(text))')", command: command)
-            }
-            settings.fit = fit
-        }
-        if let text = parsed.value("--zoom") {
-            settings.zoom = try ValueParser.number(
-                text, in: Viewport.minZoom...Viewport.maxRequestedZoom, option: "--zoom", command: command)
-        }
-        if let text = parsed.value("--center") {
-            let center = try ValueParser.center(text, option: "--center", command: command)
+        settings.fit = try parsed.value(ViewOption.fit) ?? settings.fit
+        settings.zoom = try parsed.value(ViewOption.zoom) ?? settings.zoom
+        if let center = try parsed.value(ViewOption.center) {
             settings.centerX = center.x
             settings.centerY = center.y
         }
         self.settings = settings
-        maxPixels = try parsed.value("--max-pixels").map { text throws(UsageError) in
-            try ValueParser.positiveInteger(text, option: "--max-pixels", command: command)
-        } ?? DecodeOptions.defaultMaxPixels
-        if let text = parsed.value("--bg") {
-            guard let choice = BackgroundChoice(parsing: text) else {
-                throw UsageError(
-                    message: "--bg expects auto|none|checker|black|white|#rrggbb, like #202020 (got '\(TerminalText.sanitize(text))')",
-                    command: command)
-            }
-            background = choice
-        } else {
-            background = .auto
-        }
+        maxPixels = try parsed.value(ViewOption.maxPixels) ?? DecodeOptions.defaultMaxPixels
+        background = try parsed.value(ViewOption.background) ?? .auto
     }
 }
 
@@ -185,8 +179,8 @@ extension ViewOptions {
     /// `show` and `open` open the viewer when both ends are a terminal,
     /// unless `--once` says draw once, or a box (`--size`, `--cells`) was
     /// asked for: the viewer fills the window, so a box means a drawing.
-    func opensViewer(_ parsed: ParsedArguments) -> Bool {
-        !parsed.has("--once") && size == nil && cells == nil && Output.isTerminal(0) && Output.isTerminal(1)
+    func opensViewer(once: Bool) -> Bool {
+        !once && size == nil && cells == nil && Output.isTerminal(0) && Output.isTerminal(1)
     }
 }
 

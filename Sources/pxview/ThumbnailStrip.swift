@@ -8,7 +8,7 @@ import Pixels
 /// labelled with its id. Previews download in parallel; one that fails to
 /// arrive or decode leaves its tile empty with a note, never the whole strip.
 func drawThumbnailStrip(page: SearchPage, source: any PhotoSource, parsed: ParsedArguments) async throws {
-    let view = try ViewOptions(parsed, command: "search")
+    let view = try ViewOptions(parsed)
     let screen = Screen.prepare(view: view)
     guard screen.drawsGraphics else { return }
     let units = screen.backend.screen

@@ -14,7 +14,7 @@ import Terminal
 enum Viewer {
     static func run(_ parsed: ParsedArguments, view: ViewOptions) async throws -> Int32 {
         let display = try ExplorerSetup.display(view, command: "show", viewer: true)
-        let client = CurlClient(userAgent: "pxview/\(Commands.version)")
+        let client = CurlClient(userAgent: SourceContext.userAgent)
         let inputs = Array(zip(parsed.positionals, parsed.positionalBytes))
         let entries = try Folder.entries(for: inputs, client: client)
         if inputs.count == 1, !Show.isURL(inputs[0].0), RawFile.isDirectory(inputs[0].1) {

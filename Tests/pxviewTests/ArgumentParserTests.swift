@@ -4,19 +4,29 @@ import Pixels
 @testable import pxview
 
 @Suite struct ArgumentParserTests {
+    static let size: Option<PixelSize> = .size("--size", "WxH", help: "box")
+    static let interactive = Flag("--interactive", aliases: ["-i"], help: "flag")
+
     let spec = CommandSpec(
         name: "show", usage: "pxview show [options] PATH|URL...", summary: "Draws images.",
-        options: [
-            OptionSpec(name: "--size", valueName: "WxH", help: "box"),
-            OptionSpec(name: "--interactive", aliases: ["-i"], help: "flag"),
-            OptionSpec(name: "--help", aliases: ["-h"], help: "help"),
-        ], maxPositionals: nil, minPositionals: 1)
+        options: [size, interactive, CommonOption.help], maxPositionals: nil, minPositionals: 1)
 
     @Test func valuesFlagsAndPositionalsMix() throws {
         let parsed = try ArgumentParser.parse(["a.jpg", "--size", "80x60", "-i", "--size=90x70", "b.png"], spec: spec)
         #expect(parsed.positionals == ["a.jpg", "b.png"])
-        #expect(parsed.value("--size") == "90x70")
-        #expect(parsed.has("--interactive"))
+        #expect(try parsed.value(Self.size) == PixelSize(width: 90, height: 70))
+        #expect(parsed.has(Self.interactive))
+        #expect(!parsed.has(CommonOption.help))
+    }
+
+    /// A typed option reads its value when asked, and a bad one names the option and the command.
+    @Test func typedValuesAreCheckedWhenRead() throws {
+        let parsed = try ArgumentParser.parse(["a.jpg", "--size", "80"], spec: spec)
+        #expect(
+            throws: UsageError(
+                message: "--size expects WxH with positive whole numbers, like 800x600 (got '80')", command: "show")
+        ) { try parsed.value(Self.size) }
+        #expect(try ArgumentParser.parse(["a.jpg"], spec: spec).value(Self.size) == nil)
     }
 
     @Test func doubleDashEndsOptions() throws {

@@ -46,35 +46,46 @@ final class CLISandbox: @unchecked Sendable {
     }
 
     func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> CLIResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try pxviewExecutable())
-        process.arguments = arguments
-        process.environment = baseEnvironment.merging(extra) { $1 }
-        process.currentDirectoryURL = URL(fileURLWithPath: workDirectory)
-        let outPath = root.file("stdout-\(UUID().uuidString)")
-        let errPath = root.file("stderr-\(UUID().uuidString)")
-        try #require(FileManager.default.createFile(atPath: outPath, contents: nil))
-        try #require(FileManager.default.createFile(atPath: errPath, contents: nil))
-        let input = try #require(FileHandle(forReadingAtPath: "/dev/null"))
-        let output = try #require(FileHandle(forWritingAtPath: outPath))
-        let errors = try #require(FileHandle(forWritingAtPath: errPath))
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        try? output.close()
-        try? errors.close()
-        try? input.close()
-        defer {
-            unlink(outPath)
-            unlink(errPath)
-        }
-        return CLIResult(
-            status: process.terminationStatus,
-            stdout: [UInt8](FileManager.default.contents(atPath: outPath) ?? Data()),
-            stderr: [UInt8](FileManager.default.contents(atPath: errPath) ?? Data()))
+        try runCaptured(
+            try pxviewExecutable(), arguments, environment: baseEnvironment.merging(extra) { $1 }, directory: workDirectory,
+            scratch: root)
     }
+}
+
+/// Runs `executable` to its end with stdin from `inputPath` (default
+/// /dev/null) and stdout and stderr captured to files in `scratch`.
+func runCaptured(
+    _ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
+    inputPath: String = "/dev/null", scratch: TemporaryDirectory
+) throws -> CLIResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = environment
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let outPath = scratch.file("stdout-\(UUID().uuidString)")
+    let errPath = scratch.file("stderr-\(UUID().uuidString)")
+    try #require(FileManager.default.createFile(atPath: outPath, contents: nil))
+    try #require(FileManager.default.createFile(atPath: errPath, contents: nil))
+    let input = try #require(FileHandle(forReadingAtPath: inputPath))
+    let output = try #require(FileHandle(forWritingAtPath: outPath))
+    let errors = try #require(FileHandle(forWritingAtPath: errPath))
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    process.waitUntilExit()
+    try? output.close()
+    try? errors.close()
+    try? input.close()
+    defer {
+        unlink(outPath)
+        unlink(errPath)
+    }
+    return CLIResult(
+        status: process.terminationStatus,
+        stdout: [UInt8](FileManager.default.contents(atPath: outPath) ?? Data()),
+        stderr: [UInt8](FileManager.default.contents(atPath: errPath) ?? Data()))
 }
 
 /// The `pxview` binary SwiftPM built next to this test bundle (pxviewTests
