@@ -6,9 +6,12 @@ import PackageDescription
 /// A thin executable over focused libraries. Data flows one way:
 /// bytes → Decoding → Scaling → Encoding → Terminal. Lower layers never
 /// import higher ones; C libraries come in through `C*` system-library targets.
+///
+/// Linux only (built and tested on Debian 12): the C libraries are Debian's,
+/// found by pkg-config, and the terminal code is Glibc's, so no other
+/// platform is claimed.
 let package = Package(
     name: "pxview",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "pxview", targets: ["pxview"]),
         .executable(name: "pxbench", targets: ["pxbench"]),
