@@ -1,5 +1,6 @@
 import CZlib
 import Pixels
+import Plumbing
 
 /// A minimal PNG encoder for kitty's `f=100`: 8-bit RGB (opaque images) or
 /// RGBA, no interlace, every row Sub-filtered, one IDAT from zlib with

@@ -1,4 +1,4 @@
-import Glibc
+import Plumbing
 /// Writes an indexed image as one sixel DCS sequence.
 ///
 /// Output: `ESC P 0;1;0 q` (P2 = 1: pixels not drawn keep the background, so
@@ -78,13 +78,12 @@ public struct SixelEncoder: Sendable {
             if parts <= 1 {
                 writeBands(image, bands: 0..<bandCount, paletteCount: paletteCount, registerOffset: offset, into: &out)
             } else {
-                let pieces = PartResults(count: parts)
-                ParallelRows.run(parts: parts, rows: bandCount) { bands in
+                let pieces = ParallelRows.map(parts: parts, rows: bandCount) { bands in
                     var piece = ByteWriter(capacity: 4096 + width * bands.count * 3)
                     writeBands(image, bands: bands, paletteCount: paletteCount, registerOffset: offset, into: &piece)
-                    pieces.set(bands.lowerBound, piece.finish())
+                    return piece.finish()
                 }
-                for (n, piece) in pieces.ordered().enumerated() where !piece.isEmpty {
+                for (n, piece) in pieces.enumerated() where !piece.isEmpty {
                     out.ensureSpare(piece.count + 1)  // the piece and its `-`
                     if n > 0 { out.append(UInt8(ascii: "-")) }
                     out.append(piece)
@@ -240,40 +239,5 @@ public struct SixelEncoder: Sendable {
         } else if length > 0 {
             out.append(char, times: length)
         }
-    }
-}
-
-/// Results of parallel parts, kept by their first band so they join in order.
-private final class PartResults: @unchecked Sendable {
-    // Guarded by `lock`: parts finish on different threads.
-    private var results: [(Int, [UInt8])] = []
-    private let lock = Mutex()
-
-    init(count: Int) { results.reserveCapacity(count) }
-
-    func set(_ key: Int, _ bytes: [UInt8]) {
-        lock.locked { results.append((key, bytes)) }
-    }
-
-    func ordered() -> [[UInt8]] {
-        lock.locked { results.sorted { $0.0 < $1.0 }.map(\.1) }
-    }
-}
-
-/// A pthread mutex: Encoding links without Foundation, so no NSLock.
-private final class Mutex: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-    init() { pthread_mutex_init(mutex, nil) }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
     }
 }

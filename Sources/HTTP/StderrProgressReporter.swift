@@ -1,4 +1,5 @@
 import Foundation
+import Plumbing
 
 #if canImport(Glibc)
     import Glibc
@@ -22,7 +23,7 @@ public final class StderrProgressReporter: @unchecked Sendable {
     private let output: @Sendable (String) -> Void
     private let start: Date
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var lastDraw: Date?
     private var drewSomething = false
 
