@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "Decoding", dependencies: ["Pixels", "CTurboJPEG", "CShims"]),
         .target(name: "Scaling", dependencies: ["Pixels", "Plumbing"]),
         .target(name: "Encoding", dependencies: ["Pixels", "Plumbing", "CZlib"]),
-        .target(name: "Terminal", dependencies: ["Pixels"]),
+        .target(name: "Terminal", dependencies: ["Pixels", "Plumbing"]),
         /// Reads sixel and kitty output back into pixels: tests and pxbench score
         /// pxview's (and other tools') output with it. Never used to draw.
         .target(name: "GraphicsReadback", dependencies: ["Pixels", "Encoding", "Decoding", "CZlib"]),
@@ -66,7 +66,7 @@ let package = Package(
         // MARK: Executables
         .executableTarget(
             name: "pxview",
-            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "HTTP", "Pixabay", "Explorer"]),
+            dependencies: ["Pixels", "Plumbing", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "HTTP", "Pixabay", "Explorer"]),
         .executableTarget(
             name: "pxbench",
             dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Rendering", "GraphicsReadback", "CTurboJPEG"]),

@@ -97,12 +97,6 @@ public final class StderrProgressReporter: @unchecked Sendable {
     }
 
     public static let writeToStandardError: @Sendable (String) -> Void = { text in
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-            guard written > 0 else { return }
-            offset += written
-        }
+        try? Descriptor.writeAll(Array(text.utf8), to: 2)
     }
 }

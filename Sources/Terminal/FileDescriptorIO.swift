@@ -1,31 +1,16 @@
 import Glibc
+import Plumbing
 
-/// The few raw file-descriptor operations the terminal layer needs, written
-/// once with full EINTR/EAGAIN/partial-write handling.
+/// The few raw file-descriptor operations the terminal layer needs, with
+/// EINTR handled and failures as `TerminalError`.
 enum FileDescriptorIO {
-    /// Writes every byte, retrying after signals, waiting for the descriptor
-    /// to drain when it is non-blocking, and continuing after partial writes.
+    /// Writes every byte (`Descriptor.writeAll`: signals, non-blocking
+    /// descriptors and partial writes handled there).
     static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(TerminalError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.write(fd, base + offset, buffer.count - offset)
-            }
-            if written >= 0 {
-                offset += written
-                continue
-            }
-            switch errno {
-            case EINTR:
-                continue
-            case EAGAIN, EWOULDBLOCK:
-                if case .failed(let error) = waitUntilReady(fd, events: Int16(POLLOUT), timeoutMs: -1) {
-                    throw error
-                }
-            default:
-                throw TerminalError.lastError("write")
-            }
+        do throws(SystemError) {
+            try Descriptor.writeAll(bytes, to: fd)
+        } catch {
+            throw TerminalError(operation: error.operation, errno: error.code)
         }
     }
 
