@@ -42,15 +42,19 @@ let package = Package(
         /// cores, the one write-everything loop and the one atomic file
         /// writer. Not Pixels: HTTP and Pixabay have no business with pixels.
         .target(name: "Plumbing"),
+        /// The escape-sequence vocabulary (`TerminalCommand`): every sequence
+        /// pxview sends, in one table, below the encoders, HTTP's progress
+        /// line and the terminal layer, which all emit them.
+        .target(name: "ControlSequences"),
         .target(name: "Pixels"),
         .target(name: "Decoding", dependencies: ["Pixels", "CTurboJPEG", "CShims"]),
         .target(name: "Scaling", dependencies: ["Pixels", "Plumbing"]),
-        .target(name: "Encoding", dependencies: ["Pixels", "Plumbing", "CZlib"]),
-        .target(name: "Terminal", dependencies: ["Pixels", "Plumbing"]),
+        .target(name: "Encoding", dependencies: ["Pixels", "Plumbing", "ControlSequences", "CZlib"]),
+        .target(name: "Terminal", dependencies: ["Pixels", "Plumbing", "ControlSequences"]),
         /// Reads sixel and kitty output back into pixels: tests and pxbench score
         /// pxview's (and other tools') output with it. Never used to draw.
         .target(name: "GraphicsReadback", dependencies: ["Pixels", "Encoding", "Decoding", "CZlib"]),
-        .target(name: "HTTP", dependencies: ["Plumbing", "CCurl", "CShims"]),
+        .target(name: "HTTP", dependencies: ["Plumbing", "ControlSequences", "CCurl", "CShims"]),
         .target(
             name: "Pixabay", dependencies: ["HTTP", "Plumbing"],
             resources: [.copy("Catalog")]),
@@ -58,10 +62,10 @@ let package = Package(
         /// backend per way of drawing (sixel, kitty, kitty placeholders,
         /// half-blocks), the pixel pipeline and the decode size. Below
         /// Explorer and the command, above Encoding and Terminal.
-        .target(name: "Rendering", dependencies: ["Pixels", "Plumbing", "Decoding", "Scaling", "Encoding", "Terminal"]),
+        .target(name: "Rendering", dependencies: ["Pixels", "Plumbing", "ControlSequences", "Decoding", "Scaling", "Encoding", "Terminal"]),
         .target(
             name: "Explorer",
-            dependencies: ["Pixels", "Plumbing", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "Pixabay"]),
+            dependencies: ["Pixels", "Plumbing", "ControlSequences", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "Pixabay"]),
 
         // MARK: Executables
         .executableTarget(
@@ -80,7 +84,7 @@ let package = Package(
         .testTarget(name: "ScalingTests", dependencies: ["Scaling", "Pixels"]),
         .testTarget(
             name: "EncodingTests", dependencies: ["Encoding", "Pixels", "Decoding", "Scaling", "CZlib", "GraphicsReadback"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "ControlSequences"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP", "TestSupport"]),
         .testTarget(

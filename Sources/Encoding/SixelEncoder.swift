@@ -1,3 +1,4 @@
+import ControlSequences
 import Plumbing
 /// Writes an indexed image as one sixel DCS sequence.
 ///
@@ -45,8 +46,8 @@ public struct SixelEncoder: Sendable {
         let offset = background == nil ? 0 : 1
         var out = ByteWriter(capacity: 4096 + width * height / 2)
         out.ensureSpare(96 + paletteCount * 20)  // header, background register, registers
-        out.append(ControlBytes.escape)
-        for byte in "P0;1;0q\"1;1;".utf8 { out.append(byte) }
+        out.append(TerminalCommand.sixelStart)
+        for byte in "\"1;1;".utf8 { out.append(byte) }
         out.appendDecimal(width)
         out.append(UInt8(ascii: ";"))
         out.appendDecimal(height)
@@ -90,7 +91,7 @@ public struct SixelEncoder: Sendable {
                 }
             }
         }
-        out.append(ControlBytes.stringTerminator)
+        out.append(TerminalCommand.stringTerminator)
         return out.finish()
     }
 

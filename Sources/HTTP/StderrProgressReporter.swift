@@ -1,3 +1,4 @@
+import ControlSequences
 import Foundation
 import Plumbing
 
@@ -61,7 +62,7 @@ public final class StderrProgressReporter: @unchecked Sendable {
         drewSomething = true
         lock.unlock()
         let rate = elapsed > 0 ? Double(received) / elapsed : 0
-        output("\r" + Self.line(label: label, received: received, total: total, bytesPerSecond: rate) + "\u{1B}[K")
+        output("\r" + Self.line(label: label, received: received, total: total, bytesPerSecond: rate) + Self.clearToEndOfLine)
     }
 
     /// Erases the progress line if one was drawn.
@@ -70,7 +71,7 @@ public final class StderrProgressReporter: @unchecked Sendable {
         let erase = drewSomething
         drewSomething = false
         lock.unlock()
-        if erase { output("\r\u{1B}[K") }
+        if erase { output("\r" + Self.clearToEndOfLine) }
     }
 
     /// The text of the line, without the carriage return and erase codes.
@@ -95,6 +96,8 @@ public final class StderrProgressReporter: @unchecked Sendable {
         }
         return String(format: "%.1f", value) + " " + units[unit]
     }
+
+    private static let clearToEndOfLine = String(decoding: TerminalCommand.clearToEndOfLine, as: UTF8.self)
 
     public static let writeToStandardError: @Sendable (String) -> Void = { text in
         try? Descriptor.writeAll(Array(text.utf8), to: 2)

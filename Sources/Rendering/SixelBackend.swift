@@ -1,3 +1,4 @@
+import ControlSequences
 import Encoding
 import Pixels
 import Plumbing
@@ -84,7 +85,7 @@ final class SixelBackend: GraphicsBackend {
         let down = cells.height - (rows.last ?? 0)
         return InlinePicture(
             lines: lines, lineRows: rows, cells: cells, prefix: InlinePicture.reserving(rows: cells.height),
-            cursorAfter: Array("\r".utf8) + (down > 0 ? Array("\u{1B}[\(down)B".utf8) : []))
+            cursorAfter: Array("\r".utf8) + (down > 0 ? TerminalCommand.cursorDown(down) : []))
     }
 
     func draw(_ picture: Picture, slot: Int) -> [UInt8] {

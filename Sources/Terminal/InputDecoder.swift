@@ -1,3 +1,5 @@
+import ControlSequences
+
 /// Turns the raw bytes read from a terminal in raw mode into key, mouse and
 /// paste events.
 ///
@@ -41,7 +43,7 @@ public struct InputDecoder: Sendable {
     /// as typed digits.
     private var discardingOverlongSequence = false
 
-    private static let pasteEnd: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]  // ESC [ 2 0 1 ~
+    private static let pasteEnd = TerminalCommand.bracketedPasteEnd
 
     public init() {}
 

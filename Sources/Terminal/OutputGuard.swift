@@ -1,3 +1,4 @@
+import ControlSequences
 import Glibc
 import Plumbing
 
@@ -47,7 +48,8 @@ public enum OutputGuard {
     }
 
     /// Bytes that close whatever sequence a slice boundary left open.
-    public static let closingBytes: [UInt8] = Array("\u{1B}\\\u{1B}[0m\r\n".utf8)
+    public static let closingBytes: [UInt8] =
+        TerminalCommand.stringTerminator + TerminalCommand.resetAttributes + Array("\r\n".utf8)
     /// Small enough that a pending signal is seen within a few milliseconds
     /// of terminal throughput.
     static let sliceBytes = 16 * 1024

@@ -1,3 +1,4 @@
+import ControlSequences
 import Foundation
 import Glibc
 @testable import Terminal
@@ -87,7 +88,7 @@ final class TerminalImpersonator: @unchecked Sendable {
         let thread = Thread { [self] in
             var received: [UInt8] = []
             let deadline = FileDescriptorIO.monotonicMilliseconds() + 2000
-            while !received.ends(with: ProbeQuery.primaryDeviceAttributesQuery),
+            while !received.ends(with: TerminalCommand.primaryDeviceAttributesQuery),
                   FileDescriptorIO.monotonicMilliseconds() < deadline {
                 received += PseudoTerminal.read(master, quietMs: 20)
             }
