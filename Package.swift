@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "GraphicsReadback", dependencies: ["Pixels", "Encoding", "Decoding", "CZlib"]),
         .target(name: "HTTP", dependencies: ["Plumbing", "ControlSequences", "CCurl", "CShims"]),
         .target(
-            name: "Pixabay", dependencies: ["HTTP", "Plumbing"],
+            name: "Pixabay", dependencies: ["HTTP", "Plumbing", "Pixels"],
             resources: [.copy("Catalog")]),
         /// The one home of the graphics protocols: the display geometry, one
         /// backend per way of drawing (sixel, kitty, kitty placeholders,
@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "PlumbingTests", dependencies: ["Plumbing"]),
         .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Pixels"]),
-        .testTarget(name: "ScalingTests", dependencies: ["Scaling", "Pixels"]),
+        .testTarget(name: "ScalingTests", dependencies: ["Scaling", "Pixels", "GraphicsReadback"]),
         .testTarget(
             name: "EncodingTests", dependencies: ["Encoding", "Pixels", "Decoding", "Scaling", "CZlib", "GraphicsReadback"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "ControlSequences"]),
