@@ -76,7 +76,8 @@ let package = Package(
             dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Rendering", "GraphicsReadback", "CTurboJPEG"]),
 
         // MARK: Tests
-        /// Helpers shared by test targets (a local HTTP server, temp dirs, a hand-moved clock).
+        /// Helpers shared by test targets (a local HTTP server and the fake Pixabay on it,
+        /// the pseudo-terminal opener, temp dirs, a hand-moved clock).
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "PlumbingTests", dependencies: ["Plumbing"]),
         .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),
@@ -84,7 +85,7 @@ let package = Package(
         .testTarget(name: "ScalingTests", dependencies: ["Scaling", "Pixels", "GraphicsReadback"]),
         .testTarget(
             name: "EncodingTests", dependencies: ["Encoding", "Pixels", "Decoding", "Scaling", "CZlib", "GraphicsReadback"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "ControlSequences"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "ControlSequences", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP", "TestSupport"]),
         .testTarget(
