@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "ScalingTests", dependencies: ["Scaling", "Pixels", "GraphicsReadback"]),
         .testTarget(
             name: "EncodingTests", dependencies: ["Encoding", "Pixels", "Decoding", "Scaling", "CZlib", "GraphicsReadback"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "ControlSequences", "TestSupport"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "ControlSequences", "Plumbing", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP", "TestSupport"]),
         .testTarget(

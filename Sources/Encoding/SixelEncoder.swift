@@ -52,24 +52,10 @@ public struct SixelEncoder: Sendable {
         out.append(UInt8(ascii: ";"))
         out.appendDecimal(height)
 
-        if let background {
-            for byte in "#0;2;".utf8 { out.append(byte) }
-            out.appendDecimal(Self.percent(background.r))
-            out.append(UInt8(ascii: ";"))
-            out.appendDecimal(Self.percent(background.g))
-            out.append(UInt8(ascii: ";"))
-            out.appendDecimal(Self.percent(background.b))
-        }
+        if let background { Self.appendRegister(0, background, into: &out) }
         let used = usedColors(image, paletteCount: paletteCount)
         for (index, color) in palette.colors.enumerated() where used[index] {
-            out.append(UInt8(ascii: "#"))
-            out.appendDecimal(index + offset)
-            for byte in ";2;".utf8 { out.append(byte) }
-            out.appendDecimal(Self.percent(color.r))
-            out.append(UInt8(ascii: ";"))
-            out.appendDecimal(Self.percent(color.g))
-            out.append(UInt8(ascii: ";"))
-            out.appendDecimal(Self.percent(color.b))
+            Self.appendRegister(index + offset, color, into: &out)
         }
         if width > 0 && height > 0 && paletteCount > 0 {
             // Bands are independent: parts of whole bands are encoded in
@@ -93,6 +79,18 @@ public struct SixelEncoder: Sendable {
         }
         out.append(TerminalCommand.stringTerminator)
         return out.finish()
+    }
+
+    /// Colour register `number` set to `color`: `#n;2;r;g;b` (2: RGB, in percent).
+    private static func appendRegister(_ number: Int, _ color: RGB, into out: inout ByteWriter) {
+        out.append(UInt8(ascii: "#"))
+        out.appendDecimal(number)
+        out.appendASCII(";2;")
+        out.appendDecimal(percent(color.r))
+        out.append(UInt8(ascii: ";"))
+        out.appendDecimal(percent(color.g))
+        out.append(UInt8(ascii: ";"))
+        out.appendDecimal(percent(color.b))
     }
 
     /// The 0...255 value a terminal shows for a channel sent as `percent(channel)`.

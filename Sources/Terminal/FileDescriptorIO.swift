@@ -1,19 +1,9 @@
 import Glibc
 import Plumbing
 
-/// The few raw file-descriptor operations the terminal layer needs, with
-/// EINTR handled and failures as `TerminalError`.
+/// The raw file-descriptor reads the terminal layer needs, with EINTR
+/// handled (writes go through Plumbing's `Descriptor.writeAll`).
 enum FileDescriptorIO {
-    /// Writes every byte (`Descriptor.writeAll`: signals, non-blocking
-    /// descriptors and partial writes handled there).
-    static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(TerminalError) {
-        do throws(SystemError) {
-            try Descriptor.writeAll(bytes, to: fd)
-        } catch {
-            throw TerminalError(operation: error.operation, errno: error.code)
-        }
-    }
-
     enum Readiness: Equatable {
         case ready
         case timedOut
@@ -28,7 +18,7 @@ enum FileDescriptorIO {
             let result = poll(&descriptor, 1, timeoutMs)
             if result > 0 { return .ready }
             if result == 0 { return .timedOut }
-            if errno != EINTR { return .failed(.lastError("poll")) }
+            if errno != EINTR { return .failed(.last("poll")) }
         }
     }
 
@@ -39,7 +29,7 @@ enum FileDescriptorIO {
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, maxCount) }
             if count >= 0 { return Array(buffer.prefix(count)) }
-            if errno != EINTR { throw TerminalError.lastError("read") }
+            if errno != EINTR { throw TerminalError.last("read") }
         }
     }
 

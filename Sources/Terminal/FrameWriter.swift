@@ -1,4 +1,5 @@
 import ControlSequences
+import Plumbing
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -95,7 +96,7 @@ public struct FrameWriter: Sendable {
     private func send(_ bytes: [UInt8]) throws(TerminalError) {
         guard !bytes.isEmpty else { return }
         switch sink {
-        case .direct: try FileDescriptorIO.writeAll(bytes, to: fd)
+        case .direct: try Descriptor.writeAll(bytes, to: fd)
         case .guarded: OutputGuard.write(bytes, fd: fd)
         }
     }

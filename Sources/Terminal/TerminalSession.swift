@@ -1,5 +1,6 @@
 import ControlSequences
 import Glibc
+import Plumbing
 
 /// Puts the terminal into the state a full-screen app needs and puts it back.
 ///
@@ -107,13 +108,13 @@ public final class TerminalSession {
         self.outputFD = outputFD
         self.options = options
         var original = termios()
-        guard tcgetattr(inputFD, &original) == 0 else { throw .lastError("tcgetattr") }
+        guard tcgetattr(inputFD, &original) == 0 else { throw .last("tcgetattr") }
         originalSettings = original
         var raw = original
         cfmakeraw(&raw)
-        guard tcsetattr(inputFD, TCSADRAIN, &raw) == 0 else { throw .lastError("tcsetattr") }
+        guard tcsetattr(inputFD, TCSADRAIN, &raw) == 0 else { throw .last("tcsetattr") }
         do {
-            try FileDescriptorIO.writeAll(Self.enterSequence(for: options), to: outputFD)
+            try Descriptor.writeAll(Self.enterSequence(for: options), to: outputFD)
         } catch {
             tcsetattr(inputFD, TCSADRAIN, &original)
             throw error
@@ -135,7 +136,7 @@ public final class TerminalSession {
         isActive = false
         EmergencyRestore.disarm(session: ObjectIdentifier(self))
         let bytes = Self.restoreSequence(for: options)
-        if !bytes.isEmpty { try? FileDescriptorIO.writeAll(bytes, to: outputFD) }
+        if !bytes.isEmpty { try? Descriptor.writeAll(bytes, to: outputFD) }
         var original = originalSettings
         tcsetattr(inputFD, TCSADRAIN, &original)
         tcflush(inputFD, TCIFLUSH)

@@ -7,7 +7,7 @@ import Testing
 @Suite struct FrameWriterTests {
     private func makePipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw TerminalError.lastError("pipe") }
+        guard pipe(&fds) == 0 else { throw TerminalError.last("pipe") }
         return (fds[0], fds[1])
     }
 

@@ -1,6 +1,7 @@
 import ControlSequences
 import Foundation
 import Glibc
+import Plumbing
 import TestSupport
 @testable import Terminal
 
@@ -16,7 +17,7 @@ final class PseudoTerminal {
         self.master = master
         slave = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else {
-            let error = TerminalError.lastError("open \(slavePath)")
+            let error = TerminalError.last("open \(slavePath)")
             close(master)
             throw error
         }
@@ -78,7 +79,7 @@ final class TerminalImpersonator: @unchecked Sendable {
                 received += PseudoTerminal.read(master, quietMs: 20)
             }
             for piece in pieces {
-                try? FileDescriptorIO.writeAll(piece, to: master)
+                try? Descriptor.writeAll(piece, to: master)
                 usleep(3000)
             }
             lock.withLock { receivedBytes = received }
