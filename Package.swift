@@ -40,44 +40,55 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jpeg")]),
 
         // MARK: Libraries
+        /// The system plumbing every layer shares, below them all and using
+        /// nothing but libc: the one lock, the one way to split rows across
+        /// cores, the one write-everything loop and the one atomic file
+        /// writer. Not Pixels: HTTP and Pixabay have no business with pixels.
+        .target(name: "Plumbing"),
+        /// The escape-sequence vocabulary (`TerminalCommand`): every sequence
+        /// pxview sends, in one table, below the encoders, HTTP's progress
+        /// line and the terminal layer, which all emit them.
+        .target(name: "ControlSequences"),
         .target(name: "Pixels"),
         .target(name: "Decoding", dependencies: ["Pixels", "CTurboJPEG", "CShims"]),
-        .target(name: "Scaling", dependencies: ["Pixels"]),
-        .target(name: "Encoding", dependencies: ["Pixels", "CZlib"]),
-        .target(name: "Terminal", dependencies: ["Pixels"]),
+        .target(name: "Scaling", dependencies: ["Pixels", "Plumbing"]),
+        .target(name: "Encoding", dependencies: ["Pixels", "Plumbing", "ControlSequences", "CZlib"]),
+        .target(name: "Terminal", dependencies: ["Pixels", "Plumbing", "ControlSequences"]),
         /// Reads sixel and kitty output back into pixels: tests and pxbench score
         /// pxview's (and other tools') output with it. Never used to draw.
         .target(name: "GraphicsReadback", dependencies: ["Pixels", "Encoding", "Decoding", "CZlib"]),
-        .target(name: "HTTP", dependencies: ["CCurl", "CShims"]),
+        .target(name: "HTTP", dependencies: ["Plumbing", "ControlSequences", "CCurl", "CShims"]),
         .target(
-            name: "Pixabay", dependencies: ["HTTP"],
+            name: "Pixabay", dependencies: ["HTTP", "Plumbing", "Pixels"],
             resources: [.copy("Catalog")]),
         /// The one home of the graphics protocols: the display geometry, one
         /// backend per way of drawing (sixel, kitty, kitty placeholders,
         /// half-blocks), the pixel pipeline and the decode size. Below
         /// Explorer and the command, above Encoding and Terminal.
-        .target(name: "Rendering", dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Terminal"]),
+        .target(name: "Rendering", dependencies: ["Pixels", "Plumbing", "ControlSequences", "Decoding", "Scaling", "Encoding", "Terminal"]),
         .target(
             name: "Explorer",
-            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "Pixabay"]),
+            dependencies: ["Pixels", "Plumbing", "ControlSequences", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "Pixabay"]),
 
         // MARK: Executables
         .executableTarget(
             name: "pxview",
-            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "HTTP", "Pixabay", "Explorer"]),
+            dependencies: ["Pixels", "Plumbing", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "HTTP", "Pixabay", "Explorer"]),
         .executableTarget(
             name: "pxbench",
             dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Rendering", "GraphicsReadback", "CTurboJPEG"]),
 
         // MARK: Tests
-        /// Helpers shared by test targets (a local HTTP server, temp dirs, a hand-moved clock).
+        /// Helpers shared by test targets (a local HTTP server and the fake Pixabay on it,
+        /// the pseudo-terminal opener, temp dirs, a hand-moved clock).
         .target(name: "TestSupport", path: "Tests/Support"),
+        .testTarget(name: "PlumbingTests", dependencies: ["Plumbing"]),
         .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Pixels"]),
-        .testTarget(name: "ScalingTests", dependencies: ["Scaling", "Pixels"]),
+        .testTarget(name: "ScalingTests", dependencies: ["Scaling", "Pixels", "GraphicsReadback"]),
         .testTarget(
             name: "EncodingTests", dependencies: ["Encoding", "Pixels", "Decoding", "Scaling", "CZlib", "GraphicsReadback"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "ControlSequences", "Plumbing", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP", "TestSupport"]),
         .testTarget(

@@ -1,3 +1,5 @@
+import Pixels
+
 /// What pxview needs from a JPEG's header segments, found by walking its
 /// markers up to the first scan. Every read is bounds-checked: the bytes are
 /// untrusted and a hostile length or offset must only end the walk.
@@ -71,7 +73,7 @@ public func exifOrientation(inJPEG bytes: [UInt8]) -> Int {
 /// EXIF orientation from a PNG's eXIf chunk, 1 when there is none.
 func exifOrientation(inPNG bytes: [UInt8]) -> Int {
     bytes.withUnsafeBufferPointer { data in
-        var i = pngSignature.count
+        var i = ImageSignature.png.count
         while i + 8 <= data.count {
             let length = Int(readUInt32(data, at: i, bigEndian: true) ?? 0)
             let type = Array(data[(i + 4)..<(i + 8)])

@@ -2,44 +2,11 @@
 /// `String`: encoders build megabytes of output per frame, and formatting
 /// numbers through `String(describing:)` per colour or run would dominate.
 extension Array where Element == UInt8 {
-    /// Appends a non-negative decimal number (negative numbers are written as 0:
-    /// no terminal parameter here is signed).
-    @inline(__always)
-    mutating func appendDecimal(_ value: Int) {
-        var value = Swift.max(0, value)
-        if value < 10 {
-            append(UInt8(48 + value))
-            return
-        }
-        var digitCount = 1
-        var rest = value / 10
-        while rest > 0 {
-            digitCount += 1
-            rest /= 10
-        }
-        let end = count + digitCount
-        append(contentsOf: repeatElement(UInt8(48), count: digitCount))
-        var position = end - 1
-        while value > 0 {
-            self[position] = UInt8(48 + value % 10)
-            value /= 10
-            position -= 1
-        }
-    }
-
     /// Appends the UTF-8 bytes of an ASCII literal.
     @inline(__always)
     mutating func appendASCII(_ text: StaticString) {
         text.withUTF8Buffer { append(contentsOf: $0) }
     }
-}
-
-/// Bytes shared by the escape sequences the encoders write.
-enum ControlBytes {
-    static let escape: UInt8 = 0x1B
-    static let backslash: UInt8 = 0x5C
-    /// ESC \ : String Terminator, ending DCS (sixel, tmux) and APC (kitty).
-    static let stringTerminator: [UInt8] = [escape, backslash]
 }
 
 /// A growable output buffer written through a raw pointer.
@@ -96,7 +63,20 @@ struct ByteWriter: ~Copyable {
         count += bytes.count
     }
 
-    /// Appends a non-negative decimal number of at most 20 digits.
+    /// Appends the UTF-8 bytes of an ASCII literal (within the spare room).
+    @inline(__always)
+    mutating func appendASCII(_ text: StaticString) {
+        text.withUTF8Buffer { source in
+            assert(count + source.count <= capacity, "ByteWriter: append without ensureSpare")
+            guard let start = source.baseAddress else { return }
+            (buffer + count).update(from: start, count: source.count)
+            count &+= source.count
+        }
+    }
+
+    /// Appends a non-negative decimal number of at most 20 digits (negative
+    /// numbers are written as 0: no terminal parameter here is signed). The
+    /// one decimal writer: sixel registers and runs, half-block colours.
     @inline(__always)
     mutating func appendDecimal(_ value: Int) {
         var value = max(0, value)

@@ -1,3 +1,4 @@
+import ControlSequences
 import Pixels
 
 /// Draws an image with `▀` / `▄` cells in 24-bit colour: two pixels per
@@ -40,21 +41,22 @@ public struct HalfBlockEncoder: Sendable {
     public func encode(_ image: RGBAImage, columns: Int, rows: Int? = nil) -> [UInt8] {
         let columns = max(0, columns)
         let rows = max(0, rows ?? (image.height + 1) / 2)
-        var out: [UInt8] = []
-        out.reserveCapacity(rows * columns * 40 + 16)
-        out.appendASCII("\u{1B}[0m")
+        var out = ByteWriter(capacity: rows * columns * 40 + 16)
+        out.append(TerminalCommand.resetAttributes)
         image.pixels.withUnsafeBufferPointer { pixels in
             for row in 0..<rows {
                 switch layout {
                 case .crlf:
-                    if row > 0 { out.appendASCII("\r\n") }
+                    if row > 0 {
+                        out.ensureSpare(2)
+                        out.appendASCII("\r\n")
+                    }
                 case let .positioned(top, left):
-                    out.appendASCII("\u{1B}[")
-                    out.appendDecimal(max(1, top) + row)
-                    out.append(UInt8(ascii: ";"))
-                    out.appendDecimal(max(1, left))
-                    out.append(UInt8(ascii: "H"))
+                    out.append(TerminalCommand.moveTo(row: max(1, top) + row, column: max(1, left)))
                 }
+                // Per cell at most two colours (`CSI 38;2;255;255;255m`, 19
+                // bytes each) and a 3-byte glyph.
+                out.ensureSpare(columns * 41)
                 var foreground = CellColor.terminalDefault
                 var background = CellColor.terminalDefault
                 for x in 0..<columns {
@@ -91,10 +93,10 @@ public struct HalfBlockEncoder: Sendable {
                     }
                     out.appendASCII(glyph)
                 }
-                out.appendASCII("\u{1B}[0m")
+                out.append(TerminalCommand.resetAttributes)
             }
         }
-        return out
+        return out.finish()
     }
 
     /// The opaque colour at (x, y), or nil when transparent or outside the image.
@@ -110,12 +112,13 @@ public struct HalfBlockEncoder: Sendable {
         case terminalDefault
         case rgb(RGB)
 
-        func appendSGR(foreground: Bool, to out: inout [UInt8]) {
+        /// The numbers go within the row's spare room.
+        func appendSGR(foreground: Bool, to out: inout ByteWriter) {
             switch self {
             case .terminalDefault:
-                out.appendASCII(foreground ? "\u{1B}[39m" : "\u{1B}[49m")
+                out.append(foreground ? TerminalCommand.defaultForeground : TerminalCommand.defaultBackground)
             case let .rgb(color):
-                out.appendASCII(foreground ? "\u{1B}[38;2;" : "\u{1B}[48;2;")
+                out.append(foreground ? TerminalCommand.foregroundRGBPrefix : TerminalCommand.backgroundRGBPrefix)
                 out.appendDecimal(Int(color.r))
                 out.append(UInt8(ascii: ";"))
                 out.appendDecimal(Int(color.g))

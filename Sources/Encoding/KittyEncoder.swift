@@ -1,3 +1,4 @@
+import ControlSequences
 import Pixels
 
 /// Where kitty reads pixels that do not travel through the pty: a POSIX
@@ -229,15 +230,13 @@ public struct KittyEncoder: Sendable {
     }
 
     private func appendCommand(keys: String, payload: ArraySlice<UInt8>, to out: inout [UInt8]) {
-        out.append(ControlBytes.escape)
-        out.append(UInt8(ascii: "_"))
-        out.append(UInt8(ascii: "G"))
+        out.append(contentsOf: TerminalCommand.kittyGraphicsStart)
         out.append(contentsOf: keys.utf8)
         if !payload.isEmpty {
             out.append(UInt8(ascii: ";"))
             out.append(contentsOf: payload)
         }
-        out.append(contentsOf: ControlBytes.stringTerminator)
+        out.append(contentsOf: TerminalCommand.stringTerminator)
     }
 
     /// RGBA to packed RGB, for opaque images.

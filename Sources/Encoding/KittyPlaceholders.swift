@@ -1,3 +1,4 @@
+import ControlSequences
 /// The text half of kitty's Unicode placeholders: cells of U+10EEEE whose
 /// foreground colour names the image and whose combining marks name the
 /// row and column of the image they show (kitty 0.28 and later; see
@@ -59,16 +60,14 @@ public enum KittyPlaceholders {
         guard count > 0, (0..<maxCells).contains(row) else { return [] }
         var out: [UInt8] = []
         out.reserveCapacity(count * 4 + 32)
-        out.appendASCII("\u{1B}[38;5;")
-        out.appendDecimal(Int(imageID & 0xFF))
-        out.append(UInt8(ascii: "m"))
+        out += TerminalCommand.foreground(palette: UInt8(imageID & 0xFF))
         appendScalar(placeholder.value, to: &out)
         appendScalar(diacritics[row], to: &out)
         appendScalar(diacritics[0], to: &out)
         let high = Int(imageID >> 24)
         if high > 0 { appendScalar(diacritics[high], to: &out) }
         for _ in 1..<count { appendScalar(placeholder.value, to: &out) }
-        out.appendASCII("\u{1B}[39m")
+        out += TerminalCommand.defaultForeground
         return out
     }
 

@@ -1,5 +1,6 @@
 import CZlib
 import Pixels
+import Plumbing
 
 /// A minimal PNG encoder for kitty's `f=100`: 8-bit RGB (opaque images) or
 /// RGBA, no interlace, every row Sub-filtered, one IDAT from zlib with
@@ -12,8 +13,6 @@ import Pixels
 /// libpng is not needed for this: the format is a signature, three chunks
 /// and zlib's CRC.
 public enum PNGWriter {
-    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
     /// The PNG file, or nil if zlib fails.
     public static func encode(_ image: RGBAImage, level: Int32) -> [UInt8]? {
         let opaque = !image.hasTransparency
@@ -30,7 +29,7 @@ public enum PNGWriter {
         header.appendBigEndian(UInt32(image.height))
         // Bit depth 8, colour type 2 (RGB) or 6 (RGBA), deflate, adaptive filtering, no interlace.
         header += [8, opaque ? 2 : 6, 0, 0, 0]
-        var file = signature
+        var file = ImageSignature.png
         file.reserveCapacity(compressed.count + 64)
         appendChunk("IHDR", header, to: &file)
         appendChunk("IDAT", compressed, to: &file)

@@ -1,4 +1,5 @@
 import Pixels
+import Plumbing
 
 /// Maps RGBA pixels to palette indices: the stage between quantizer and encoder.
 ///

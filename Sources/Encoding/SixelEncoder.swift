@@ -1,4 +1,5 @@
-import Glibc
+import ControlSequences
+import Plumbing
 /// Writes an indexed image as one sixel DCS sequence.
 ///
 /// Output: `ESC P 0;1;0 q` (P2 = 1: pixels not drawn keep the background, so
@@ -45,30 +46,16 @@ public struct SixelEncoder: Sendable {
         let offset = background == nil ? 0 : 1
         var out = ByteWriter(capacity: 4096 + width * height / 2)
         out.ensureSpare(96 + paletteCount * 20)  // header, background register, registers
-        out.append(ControlBytes.escape)
-        for byte in "P0;1;0q\"1;1;".utf8 { out.append(byte) }
+        out.append(TerminalCommand.sixelStart)
+        for byte in "\"1;1;".utf8 { out.append(byte) }
         out.appendDecimal(width)
         out.append(UInt8(ascii: ";"))
         out.appendDecimal(height)
 
-        if let background {
-            for byte in "#0;2;".utf8 { out.append(byte) }
-            out.appendDecimal(Self.percent(background.r))
-            out.append(UInt8(ascii: ";"))
-            out.appendDecimal(Self.percent(background.g))
-            out.append(UInt8(ascii: ";"))
-            out.appendDecimal(Self.percent(background.b))
-        }
+        if let background { Self.appendRegister(0, background, into: &out) }
         let used = usedColors(image, paletteCount: paletteCount)
         for (index, color) in palette.colors.enumerated() where used[index] {
-            out.append(UInt8(ascii: "#"))
-            out.appendDecimal(index + offset)
-            for byte in ";2;".utf8 { out.append(byte) }
-            out.appendDecimal(Self.percent(color.r))
-            out.append(UInt8(ascii: ";"))
-            out.appendDecimal(Self.percent(color.g))
-            out.append(UInt8(ascii: ";"))
-            out.appendDecimal(Self.percent(color.b))
+            Self.appendRegister(index + offset, color, into: &out)
         }
         if width > 0 && height > 0 && paletteCount > 0 {
             // Bands are independent: parts of whole bands are encoded in
@@ -78,21 +65,32 @@ public struct SixelEncoder: Sendable {
             if parts <= 1 {
                 writeBands(image, bands: 0..<bandCount, paletteCount: paletteCount, registerOffset: offset, into: &out)
             } else {
-                let pieces = PartResults(count: parts)
-                ParallelRows.run(parts: parts, rows: bandCount) { bands in
+                let pieces = ParallelRows.map(parts: parts, rows: bandCount) { bands in
                     var piece = ByteWriter(capacity: 4096 + width * bands.count * 3)
                     writeBands(image, bands: bands, paletteCount: paletteCount, registerOffset: offset, into: &piece)
-                    pieces.set(bands.lowerBound, piece.finish())
+                    return piece.finish()
                 }
-                for (n, piece) in pieces.ordered().enumerated() where !piece.isEmpty {
+                for (n, piece) in pieces.enumerated() where !piece.isEmpty {
                     out.ensureSpare(piece.count + 1)  // the piece and its `-`
                     if n > 0 { out.append(UInt8(ascii: "-")) }
                     out.append(piece)
                 }
             }
         }
-        out.append(ControlBytes.stringTerminator)
+        out.append(TerminalCommand.stringTerminator)
         return out.finish()
+    }
+
+    /// Colour register `number` set to `color`: `#n;2;r;g;b` (2: RGB, in percent).
+    private static func appendRegister(_ number: Int, _ color: RGB, into out: inout ByteWriter) {
+        out.append(UInt8(ascii: "#"))
+        out.appendDecimal(number)
+        out.appendASCII(";2;")
+        out.appendDecimal(percent(color.r))
+        out.append(UInt8(ascii: ";"))
+        out.appendDecimal(percent(color.g))
+        out.append(UInt8(ascii: ";"))
+        out.appendDecimal(percent(color.b))
     }
 
     /// The 0...255 value a terminal shows for a channel sent as `percent(channel)`.
@@ -240,40 +238,5 @@ public struct SixelEncoder: Sendable {
         } else if length > 0 {
             out.append(char, times: length)
         }
-    }
-}
-
-/// Results of parallel parts, kept by their first band so they join in order.
-private final class PartResults: @unchecked Sendable {
-    // Guarded by `lock`: parts finish on different threads.
-    private var results: [(Int, [UInt8])] = []
-    private let lock = Mutex()
-
-    init(count: Int) { results.reserveCapacity(count) }
-
-    func set(_ key: Int, _ bytes: [UInt8]) {
-        lock.locked { results.append((key, bytes)) }
-    }
-
-    func ordered() -> [[UInt8]] {
-        lock.locked { results.sorted { $0.0 < $1.0 }.map(\.1) }
-    }
-}
-
-/// A pthread mutex: Encoding links without Foundation, so no NSLock.
-private final class Mutex: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-    init() { pthread_mutex_init(mutex, nil) }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
     }
 }

@@ -1,4 +1,5 @@
 import CZlib
+import Plumbing
 
 /// zlib (RFC 1950) compression for the IDAT of the PNGs sent to kitty.
 enum Zlib {
@@ -30,33 +31,25 @@ enum Zlib {
     static func compressHuffmanOnly(_ input: [UInt8], level: Int32, parts requested: Int) -> [UInt8]? {
         let parts = max(1, min(requested, input.count / 65536))
         guard parts > 1 else { return compress(input, level: level, strategy: Z_HUFFMAN_ONLY) }
-        let ranges = (0..<parts).map { ParallelRows.range($0, of: parts, rows: input.count, multiple: 1) }
-        var pieces = [[UInt8]?](repeating: nil, count: parts)
-        var checksums = [UInt](repeating: 1, count: parts)
+        let ranges = ParallelRows.ranges(parts: parts, rows: input.count)
         let clamped = min(9, max(0, level))
-        input.withUnsafeBufferPointer { source in
-            pieces.withUnsafeMutableBufferPointer { pieces in
-                checksums.withUnsafeMutableBufferPointer { checksums in
-                    ParallelRows.run(parts: parts, rows: parts) { indices in
-                        for index in indices {
-                            let range = ranges[index]
-                            let start = source.baseAddress! + range.lowerBound
-                            let bound = Int(pxview_deflate_piece_bound(UInt(range.count)))
-                            var count = UInt(bound)
-                            var status = Z_OK
-                            let piece = [UInt8](unsafeUninitializedCapacity: bound) { out, initialized in
-                                status = pxview_deflate_piece(
-                                    out.baseAddress, &count, start, UInt(range.count), clamped, Z_HUFFMAN_ONLY,
-                                    index == parts - 1 ? 1 : 0)
-                                initialized = status == Z_OK ? Int(count) : 0
-                            }
-                            pieces[index] = status == Z_OK ? piece : nil
-                            checksums[index] = adler32(1, start, uInt(range.count))
-                        }
-                    }
+        let results = input.withUnsafeBufferPointer { source in
+            // Each piece is one part: its deflate bytes (nil if zlib failed) and its Adler-32.
+            ParallelRows.map(ranges) { range -> (piece: [UInt8]?, checksum: UInt) in
+                let start = source.baseAddress! + range.lowerBound
+                let bound = Int(pxview_deflate_piece_bound(UInt(range.count)))
+                var count = UInt(bound)
+                var status = Z_OK
+                let piece = [UInt8](unsafeUninitializedCapacity: bound) { out, initialized in
+                    status = pxview_deflate_piece(
+                        out.baseAddress, &count, start, UInt(range.count), clamped, Z_HUFFMAN_ONLY,
+                        range.upperBound == input.count ? 1 : 0)
+                    initialized = status == Z_OK ? Int(count) : 0
                 }
+                return (status == Z_OK ? piece : nil, adler32(1, start, uInt(range.count)))
             }
         }
+        let pieces = results.map(\.piece), checksums = results.map(\.checksum)
         var adler = checksums[0]
         for index in 1..<parts {
             adler = adler32_combine(adler, checksums[index], off_t(ranges[index].count))

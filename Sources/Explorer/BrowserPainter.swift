@@ -1,3 +1,4 @@
+import ControlSequences
 import Pixabay
 import Pixels
 import Rendering

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Pixabay
 import Pixels
+import Plumbing
 import Rendering
 import Terminal
 
@@ -109,7 +110,7 @@ enum Completion: Sendable {
 }
 
 final class CompletionQueue: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var items: [Completion] = []
     let readFD: Int32
     private let writeFD: Int32

@@ -1,3 +1,4 @@
+import ControlSequences
 import Decoding
 import Encoding
 import Foundation
@@ -174,7 +175,7 @@ final class ExplorerLoop {
     /// both screens laid out anew.
     private func relayout() {
         // A terminal that reported its cell size is asked again (a font change).
-        if display.reportsCellSize && !display.multiplexer.wrapsGraphics { write(ProbeQuery.cellSizeQuery) }
+        if display.reportsCellSize && !display.multiplexer.wrapsGraphics { write(TerminalCommand.cellSizeQuery) }
         apply(display.geometry.resized(to: windowSize(fd: options.outputFD)))
     }
 

@@ -1,3 +1,4 @@
+import ControlSequences
 import Pixels
 import Rendering
 import Scaling

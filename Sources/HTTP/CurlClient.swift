@@ -1,6 +1,7 @@
 import CCurl
 import CShims
 import Foundation
+import Plumbing
 
 /// The libcurl-backed fetcher.
 ///
@@ -58,24 +59,20 @@ public final class CurlClient: HTTPFetching {
 
 /// Creates the engine once, on first use, from any thread.
 private final class LazyEngine: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     // Guarded by `lock`.
     private var engine: CurlMultiEngine?
 
     func get() -> CurlMultiEngine {
-        lock.lock()
-        defer { lock.unlock() }
-        if let engine { return engine }
-        let made = CurlMultiEngine()
-        engine = made
-        return made
+        lock.withLock {
+            if let engine { return engine }
+            let made = CurlMultiEngine()
+            engine = made
+            return made
+        }
     }
 
-    var existing: CurlMultiEngine? {
-        lock.lock()
-        defer { lock.unlock() }
-        return engine
-    }
+    var existing: CurlMultiEngine? { lock.withLock { engine } }
 }
 
 /// The background thread and its curl multi handle. Everything libcurl
@@ -95,7 +92,7 @@ final class CurlMultiEngine: @unchecked Sendable {
         return code == CURLE_OK ? nil : "libcurl could not start: \(String(cString: pxview_curl_easy_strerror(code)))"
     }()
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private let multi: UnsafeMutableRawPointer?
     private var incoming: [CurlTransfer] = []
     private var cancellations: [CurlTransfer] = []

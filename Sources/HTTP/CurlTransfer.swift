@@ -1,6 +1,7 @@
 import CCurl
 import CShims
 import Foundation
+import Plumbing
 
 /// One request on its way through libcurl.
 ///
@@ -25,7 +26,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var lastReported: (received: Int64, total: Int64) = (-1, -1)
 
     // Shared state.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var continuation: CheckedContinuation<HTTPResponse, any Error>?
     private var cancelled = false
     private var finished = false

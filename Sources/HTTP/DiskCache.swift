@@ -1,4 +1,5 @@
 import Foundation
+import Plumbing
 
 #if canImport(Glibc)
     import Glibc
@@ -30,7 +31,7 @@ public enum DiskCacheError: Error, Equatable, Sendable, CustomStringConvertible 
 ///   fails the check and is deleted on read. That is why writes skip
 ///   `fsync`: a file torn by a crash is detected rather than prevented,
 ///   which is cheaper than a disk flush per thumbnail.
-/// - Writes go to a temporary file in the same directory and are renamed
+/// - Writes go through `AtomicWrite`: a temporary file in the same directory renamed
 ///   into place, so readers see the old entry or the new one, never half.
 /// - When the total exceeds `maxBytes`, least recently used entries go
 ///   first; a read counts as a use (the file's modification time is set to
@@ -102,23 +103,15 @@ public struct DiskCache: Sendable {
         }
         try createDirectory()
         let temporary = directory + "/" + Self.temporaryPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw DiskCacheError.cannotWrite(temporary, reason: Self.errnoText()) }
-        let written = Self.encode(data, storedAt: now()).withUnsafeBytes { Self.writeAll($0, to: fd) }
-        // The umask may have narrowed the mode further; never wider than 0600.
-        let modeSet = fchmod(fd, 0o600) == 0
-        let reason = Self.errnoText()
-        close(fd)
-        guard written, modeSet else {
-            unlink(temporary)
-            throw DiskCacheError.cannotWrite(temporary, reason: reason)
-        }
-        Self.setTimes(path: temporary, to: now())
         let destination = path(forKey: key)
-        guard rename(temporary, destination) == 0 else {
-            let reason = Self.errnoText()
-            unlink(temporary)
-            throw DiskCacheError.cannotWrite(destination, reason: reason)
+        do throws(SystemError) {
+            // Exactly 0600 whatever the umask; no fsync (see above).
+            try AtomicWrite.write(
+                Self.encode(data, storedAt: now()), to: Array(destination.utf8), temporary: Array(temporary.utf8),
+                permissions: 0o600, exactPermissions: true, synced: false,
+                beforeMove: { Self.setTimes(path: temporary, to: now()) })
+        } catch {
+            throw DiskCacheError.cannotWrite(error.operation == "rename" ? destination : temporary, reason: error.reason)
         }
         evictIfNeeded()
     }
@@ -260,18 +253,6 @@ public struct DiskCache: Sendable {
             offset += count
         }
         return bytes
-    }
-
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
-        guard let base = bytes.baseAddress else { return bytes.isEmpty }
-        var offset = 0
-        while offset < bytes.count {
-            let count = write(fd, base + offset, bytes.count - offset)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
-            offset += count
-        }
-        return true
     }
 
     private static func setTimes(path: String, to date: Date) {

@@ -1,4 +1,6 @@
+import ControlSequences
 import Foundation
+import Plumbing
 
 #if canImport(Glibc)
     import Glibc
@@ -22,7 +24,7 @@ public final class StderrProgressReporter: @unchecked Sendable {
     private let output: @Sendable (String) -> Void
     private let start: Date
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var lastDraw: Date?
     private var drewSomething = false
 
@@ -60,7 +62,7 @@ public final class StderrProgressReporter: @unchecked Sendable {
         drewSomething = true
         lock.unlock()
         let rate = elapsed > 0 ? Double(received) / elapsed : 0
-        output("\r" + Self.line(label: label, received: received, total: total, bytesPerSecond: rate) + "\u{1B}[K")
+        output("\r" + Self.line(label: label, received: received, total: total, bytesPerSecond: rate) + Self.clearToEndOfLine)
     }
 
     /// Erases the progress line if one was drawn.
@@ -69,7 +71,7 @@ public final class StderrProgressReporter: @unchecked Sendable {
         let erase = drewSomething
         drewSomething = false
         lock.unlock()
-        if erase { output("\r\u{1B}[K") }
+        if erase { output("\r" + Self.clearToEndOfLine) }
     }
 
     /// The text of the line, without the carriage return and erase codes.
@@ -95,13 +97,9 @@ public final class StderrProgressReporter: @unchecked Sendable {
         return String(format: "%.1f", value) + " " + units[unit]
     }
 
+    private static let clearToEndOfLine = String(decoding: TerminalCommand.clearToEndOfLine, as: UTF8.self)
+
     public static let writeToStandardError: @Sendable (String) -> Void = { text in
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-            guard written > 0 else { return }
-            offset += written
-        }
+        try? Descriptor.writeAll(Array(text.utf8), to: 2)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Plumbing
 
 #if canImport(Glibc)
     import Glibc
@@ -241,7 +242,7 @@ public struct FavouritesStore: Sendable {
     }
 
     /// Temp file in the same directory (same file system, so rename is atomic),
-    /// fsync, then rename over the old file.
+    /// fsync, rename over the old file, fsync the directory (`AtomicWrite`).
     private func save(_ entries: [FavouriteEntry]) throws(PixabayError) {
         try makeDirectory()
         let bytes: [UInt8]
@@ -251,28 +252,13 @@ public struct FavouritesStore: Sendable {
             throw .favourites("cannot encode favourites: \(error)")
         }
         let temporary = "\(directory)/.\(Self.fileName).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .favourites("cannot create \(temporary): \(errnoText())") }
-        var written = 0
-        var failure: String?
-        bytes.withUnsafeBytes { buffer in
-            guard let start = buffer.baseAddress else { return }
-            while written < buffer.count {
-                let n = write(fd, start + written, buffer.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = "write failed: \(errnoText())"
-                    return
-                }
-                written += n
-            }
-        }
-        if failure == nil && fsync(fd) != 0 { failure = "fsync failed: \(errnoText())" }
-        if close(fd) != 0 && failure == nil { failure = "close failed: \(errnoText())" }
-        if failure == nil && rename(temporary, path) != 0 { failure = "rename failed: \(errnoText())" }
-        if let failure {
-            unlink(temporary)
-            throw .favourites("cannot save \(path): \(failure)")
+        do throws(SystemError) {
+            try AtomicWrite.write(bytes, to: Array(path.utf8), temporary: Array(temporary.utf8), permissions: 0o600)
+        } catch where error.operation == "open" {
+            throw .favourites("cannot create \(temporary): \(error.reason)")
+        } catch {
+            // "write failed: …", "fsync failed: …", "rename failed: …".
+            throw .favourites("cannot save \(path): \(error)")
         }
     }
 

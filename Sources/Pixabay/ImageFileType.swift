@@ -1,3 +1,5 @@
+import Pixels
+
 /// What a downloaded body really is, judged by its first bytes.
 ///
 /// Pixabay serves JPEG and PNG; a CDN error page, a captive portal or a
@@ -19,9 +21,9 @@ public enum ImageFileType: String, Sendable, Equatable, CaseIterable {
     /// JPEG starts with FF D8 FF (SOI and the first marker), PNG with its
     /// eight-byte signature; anything else is not an image pxview can keep.
     public init?(sniffing bytes: [UInt8]) {
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+        if bytes.starts(with: ImageSignature.jpeg) {
             self = .jpeg
-        } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+        } else if bytes.starts(with: ImageSignature.png) {
             self = .png
         } else {
             return nil

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Plumbing
 
 /// Where photos should come from, as flags and environment decide it.
 /// Flags win over the environment so one command can override a shell's setting.
@@ -91,7 +92,7 @@ public struct SourceStack: Sendable {
 /// old instead of presenting them as fresh.
 public final class StaleCopyLog: HTTPFetching, @unchecked Sendable {
     public let upstream: any HTTPFetching
-    private let lock = NSLock()
+    private let lock = Lock()
     private var oldestAge: TimeInterval?
 
     public init(wrapping upstream: any HTTPFetching) {

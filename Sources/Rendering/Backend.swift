@@ -1,3 +1,4 @@
+import ControlSequences
 import Pixels
 import Scaling
 
@@ -107,7 +108,7 @@ public struct InlinePicture: Sendable {
         var row = 0
         for (line, lineRow) in zip(lines, lineRows) {
             if lineRow > row {
-                out += lineRow - row == 1 ? Array("\r\n".utf8) : Array("\r\u{1B}[\(lineRow - row)B".utf8)
+                out += lineRow - row == 1 ? Array("\r\n".utf8) : Array("\r".utf8) + TerminalCommand.cursorDown(lineRow - row)
                 row = lineRow
             }
             out += line
@@ -119,7 +120,7 @@ public struct InlinePicture: Sendable {
     /// terminal scrolling under it.
     static func reserving(rows: Int) -> [UInt8] {
         guard rows > 0 else { return [] }
-        return [UInt8](repeating: UInt8(ascii: "\n"), count: rows) + Array("\r\u{1B}[\(rows)A".utf8)
+        return [UInt8](repeating: UInt8(ascii: "\n"), count: rows) + Array("\r".utf8) + TerminalCommand.cursorUp(rows)
     }
 }
 

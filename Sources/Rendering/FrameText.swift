@@ -1,3 +1,4 @@
+import ControlSequences
 import Terminal
 
 /// Text pieces of a frame. Untrusted text (tags, user names, file names,
@@ -33,7 +34,7 @@ public enum FrameText {
     public static func erase(row: Int, column: Int, count: Int) -> [UInt8] {
         guard count > 0 else { return [] }
         return TerminalCommand.moveTo(row: row + 1, column: column + 1) + TerminalCommand.resetAttributes
-            + Array("\u{1B}[\(count)X".utf8)
+            + TerminalCommand.eraseCharacters(count)
     }
 
     /// Erases whole rows. ECH, not EL: tmux skips EL on a line it holds as

@@ -1,3 +1,4 @@
+import ControlSequences
 import Encoding
 import Pixels
 import Scaling

@@ -1,7 +1,7 @@
-import Dispatch
+import ControlSequences
 import Encoding
-import Foundation
 import Pixels
+import Plumbing
 import Scaling
 import Terminal
 
@@ -85,7 +85,7 @@ final class SixelBackend: GraphicsBackend {
         let down = cells.height - (rows.last ?? 0)
         return InlinePicture(
             lines: lines, lineRows: rows, cells: cells, prefix: InlinePicture.reserving(rows: cells.height),
-            cursorAfter: Array("\r".utf8) + (down > 0 ? Array("\u{1B}[\(down)B".utf8) : []))
+            cursorAfter: Array("\r".utf8) + (down > 0 ? TerminalCommand.cursorDown(down) : []))
     }
 
     func draw(_ picture: Picture, slot: Int) -> [UInt8] {
@@ -202,7 +202,6 @@ final class SixelBackend: GraphicsBackend {
             : canvas.bands(maxBands: max(1, min(4, resampler.threads)))
         let origin = canvas.ditherOrigin
         let serial = Resampler(threads: 1, upscaling: resampler.upscaling)
-        let results = BandResults(count: bands.count)
         let cellHeight = screen.unitsPerCell.height
         let resampler = self.resampler
         let panned: RGBAImage?
@@ -213,40 +212,29 @@ final class SixelBackend: GraphicsBackend {
             panned = nil
         }
         let keep = picture.stablePalette
-        let bandPixels = BandResults(count: keep && panned == nil ? bands.count : 0)
-        DispatchQueue.concurrentPerform(iterations: bands.count) { index in
-            let rows = bands[index]
+        // Each band: its sixel bytes, and its resampled pixels when they are kept.
+        let results = ParallelRows.map(bands) { rows -> (bytes: [UInt8], pixels: [UInt8]?) in
             let pixels: RGBAImage
+            var kept: [UInt8]?
             if let panned {
                 pixels = panned.cropped(to: PixelRect(x: 0, y: rows.lowerBound, width: panned.width, height: rows.count))
             } else {
                 pixels = canvas.render(image, rows: rows, resampler: bands.count == 1 ? resampler : serial)
-                if keep { bandPixels.set(index, pixels.pixels) }
+                if keep { kept = pixels.pixels }
             }
             let indexed = mapper.map(pixels, ditherOriginX: origin.x, ditherOriginY: origin.y + rows.lowerBound)
-            results.set(index, SixelEncoder().encode(indexed, palette: palette, background: background))
+            return (SixelEncoder().encode(indexed, palette: palette, background: background), kept)
         }
         if keep {
-            let pixels = panned ?? RGBAImage(width: canvas.size.width, height: canvas.size.height, pixels: bandPixels.values.flatMap { $0 })
+            let pixels = panned
+                ?? RGBAImage(width: canvas.size.width, height: canvas.size.height, pixels: results.flatMap { $0.pixels ?? [] })
             lastCanvas[slot] = (picture.key, canvas, pixels)
         } else {
             lastCanvas[slot] = nil
         }
-        return zip(bands, results.values).map { ($0.lowerBound / cellHeight, $1) }
+        return zip(bands, results).map { ($0.lowerBound / cellHeight, $1.bytes) }
     }
 
     /// Frames drawn by panning the last one (for tests).
     private(set) var reusedFrames = 0
-}
-
-/// Band outputs written from `concurrentPerform`'s threads.
-final class BandResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [[UInt8]]
-
-    init(count: Int) { storage = Array(repeating: [], count: count) }
-
-    func set(_ index: Int, _ bytes: [UInt8]) { lock.withLock { storage[index] = bytes } }
-
-    var values: [[UInt8]] { lock.withLock { storage } }
 }

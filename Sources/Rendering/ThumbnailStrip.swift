@@ -1,3 +1,4 @@
+import ControlSequences
 import Pixels
 import Terminal
 
@@ -48,7 +49,7 @@ public enum ThumbnailStrip {
     static func labels(_ row: [StripTile], tileColumns: Int) -> [UInt8] {
         var out: [UInt8] = []
         for (index, tile) in row.enumerated() {
-            out += Array("\u{1B}[\(column(of: index, tileColumns: tileColumns))G".utf8)
+            out += TerminalCommand.cursorToColumn(column(of: index, tileColumns: tileColumns))
             let text = tile.picture == nil ? "\(tile.label) (no image)" : tile.label
             out += Array(TerminalText.truncate(text, toWidth: tileColumns).utf8)
         }
@@ -58,17 +59,17 @@ public enum ThumbnailStrip {
     /// Reserve the rows, then draw each tile's lines from the saved top-left corner.
     static func row(_ row: [StripTile], tileCells: PixelSize) -> [UInt8] {
         let height = tileCells.height
-        var out = InlinePicture.reserving(rows: height) + Array("\u{1B}7".utf8)
+        var out = InlinePicture.reserving(rows: height) + TerminalCommand.saveCursor
         for (index, tile) in row.enumerated() {
             guard let picture = tile.picture else { continue }
             for (bytes, line) in zip(picture.lines, picture.lineRows) where line < height {
-                out += Array("\u{1B}8".utf8)
-                if line > 0 { out += Array("\u{1B}[\(line)B".utf8) }
-                out += Array("\u{1B}[\(column(of: index, tileColumns: tileCells.width))G".utf8)
+                out += TerminalCommand.restoreCursor
+                if line > 0 { out += TerminalCommand.cursorDown(line) }
+                out += TerminalCommand.cursorToColumn(column(of: index, tileColumns: tileCells.width))
                 out += bytes
             }
         }
-        out += Array("\u{1B}8\u{1B}[\(height)B".utf8)
+        out += TerminalCommand.restoreCursor + TerminalCommand.cursorDown(height)
         return out + labels(row, tileColumns: tileCells.width)
     }
 }

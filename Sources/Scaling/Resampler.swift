@@ -1,6 +1,6 @@
-import Dispatch
 import Foundation
 import Pixels
+import Plumbing
 
 /// How a `Resampler` enlarges (and interpolates at one-to-one scale).
 public enum UpscaleFilter: String, Sendable, CaseIterable {
@@ -82,13 +82,7 @@ public struct Resampler: Sendable {
                 let pass = SeparablePass(
                     source: sourceBase, sourceWidth: image.width, output: outputBase, outputWidth: size.width,
                     horizontal: horizontal, vertical: vertical)
-                if bands == 1 {
-                    pass.run(rows: 0..<size.height)
-                } else {
-                    DispatchQueue.concurrentPerform(iterations: bands) { band in
-                        pass.run(rows: (band * size.height / bands)..<((band + 1) * size.height / bands))
-                    }
-                }
+                ParallelRows.run(parts: bands, rows: size.height) { rows in pass.run(rows: rows) }
             }
             initialized = byteCount
         }

@@ -1,3 +1,5 @@
+import ControlSequences
+
 /// Byte-level recognition of the escape sequences terminals send us, shared by
 /// the keyboard/mouse decoder and the capability-probe reply parser so both
 /// agree on where a sequence ends, however the stream was split into reads.
@@ -6,7 +8,7 @@
 /// `ESC _` by default, and treating 8-bit C1 bytes (0x9B...) as introducers
 /// would misread UTF-8 continuation bytes of ordinary typed text.
 enum EscapeScanner {
-    static let escape: UInt8 = 0x1B
+    static let escape = TerminalCommand.escape
     static let bell: UInt8 = 0x07
 
     /// A complete control sequence `ESC [ <prefix> <params> <intermediates> <final>`.

@@ -1,34 +1,9 @@
 import Glibc
+import Plumbing
 
-/// The few raw file-descriptor operations the terminal layer needs, written
-/// once with full EINTR/EAGAIN/partial-write handling.
+/// The raw file-descriptor reads the terminal layer needs, with EINTR
+/// handled (writes go through Plumbing's `Descriptor.writeAll`).
 enum FileDescriptorIO {
-    /// Writes every byte, retrying after signals, waiting for the descriptor
-    /// to drain when it is non-blocking, and continuing after partial writes.
-    static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(TerminalError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.write(fd, base + offset, buffer.count - offset)
-            }
-            if written >= 0 {
-                offset += written
-                continue
-            }
-            switch errno {
-            case EINTR:
-                continue
-            case EAGAIN, EWOULDBLOCK:
-                if case .failed(let error) = waitUntilReady(fd, events: Int16(POLLOUT), timeoutMs: -1) {
-                    throw error
-                }
-            default:
-                throw TerminalError.lastError("write")
-            }
-        }
-    }
-
     enum Readiness: Equatable {
         case ready
         case timedOut
@@ -43,7 +18,7 @@ enum FileDescriptorIO {
             let result = poll(&descriptor, 1, timeoutMs)
             if result > 0 { return .ready }
             if result == 0 { return .timedOut }
-            if errno != EINTR { return .failed(.lastError("poll")) }
+            if errno != EINTR { return .failed(.last("poll")) }
         }
     }
 
@@ -54,7 +29,7 @@ enum FileDescriptorIO {
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, maxCount) }
             if count >= 0 { return Array(buffer.prefix(count)) }
-            if errno != EINTR { throw TerminalError.lastError("read") }
+            if errno != EINTR { throw TerminalError.last("read") }
         }
     }
 

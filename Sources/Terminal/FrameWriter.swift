@@ -1,3 +1,5 @@
+import ControlSequences
+import Plumbing
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -22,10 +24,8 @@ import Darwin
 /// right of and one row above where it was sent (seen in screenshots); with
 /// it, every picture landed where it belongs.
 public struct FrameWriter: Sendable {
-    public static let beginSynchronizedUpdate: [UInt8] = Array("\u{1B}[?2026h".utf8)
-    public static let endSynchronizedUpdate: [UInt8] = Array("\u{1B}[?2026l".utf8)
     /// DA1: every terminal and tmux answer it, `CSI ? … c`.
-    public static let fence: [UInt8] = Array("\u{1B}[c".utf8)
+    static let fence = TerminalCommand.primaryDeviceAttributesQuery
     /// How long to wait for the fence's answer before drawing anyway.
     public static let fenceTimeoutMs = 500
 
@@ -60,7 +60,7 @@ public struct FrameWriter: Sendable {
     public func framed(_ frame: [UInt8]) -> [UInt8] {
         let body = multiplexer.wrapsGraphics ? Passthrough.wrapGraphics(frame) : frame
         guard synchronizedOutput else { return body }
-        return Self.beginSynchronizedUpdate + body + Self.endSynchronizedUpdate
+        return TerminalCommand.beginSynchronizedUpdate + body + TerminalCommand.endSynchronizedUpdate
     }
 
     /// Writes the frame completely, retrying on EINTR, waiting out EAGAIN on
@@ -73,7 +73,7 @@ public struct FrameWriter: Sendable {
             try send(framed(frame))
             return []
         }
-        var pending: [UInt8] = synchronizedOutput ? Self.beginSynchronizedUpdate : []
+        var pending: [UInt8] = synchronizedOutput ? TerminalCommand.beginSynchronizedUpdate : []
         var typed: [UInt8] = []
         for segment in Passthrough.segments(frame) {
             switch segment {
@@ -88,7 +88,7 @@ public struct FrameWriter: Sendable {
                 pending += Passthrough.wrap(bytes)
             }
         }
-        if synchronizedOutput { pending += Self.endSynchronizedUpdate }
+        if synchronizedOutput { pending += TerminalCommand.endSynchronizedUpdate }
         try send(pending)
         return typed
     }
@@ -96,7 +96,7 @@ public struct FrameWriter: Sendable {
     private func send(_ bytes: [UInt8]) throws(TerminalError) {
         guard !bytes.isEmpty else { return }
         switch sink {
-        case .direct: try FileDescriptorIO.writeAll(bytes, to: fd)
+        case .direct: try Descriptor.writeAll(bytes, to: fd)
         case .guarded: OutputGuard.write(bytes, fd: fd)
         }
     }

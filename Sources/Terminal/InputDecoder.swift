@@ -1,3 +1,5 @@
+import ControlSequences
+
 /// Turns the raw bytes read from a terminal in raw mode into key, mouse and
 /// paste events.
 ///
@@ -41,7 +43,7 @@ public struct InputDecoder: Sendable {
     /// as typed digits.
     private var discardingOverlongSequence = false
 
-    private static let pasteEnd: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]  // ESC [ 2 0 1 ~
+    private static let pasteEnd = TerminalCommand.bracketedPasteEnd
 
     public init() {}
 
@@ -277,21 +279,8 @@ public struct InputDecoder: Sendable {
                 : .event(.unknown(Array(pending[index..<position])), length: position - index)
         }
         let length = position - index + 1
-        let code: KeyCode?
-        switch pending[position] {
-        case UInt8(ascii: "A"): code = .up
-        case UInt8(ascii: "B"): code = .down
-        case UInt8(ascii: "C"): code = .right
-        case UInt8(ascii: "D"): code = .left
-        case UInt8(ascii: "H"): code = .home
-        case UInt8(ascii: "F"): code = .end
-        case UInt8(ascii: "M"): code = .enter  // keypad Enter in application keypad mode
-        case UInt8(ascii: "P"): code = .function(1)
-        case UInt8(ascii: "Q"): code = .function(2)
-        case UInt8(ascii: "R"): code = .function(3)
-        case UInt8(ascii: "S"): code = .function(4)
-        default: code = nil
-        }
+        // M: keypad Enter in application keypad mode.
+        let code: KeyCode? = pending[position] == UInt8(ascii: "M") ? .enter : Self.letterKey(pending[position])
         guard let code else {
             if position == index + 2 {
                 // ESC O followed by an ordinary key: Alt-O, then that key.
@@ -354,18 +343,9 @@ public struct InputDecoder: Sendable {
         guard csi.prefix == nil else { return nil }
         let modifiers = modifiers(fromParameter: csi.param(1))
         let code: KeyCode
+        if let letter = letterKey(csi.final) { return .key(Key(letter, modifiers)) }
         switch csi.final {
-        case UInt8(ascii: "A"): code = .up
-        case UInt8(ascii: "B"): code = .down
-        case UInt8(ascii: "C"): code = .right
-        case UInt8(ascii: "D"): code = .left
-        case UInt8(ascii: "H"): code = .home
-        case UInt8(ascii: "F"): code = .end
         case UInt8(ascii: "E"): return nil  // keypad 5 without NumLock: nothing to do
-        case UInt8(ascii: "P"): code = .function(1)
-        case UInt8(ascii: "Q"): code = .function(2)
-        case UInt8(ascii: "R"): code = .function(3)
-        case UInt8(ascii: "S"): code = .function(4)
         case UInt8(ascii: "Z"):
             // Shift is implied by the key itself.
             return .key(Key(.backTab, modifiers.subtracting(.shift)))
@@ -378,6 +358,24 @@ public struct InputDecoder: Sendable {
             return nil
         }
         return .key(Key(code, modifiers))
+    }
+
+    /// The keys SS3 (`ESC O x`) and CSI (`CSI x`, `CSI 1 ; mods x`) both end
+    /// with the same letter: arrows, Home, End, F1-F4.
+    private static func letterKey(_ final: UInt8) -> KeyCode? {
+        switch final {
+        case UInt8(ascii: "A"): .up
+        case UInt8(ascii: "B"): .down
+        case UInt8(ascii: "C"): .right
+        case UInt8(ascii: "D"): .left
+        case UInt8(ascii: "H"): .home
+        case UInt8(ascii: "F"): .end
+        case UInt8(ascii: "P"): .function(1)
+        case UInt8(ascii: "Q"): .function(2)
+        case UInt8(ascii: "R"): .function(3)
+        case UInt8(ascii: "S"): .function(4)
+        default: nil
+        }
     }
 
     private static func tildeKey(_ parameter: Int?) -> KeyCode? {

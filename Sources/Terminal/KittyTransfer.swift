@@ -1,3 +1,4 @@
+import Plumbing
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -65,7 +66,7 @@ public enum KittyTransfer {
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        (try? FileDescriptorIO.writeAll(bytes, to: fd)) != nil
+        (try? Descriptor.writeAll(bytes, to: fd)) != nil
     }
 
     // MARK: The probe

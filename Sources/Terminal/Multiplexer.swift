@@ -1,3 +1,4 @@
+import ControlSequences
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -93,12 +94,12 @@ public enum Passthrough {
     public static func wrap(_ sequence: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(sequence.count + sequence.count / 64 + 16)
-        out += Array("\u{1B}Ptmux;".utf8)
+        out += TerminalCommand.tmuxPassthroughStart
         for byte in sequence {
-            if byte == 0x1B { out.append(0x1B) }
+            if byte == TerminalCommand.escape { out.append(TerminalCommand.escape) }
             out.append(byte)
         }
-        out += [0x1B, UInt8(ascii: "\\")]
+        out += TerminalCommand.stringTerminator
         return out
     }
 
@@ -120,13 +121,13 @@ public enum Passthrough {
         var textStart = 0
         var index = 0
         while index + 1 < frame.count {
-            guard frame[index] == 0x1B, frame[index + 1] == UInt8(ascii: "P") || frame[index + 1] == UInt8(ascii: "_")
+            guard frame[index] == TerminalCommand.escape, frame[index + 1] == UInt8(ascii: "P") || frame[index + 1] == UInt8(ascii: "_")
             else {
                 index += 1
                 continue
             }
             var end = index + 2
-            while end + 1 < frame.count, !(frame[end] == 0x1B && frame[end + 1] == UInt8(ascii: "\\")) { end += 1 }
+            while end + 1 < frame.count, !(frame[end] == TerminalCommand.escape && frame[end + 1] == UInt8(ascii: "\\")) { end += 1 }
             guard end + 1 < frame.count else { break }  // unterminated: leave it as text
             if textStart < index { result.append(.text(Array(frame[textStart..<index]))) }
             let sequence = Array(frame[index...(end + 1)])
@@ -144,7 +145,7 @@ public enum Passthrough {
     static func placesAtCursor(_ sequence: [UInt8]) -> Bool {
         if sequence.count > 1, sequence[1] == UInt8(ascii: "P") { return true }
         let body = sequence.dropFirst(3)
-        let keysEnd = body.firstIndex(of: UInt8(ascii: ";")) ?? body.firstIndex(of: 0x1B) ?? body.endIndex
+        let keysEnd = body.firstIndex(of: UInt8(ascii: ";")) ?? body.firstIndex(of: TerminalCommand.escape) ?? body.endIndex
         let keys = body[body.startIndex..<keysEnd].split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self) }
         guard keys.contains("a=T") || keys.contains("a=p") else { return false }
         return !keys.contains("U=1")

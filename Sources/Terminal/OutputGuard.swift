@@ -1,4 +1,6 @@
+import ControlSequences
 import Glibc
+import Plumbing
 
 /// For one-shot drawing (`pxview show`, the search strip): if the user
 /// presses Ctrl-C or the process is told to stop while a sixel (DCS) or
@@ -46,7 +48,8 @@ public enum OutputGuard {
     }
 
     /// Bytes that close whatever sequence a slice boundary left open.
-    public static let closingBytes: [UInt8] = Array("\u{1B}\\\u{1B}[0m\r\n".utf8)
+    public static let closingBytes: [UInt8] =
+        TerminalCommand.stringTerminator + TerminalCommand.resetAttributes + Array("\r\n".utf8)
     /// Small enough that a pending signal is seen within a few milliseconds
     /// of terminal throughput.
     static let sliceBytes = 16 * 1024
@@ -66,27 +69,20 @@ public enum OutputGuard {
     }
 
     /// Writes `bytes` to `fd` in slices, honouring a pending stop request
-    /// between them. Retries short writes and EINTR/EAGAIN.
+    /// between them (`Descriptor.writeAll` retries short writes, EINTR and
+    /// EAGAIN).
     public static func write(_ bytes: [UInt8], fd: Int32) {
         // After a failure nothing more is written (the reader is gone, the disk full).
         if state[2] != 0 { return }
         state[0] = 1
         defer { state[0] = 0 }
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
+        do throws(SystemError) {
+            try Descriptor.writeAll(bytes, to: fd, sliceBytes: sliceBytes) {
                 if state[1] != 0 { stop(fd: fd) }
-                let length = min(sliceBytes, raw.count - offset)
-                let n = Glibc.write(fd, raw.baseAddress! + offset, length)
-                if n > 0 {
-                    offset += n
-                } else if n < 0 && (errno == EINTR || errno == EAGAIN) {
-                    continue
-                } else {
-                    if state[2] == 0 { state[2] = n < 0 ? errno : EIO }
-                    return
-                }
             }
+        } catch {
+            if state[2] == 0 { state[2] = error.code }
+            return
         }
         if state[1] != 0 { stop(fd: fd) }
     }

@@ -1,4 +1,5 @@
 import Glibc
+import Plumbing
 
 /// How long to keep reading after the DA1 reply, in case a terminal that
 /// answers out of order still has bytes in flight.
@@ -20,7 +21,7 @@ public func probeTerminal(
     inputFD: Int32 = 0, outputFD: Int32 = 1, timeoutMs: Int = 200, queries: [UInt8] = ProbeQuery.bytes
 ) throws(TerminalError) -> (replies: ProbeReplies, leftover: [UInt8]) {
     var parser = ProbeReplyParser()
-    try FileDescriptorIO.writeAll(queries, to: outputFD)
+    try Descriptor.writeAll(queries, to: outputFD)
     let deadline = FileDescriptorIO.monotonicMilliseconds() + timeoutMs
     while !parser.isComplete {
         let remaining = deadline - FileDescriptorIO.monotonicMilliseconds()

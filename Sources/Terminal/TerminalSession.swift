@@ -1,4 +1,6 @@
+import ControlSequences
 import Glibc
+import Plumbing
 
 /// Puts the terminal into the state a full-screen app needs and puts it back.
 ///
@@ -58,16 +60,15 @@ public final class TerminalSession {
     /// `?1049l`: xterm restores the cursor saved on entering the alternate
     /// screen even when it never entered it, which sends a raw-mode-only
     /// session's cursor home. `restoreSequence(for:)` picks what to undo.
-    public static let restoreSequence: [UInt8] = Array(
-        ("\u{1B}[?2026l"  // end a synchronized update left open
-            + "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"  // mouse reporting off
-            + "\u{1B}[?2004l"  // bracketed paste off
-            + "\u{1B}[?1004l"  // focus reports off
-            + "\u{1B}[?1l"  // normal cursor keys
-            + "\u{1B}[0m"  // default colours and attributes
-            + "\u{1B}[?25h"  // cursor visible
-            + "\u{1B}[?1049l"  // back to the main screen
-        ).utf8)
+    public static let restoreSequence: [UInt8] =
+        TerminalCommand.endSynchronizedUpdate  // end a synchronized update left open
+        + TerminalCommand.mouseReportingOff
+        + TerminalCommand.bracketedPasteOff
+        + TerminalCommand.focusEventsOff
+        + TerminalCommand.normalCursorKeys
+        + TerminalCommand.resetAttributes
+        + TerminalCommand.showCursor
+        + TerminalCommand.leaveAlternateScreen  // last: `restoreSequence(for:)` may drop it
 
     /// The bytes that undo `enterSequence(for: options)`: nothing for a
     /// raw-mode-only session (its screen was never touched), else the full
@@ -75,19 +76,19 @@ public final class TerminalSession {
     public static func restoreSequence(for options: Options) -> [UInt8] {
         if options == .rawModeOnly { return [] }
         if options.alternateScreen { return restoreSequence }
-        return Array(restoreSequence.dropLast("\u{1B}[?1049l".utf8.count))
+        return Array(restoreSequence.dropLast(TerminalCommand.leaveAlternateScreen.count))
     }
 
     /// The bytes written on entering a session with `options`.
     public static func enterSequence(for options: Options) -> [UInt8] {
-        var text = ""
-        if options.alternateScreen { text += "\u{1B}[?1049h" }
-        if options.hideCursor { text += "\u{1B}[?25l" }
-        if options.mouse { text += "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h" }
-        if options.bracketedPaste { text += "\u{1B}[?2004h" }
-        if options.applicationCursorKeys { text += "\u{1B}[?1h" }
-        if options.focusEvents { text += "\u{1B}[?1004h" }
-        return Array(text.utf8)
+        var out: [UInt8] = []
+        if options.alternateScreen { out += TerminalCommand.enterAlternateScreen }
+        if options.hideCursor { out += TerminalCommand.hideCursor }
+        if options.mouse { out += TerminalCommand.mouseReportingOn }
+        if options.bracketedPaste { out += TerminalCommand.bracketedPasteOn }
+        if options.applicationCursorKeys { out += TerminalCommand.applicationCursorKeys }
+        if options.focusEvents { out += TerminalCommand.focusEventsOn }
+        return out
     }
 
     public let inputFD: Int32
@@ -107,13 +108,13 @@ public final class TerminalSession {
         self.outputFD = outputFD
         self.options = options
         var original = termios()
-        guard tcgetattr(inputFD, &original) == 0 else { throw .lastError("tcgetattr") }
+        guard tcgetattr(inputFD, &original) == 0 else { throw .last("tcgetattr") }
         originalSettings = original
         var raw = original
         cfmakeraw(&raw)
-        guard tcsetattr(inputFD, TCSADRAIN, &raw) == 0 else { throw .lastError("tcsetattr") }
+        guard tcsetattr(inputFD, TCSADRAIN, &raw) == 0 else { throw .last("tcsetattr") }
         do {
-            try FileDescriptorIO.writeAll(Self.enterSequence(for: options), to: outputFD)
+            try Descriptor.writeAll(Self.enterSequence(for: options), to: outputFD)
         } catch {
             tcsetattr(inputFD, TCSADRAIN, &original)
             throw error
@@ -135,7 +136,7 @@ public final class TerminalSession {
         isActive = false
         EmergencyRestore.disarm(session: ObjectIdentifier(self))
         let bytes = Self.restoreSequence(for: options)
-        if !bytes.isEmpty { try? FileDescriptorIO.writeAll(bytes, to: outputFD) }
+        if !bytes.isEmpty { try? Descriptor.writeAll(bytes, to: outputFD) }
         var original = originalSettings
         tcsetattr(inputFD, TCSADRAIN, &original)
         tcflush(inputFD, TCIFLUSH)

@@ -1,4 +1,5 @@
 import Foundation
+import GraphicsReadback
 import Pixels
 
 /// The yardstick every tool's output is scored against: a Lanczos-3 resize of
@@ -66,16 +67,13 @@ enum LanczosReference {
         return out
     }
 
-    /// Peak signal-to-noise ratio in dB of an RGBA image (over black) against RGB floats.
+    /// Peak signal-to-noise ratio in dB of an RGBA image (over black) against
+    /// RGB floats (`PSNR`); 99 for identical pictures, 0 when they do not match up.
     static func psnr(_ image: RGBAImage, reference: [Float]) -> Double {
         let rgb = flattenedRGB(image)
-        guard rgb.count == reference.count, !rgb.isEmpty else { return 0 }
-        var sum = 0.0
-        for i in 0..<rgb.count {
-            let d = Double(rgb[i].rounded() - reference[i].rounded())
-            sum += d * d
-        }
-        let mse = sum / Double(rgb.count)
-        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+        guard rgb.count == reference.count,
+            let decibels = PSNR.decibels(differences: zip(rgb, reference).lazy.map { Double($0.rounded() - $1.rounded()) })
+        else { return 0 }
+        return decibels.isInfinite ? 99 : decibels
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import Plumbing
 import Terminal
 
 /// Writes to the process's standard streams with write(2): whole buffers,
@@ -12,19 +13,8 @@ enum Output {
             OutputGuard.write(bytes, fd: fd)
             return
         }
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n > 0 {
-                    offset += n
-                } else if n < 0 && (errno == EINTR || errno == EAGAIN) {
-                    continue
-                } else {
-                    return  // closed pipe or a real error: nothing more can be said
-                }
-            }
-        }
+        // A closed pipe or a real error: nothing more can be said.
+        try? Descriptor.writeAll(bytes, to: fd)
     }
 
     static func out(_ text: String) { write(Array(text.utf8), fd: 1) }

@@ -1,3 +1,4 @@
+import Pixels
 import Testing
 
 @testable import Decoding
@@ -88,8 +89,8 @@ import Testing
         #expect(sniffImageFormat(try Fixtures.bad("text.jpg")) == nil)
         #expect(sniffImageFormat([UInt8]()) == nil)
         #expect(sniffImageFormat([0xFF, 0xD8]) == nil)
-        #expect(sniffImageFormat(pngSignature.dropLast()) == nil)
-        #expect(sniffImageFormat(ArraySlice(pngSignature)) == .png)
+        #expect(sniffImageFormat(ImageSignature.png.dropLast()) == nil)
+        #expect(sniffImageFormat(ArraySlice(ImageSignature.png)) == .png)
     }
 }
 

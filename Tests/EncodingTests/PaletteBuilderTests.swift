@@ -1,3 +1,4 @@
+import GraphicsReadback
 import Encoding
 import Pixels
 import Testing
@@ -56,7 +57,7 @@ import Testing
             mapped.pixels[i * 4 + 1] = color.g
             mapped.pixels[i * 4 + 2] = color.b
         }
-        #expect(ImageMetrics.psnr(photo, mapped) >= 33)
+        #expect(PSNR.decibels(photo, mapped) >= 33)
     }
 
     @Test func paletteKeepsAtMost256Entries() {

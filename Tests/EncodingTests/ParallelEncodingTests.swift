@@ -19,19 +19,6 @@ import Testing
         let encoder = SixelEncoder()
         #expect(encoder.encode(serial, palette: palette, parts: parts) == encoder.encode(serial, palette: palette, parts: 1))
     }
-
-    @Test func rowRangesCoverEveryRowOnceOnBandBoundaries() {
-        for rows in [1, 6, 7, 61, 533] {
-            for parts in 1...4 {
-                let ranges = (0..<parts).map { ParallelRows.range($0, of: parts, rows: rows, multiple: 6) }
-                #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == rows)
-                for (a, b) in zip(ranges, ranges.dropFirst()) {
-                    #expect(a.upperBound == b.lowerBound)
-                    #expect(a.upperBound % 6 == 0 || a.upperBound == rows)
-                }
-            }
-        }
-    }
 }
 
 import CZlib

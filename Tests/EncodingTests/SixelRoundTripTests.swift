@@ -24,7 +24,7 @@ import Testing
         let decoded = try SixelDecoder.decode(bytes)
         #expect(decoded.backgroundSelect == 1)
         #expect(decoded.overpaints == 0)
-        let psnr = ImageMetrics.psnr(source, decoded.image)
+        let psnr = PSNR.decibels(source, decoded.image)
         #expect(psnr >= 30, "PSNR \(psnr) dB for \(name)")
         // Transparency survives exactly: alpha < 128 is never painted, the rest always is.
         var mismatches = 0
@@ -46,7 +46,7 @@ import Testing
         let indexed = mapper.map(crop, ditherOriginX: 40, ditherOriginY: 30)
         let decoded = try SixelDecoder.decode(SixelEncoder().encode(indexed, palette: palette))
         #expect(Set(decoded.registers.values).isSubset(of: Set(palette.colors.map(Self.throughPercent))))
-        #expect(ImageMetrics.psnr(crop, decoded.image) >= 30)
+        #expect(PSNR.decibels(crop, decoded.image) >= 30)
     }
 
     /// A colour as it comes back from a sixel register (percent precision).

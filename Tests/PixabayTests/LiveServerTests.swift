@@ -5,74 +5,59 @@ import TestSupport
 
 @testable import Pixabay
 
-/// A Pixabay stand-in on 127.0.0.1: `/api/` answers searches and id lookups
-/// from the bundled catalog's hits (URLs rewritten to point back at this
-/// server) and `/img/...` serves the catalog's real JPEG and PNG files.
-/// Tests can replace any route to produce a failure.
+/// `FakePixabayServer` serving the bundled catalog's hits (URLs rewritten
+/// to point back at it), with `/img/...` serving the catalog's real JPEG and
+/// PNG files. Tests can replace any route to produce a failure.
 final class FakePixabay: Sendable {
     static let key = "live-5e3ret-0123456789abcdef"
 
-    let server: TestHTTPServer
+    let fake: FakePixabayServer
     let hits: [PixabayHit]
     /// The bytes served for each hit's large rendition, by id.
     let largeBytes: [Int: [UInt8]]
 
+    var server: TestHTTPServer { fake.server }
+
     init() throws {
-        server = try TestHTTPServer()
         let catalog = try OfflineCatalog(directory: catalogSourceDirectory())
         var hits: [PixabayHit] = []
         var largeBytes: [Int: [UInt8]] = [:]
-        for entry in catalog.entries {
-            var hit = entry.hit
-            for size in [ImageSize.preview, .web, .large] {
-                let fileURL = try #require(URL(string: hit.url(for: size)))
-                let relative = "\(size.rawValue)/\(fileURL.lastPathComponent)"
-                let bytes = [UInt8](try #require(FileManager.default.contents(atPath: fileURL.path)))
-                server.route("/img/\(relative)") { _ in
-                    TestHTTPServer.Response(headers: ["Content-Type": "image/jpeg"], body: bytes)
+        fake = try FakePixabayServer { server in
+            for entry in catalog.entries {
+                var hit = entry.hit
+                for size in [ImageSize.preview, .web, .large] {
+                    let fileURL = try #require(URL(string: hit.url(for: size)))
+                    let relative = "\(size.rawValue)/\(fileURL.lastPathComponent)"
+                    let bytes = [UInt8](try #require(FileManager.default.contents(atPath: fileURL.path)))
+                    server.route("/img/\(relative)") { _ in
+                        TestHTTPServer.Response(headers: ["Content-Type": "image/jpeg"], body: bytes)
+                    }
+                    let url = server.url("/img/\(relative)")
+                    switch size {
+                    case .preview: hit.previewURL = url
+                    case .web: hit.webformatURL = url
+                    case .large:
+                        hit.largeImageURL = url
+                        largeBytes[hit.id] = bytes
+                    }
                 }
-                let url = server.url("/img/\(relative)")
-                switch size {
-                case .preview: hit.previewURL = url
-                case .web: hit.webformatURL = url
-                case .large:
-                    hit.largeImageURL = url
-                    largeBytes[hit.id] = bytes
-                }
+                hits.append(hit)
             }
-            hits.append(hit)
+            return hits.map(Self.served)
         }
         self.hits = hits
         self.largeBytes = largeBytes
-        let served = hits
-        server.route("/api/") { request in Self.answer(request, hits: served) }
     }
 
-    var apiURL: String { server.url("/api/") }
+    var apiURL: String { fake.apiURL }
 
-    /// Pixabay's behaviour in miniature: `id` looks one up, otherwise a page
-    /// of every hit (filters are the real server's business; tests check
-    /// that they arrive), with the rate-limit headers Pixabay always sends.
-    static func answer(_ request: TestHTTPServer.Request, hits: [PixabayHit]) -> TestHTTPServer.Response {
-        let items = queryDictionary(request.target)
-        let rateHeaders = [
-            "Content-Type": "application/json", "X-RateLimit-Limit": "100", "X-RateLimit-Remaining": "99",
-            "X-RateLimit-Reset": "60",
-        ]
-        if let id = items["id"].flatMap(Int.init) {
-            let found = hits.filter { $0.id == id }
-            return TestHTTPServer.Response(headers: rateHeaders, body: encode(found, total: found.count))
-        }
-        let page = items["page"].flatMap(Int.init) ?? 1
-        let perPage = items["per_page"].flatMap(Int.init) ?? 20
-        let start = min(hits.count, (page - 1) * perPage)
-        let slice = Array(hits[start..<min(hits.count, start + perPage)])
-        return TestHTTPServer.Response(headers: rateHeaders, body: encode(slice, total: hits.count))
+    static func served(_ hit: PixabayHit) -> FakePixabayServer.Hit {
+        FakePixabayServer.Hit(id: hit.id, json: [UInt8]((try? JSONEncoder().encode(hit)) ?? Data()))
     }
 
+    /// The JSON the server sends for `hits`.
     static func encode(_ hits: [PixabayHit], total: Int) -> [UInt8] {
-        let response = PixabayResponse(total: total, totalHits: total, hits: hits)
-        return [UInt8]((try? JSONEncoder().encode(response)) ?? Data())
+        FakePixabayServer.body(hits.map(served), total: total)
     }
 
     /// A client going through the real libcurl client, optionally behind a cache.
@@ -95,18 +80,6 @@ func catalogSourceDirectory() -> URL {
         }
     }
     return URL(fileURLWithPath: "/nonexistent-catalog")
-}
-
-/// Query items of a request target, percent-decoded, last one wins.
-func queryDictionary(_ target: String) -> [String: String] {
-    var items: [String: String] = [:]
-    guard let query = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return items }
-    for pair in query.split(separator: "&") {
-        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        let value = parts.count > 1 ? String(parts[1]).replacingOccurrences(of: "+", with: " ") : ""
-        items[String(parts[0])] = value.removingPercentEncoding ?? value
-    }
-    return items
 }
 
 /// Shortens every request's time limit, so a slow-server test takes a

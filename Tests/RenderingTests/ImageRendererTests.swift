@@ -30,25 +30,6 @@ import Testing
             to: viewport.outputSize)
     }
 
-    /// PSNR over opaque pixels; alpha must agree on which pixels are drawn.
-    func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
-        var sum = 0.0, count = 0
-        for y in 0..<a.height {
-            for x in 0..<a.width {
-                let p = a[x, y], q = b[x, y]
-                guard p.a >= 128 else { continue }
-                for (u, v) in [(p.r, q.r), (p.g, q.g), (p.b, q.b)] {
-                    let d = Double(u) - Double(v)
-                    sum += d * d
-                }
-                count += 3
-            }
-        }
-        guard count > 0 else { return 0 }
-        let mse = sum / Double(count)
-        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
-    }
-
     /// A display drawing with `method` on 80x24 cells of `cell`, and its backend.
     static func backend(_ method: DrawingMethod, cell: PixelSize = PixelSize(width: 10, height: 20)) -> any GraphicsBackend {
         Display(method: method, geometry: DisplayGeometry(windowCells: PixelSize(width: 80, height: 24), cellPixels: cell))
@@ -79,7 +60,7 @@ import Testing
                 return
             }
         }
-        #expect(psnr(shown, source) >= 30, "\(photo)")
+        #expect(PSNR.decibels(shown, source) >= 30, "\(photo)")
     }
 
     @Test(arguments: photos)
@@ -91,7 +72,7 @@ import Testing
         let (shown, commands) = try KittyDecoder.image(rendered.lines[0])
         let source = expected(decoded, viewport)
         #expect(shown.size == source.size)
-        #expect(psnr(shown, source) >= 45, "\(photo)")
+        #expect(PSNR.decibels(shown, source) >= 45, "\(photo)")
         // Drawn at its own pixel size: c/r would make kitty stretch it to whole cells.
         #expect(commands[0].keys["c"] == nil && commands[0].keys["r"] == nil)
         #expect(rendered.cells == PixelSize(width: (shown.width + 8) / 9, height: (shown.height + 17) / 18))

@@ -1,13 +1,13 @@
+import ControlSequences
 import Foundation
 import Glibc
-import Pixels
 import Testing
 @testable import Terminal
 
 @Suite struct FrameWriterTests {
     private func makePipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw TerminalError.lastError("pipe") }
+        guard pipe(&fds) == 0 else { throw TerminalError.last("pipe") }
         return (fds[0], fds[1])
     }
 
@@ -48,7 +48,7 @@ import Testing
         collected.done.wait()
         close(readEnd)
         #expect(collected.bytes.count == frame.count + 16)
-        #expect(collected.bytes == FrameWriter.beginSynchronizedUpdate + frame + FrameWriter.endSynchronizedUpdate)
+        #expect(collected.bytes == TerminalCommand.beginSynchronizedUpdate + frame + TerminalCommand.endSynchronizedUpdate)
     }
 
     @Test func writeToAClosedDescriptorThrows() {
@@ -63,9 +63,36 @@ import Testing
         #expect(TerminalCommand.clearLine == Array("\u{1B}[2K".utf8))
         #expect(TerminalCommand.clearToEndOfLine == Array("\u{1B}[K".utf8))
         #expect(TerminalCommand.resetAttributes == Array("\u{1B}[0m".utf8))
-        #expect(TerminalCommand.foreground(RGBA(r: 255, g: 128, b: 0, a: 255)) == Array("\u{1B}[38;2;255;128;0m".utf8))
-        #expect(TerminalCommand.background(RGBA(r: 1, g: 2, b: 3, a: 0)) == Array("\u{1B}[48;2;1;2;3m".utf8))
+        #expect(TerminalCommand.foreground(r: 255, g: 128, b: 0) == Array("\u{1B}[38;2;255;128;0m".utf8))
+        #expect(TerminalCommand.background(r: 1, g: 2, b: 3) == Array("\u{1B}[48;2;1;2;3m".utf8))
         #expect(TerminalCommand.foreground(palette: 196) == Array("\u{1B}[38;5;196m".utf8))
         #expect(TerminalCommand.background(palette: 17) == Array("\u{1B}[48;5;17m".utf8))
+    }
+
+    /// The table's other sequences, byte for byte: the golden outputs are
+    /// made of them.
+    @Test func tableBytes() {
+        let expected: [([UInt8], String)] = [
+            (TerminalCommand.stringTerminator, "\u{1B}\\"),
+            (TerminalCommand.cursorUp(3), "\u{1B}[3A"),
+            (TerminalCommand.cursorDown(12), "\u{1B}[12B"),
+            (TerminalCommand.cursorToColumn(7), "\u{1B}[7G"),
+            (TerminalCommand.saveCursor, "\u{1B}7"),
+            (TerminalCommand.restoreCursor, "\u{1B}8"),
+            (TerminalCommand.eraseCharacters(40), "\u{1B}[40X"),
+            (TerminalCommand.defaultForeground, "\u{1B}[39m"),
+            (TerminalCommand.defaultBackground, "\u{1B}[49m"),
+            (TerminalCommand.foregroundRGBPrefix, "\u{1B}[38;2;"),
+            (TerminalCommand.backgroundRGBPrefix, "\u{1B}[48;2;"),
+            (TerminalCommand.beginSynchronizedUpdate, "\u{1B}[?2026h"),
+            (TerminalCommand.endSynchronizedUpdate, "\u{1B}[?2026l"),
+            (TerminalCommand.sixelStart, "\u{1B}P0;1;0q"),
+            (TerminalCommand.kittyGraphicsStart, "\u{1B}_G"),
+            (TerminalCommand.tmuxPassthroughStart, "\u{1B}Ptmux;"),
+            (TerminalCommand.kittyGraphicsQuery(imageID: 31), "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"),
+            (TerminalCommand.backgroundColorQuery, "\u{1B}]11;?\u{1B}\\"),
+            (TerminalCommand.bracketedPasteEnd, "\u{1B}[201~"),
+        ]
+        for (bytes, text) in expected { #expect(bytes == Array(text.utf8), "\(text.debugDescription)") }
     }
 }

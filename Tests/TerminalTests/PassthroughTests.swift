@@ -1,3 +1,4 @@
+import ControlSequences
 import Glibc
 import Testing
 
@@ -89,6 +90,6 @@ import Testing
         let frame = Array("\u{1B}P0;1;0q#0~\u{1B}\\".utf8)
         #expect(FrameWriter(synchronizedOutput: false).framed(frame) == frame)
         #expect(FrameWriter(synchronizedOutput: true).framed(frame)
-            == FrameWriter.beginSynchronizedUpdate + frame + FrameWriter.endSynchronizedUpdate)
+            == TerminalCommand.beginSynchronizedUpdate + frame + TerminalCommand.endSynchronizedUpdate)
     }
 }

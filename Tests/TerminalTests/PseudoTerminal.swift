@@ -1,35 +1,23 @@
+import ControlSequences
 import Foundation
 import Glibc
+import Plumbing
+import TestSupport
 @testable import Terminal
 
-/// A pseudo-terminal pair for tests: code under test gets `slave` as if it
-/// were the user's terminal; the test plays the terminal emulator on `master`.
-///
-/// Swift's Glibc module does not import posix_openpt/grantpt/unlockpt/ptsname
-/// (they need _XOPEN_SOURCE), so this does what glibc does on Linux: open
-/// /dev/ptmx, unlock it (TIOCSPTLCK) and ask its number (TIOCGPTN).
+/// A pseudo-terminal pair for tests (`PseudoTerminalDevice`): code under
+/// test gets `slave` as if it were the user's terminal; the test plays the
+/// terminal emulator on `master`.
 final class PseudoTerminal {
     let master: Int32
     let slave: Int32
 
-    /// `_IOW('T', 0x31, int)` and `_IOR('T', 0x30, unsigned int)`, which the
-    /// importer cannot evaluate.
-    private static let setLock = UInt(0x4004_5431)
-    private static let getNumber = UInt(0x8004_5430)
-
     init() throws {
-        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard master >= 0 else { throw TerminalError.lastError("open /dev/ptmx") }
-        var unlock: Int32 = 0
-        var number: UInt32 = 0
-        guard ioctl(master, Self.setLock, &unlock) == 0, ioctl(master, Self.getNumber, &number) == 0 else {
-            let error = TerminalError.lastError("unlock pty")
-            close(master)
-            throw error
-        }
-        slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        let (master, slavePath) = try PseudoTerminalDevice.openMaster()
+        self.master = master
+        slave = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else {
-            let error = TerminalError.lastError("open /dev/pts/\(number)")
+            let error = TerminalError.last("open \(slavePath)")
             close(master)
             throw error
         }
@@ -62,8 +50,7 @@ final class PseudoTerminal {
     }
 
     func setWindowSize(rows: UInt16, columns: UInt16, width: UInt16, height: UInt16) {
-        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: width, ws_ypixel: height)
-        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        PseudoTerminalDevice.setWindowSize(master, rows: rows, columns: columns, width: width, height: height)
     }
 }
 
@@ -87,12 +74,12 @@ final class TerminalImpersonator: @unchecked Sendable {
         let thread = Thread { [self] in
             var received: [UInt8] = []
             let deadline = FileDescriptorIO.monotonicMilliseconds() + 2000
-            while !received.ends(with: ProbeQuery.primaryDeviceAttributesQuery),
+            while !received.ends(with: TerminalCommand.primaryDeviceAttributesQuery),
                   FileDescriptorIO.monotonicMilliseconds() < deadline {
                 received += PseudoTerminal.read(master, quietMs: 20)
             }
             for piece in pieces {
-                try? FileDescriptorIO.writeAll(piece, to: master)
+                try? Descriptor.writeAll(piece, to: master)
                 usleep(3000)
             }
             lock.withLock { receivedBytes = received }

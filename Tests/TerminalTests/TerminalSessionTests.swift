@@ -1,5 +1,6 @@
 import Glibc
 import Pixels
+import Plumbing
 import Testing
 @testable import Terminal
 
@@ -70,7 +71,7 @@ import Testing
         let pty = try PseudoTerminal()
         let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave, options: .rawModeOnly)
         // A mouse report still in flight when the app quits...
-        try FileDescriptorIO.writeAll(Array("\u{1B}[<35;1;1M".utf8), to: pty.master)
+        try Descriptor.writeAll(Array("\u{1B}[<35;1;1M".utf8), to: pty.master)
         usleep(10_000)
         session.restore()
         // ...must not reach the shell.
@@ -83,10 +84,10 @@ import Testing
         var fds: [Int32] = [-1, -1]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
-        #expect(throws: TerminalError(operation: "tcgetattr", errno: ENOTTY)) {
+        #expect(throws: TerminalError(operation: "tcgetattr", code: ENOTTY)) {
             _ = try TerminalSession(inputFD: fds[0], outputFD: fds[1])
         }
-        #expect(TerminalError(operation: "tcgetattr", errno: ENOTTY).description
+        #expect(TerminalError(operation: "tcgetattr", code: ENOTTY).description
             == "tcgetattr failed: Inappropriate ioctl for device")
     }
 

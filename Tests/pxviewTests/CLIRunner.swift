@@ -128,29 +128,22 @@ func catalogFile(_ relative: String) throws -> [UInt8] {
 final class CLIPixabay: @unchecked Sendable {
     static let key = "cli-5ecret-key-0123456789"
 
-    let server: TestHTTPServer
+    let fake: FakePixabayServer
     let hits: [[String: Any]]
+
+    var server: TestHTTPServer { fake.server }
     /// The search answer as served.
-    let searchBody: [UInt8]
+    var searchBody: [UInt8] { fake.searchBody }
 
     init(hits makeHits: (TestHTTPServer) throws -> [[String: Any]]) throws {
-        server = try TestHTTPServer()
-        hits = try makeHits(server)
-        let body = try JSONSerialization.data(withJSONObject: ["total": hits.count, "totalHits": hits.count, "hits": hits])
-        var byID: [Int: [UInt8]] = [:]
-        for hit in hits {
-            guard let id = hit["id"] as? Int else { continue }
-            byID[id] = [UInt8](try JSONSerialization.data(withJSONObject: ["total": 1, "totalHits": 1, "hits": [hit]]))
+        var hits: [[String: Any]] = []
+        fake = try FakePixabayServer { server in
+            hits = try makeHits(server)
+            return try hits.map { hit in
+                FakePixabayServer.Hit(id: hit["id"] as? Int ?? 0, json: [UInt8](try JSONSerialization.data(withJSONObject: hit)))
+            }
         }
-        let search = [UInt8](body)
-        searchBody = search
-        let lookups = byID
-        let empty = Array(#"{"total":0,"totalHits":0,"hits":[]}"#.utf8)
-        server.route("/api/") { request in
-            let id = request.query?.split(separator: "&").first { $0.hasPrefix("id=") }.flatMap { Int($0.dropFirst(3)) }
-            let json = id.map { lookups[$0] ?? empty } ?? search
-            return TestHTTPServer.Response(headers: ["Content-Type": "application/json"], body: json)
-        }
+        self.hits = hits
     }
 
     /// Two ordinary photos: a JPEG (id 101) and a PNG (id 102), served from the catalog's files.
@@ -177,5 +170,5 @@ final class CLIPixabay: @unchecked Sendable {
     /// The options that point pxview at this server with the key.
     var options: [String] { ["--api-url", server.url("/api/"), "--api-key", Self.key] }
 
-    var apiRequests: [TestHTTPServer.Request] { server.requests.filter { $0.path == "/api/" } }
+    var apiRequests: [TestHTTPServer.Request] { fake.apiRequests }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// Drives the real `pxview` binary on a pseudo-terminal: the test plays the
 /// terminal emulator, answers the capability probe like a sixel terminal
@@ -23,21 +24,12 @@ final class PseudoTerminalSession: @unchecked Sendable {
     private var received: [UInt8] = []
     private var readerDone = false
 
-    /// `_IOW('T', 0x31, int)` and `_IOR('T', 0x30, unsigned int)`.
-    private static let setLock = UInt(0x4004_5431)
-    private static let getNumber = UInt(0x8004_5430)
-
     init(arguments: [String], emulation: Emulation, rows: UInt16 = 12, columns: UInt16 = 40) throws {
-        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        var unlock: Int32 = 0
-        var number: UInt32 = 0
-        guard master >= 0, ioctl(master, Self.setLock, &unlock) == 0, ioctl(master, Self.getNumber, &number) == 0 else {
-            throw POSIXError(.ENODEV)
-        }
+        let (master, slavePath) = try PseudoTerminalDevice.openMaster()
+        self.master = master
         // 8x16-pixel cells: small frames keep debug builds quick.
-        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: columns * 8, ws_ypixel: rows * 16)
-        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
-        guard let slave = FileHandle(forUpdatingAtPath: "/dev/pts/\(number)") else { throw POSIXError(.ENODEV) }
+        PseudoTerminalDevice.setWindowSize(master, rows: rows, columns: columns, width: columns * 8, height: rows * 16)
+        guard let slave = FileHandle(forUpdatingAtPath: slavePath) else { throw POSIXError(.ENODEV) }
         process.executableURL = Self.binary
         process.arguments = arguments
         process.environment = Self.environment
@@ -103,8 +95,7 @@ final class PseudoTerminalSession: @unchecked Sendable {
     /// for a terminal's foreground process group (pxview runs here without
     /// the pty as its controlling terminal).
     func resize(rows: UInt16, columns: UInt16, xpixel: UInt16, ypixel: UInt16) {
-        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: xpixel, ws_ypixel: ypixel)
-        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        PseudoTerminalDevice.setWindowSize(master, rows: rows, columns: columns, width: xpixel, height: ypixel)
         kill(process.processIdentifier, SIGWINCH)
     }
 

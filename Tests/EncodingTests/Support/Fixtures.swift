@@ -37,23 +37,3 @@ enum RawFixture: String, CaseIterable {
         return RGBAImage(width: width, height: height, pixels: [UInt8](data))
     }
 }
-
-enum ImageMetrics {
-    /// PSNR in dB over the RGB channels of pixels opaque (alpha >= 128) in
-    /// `reference`; infinity when they match exactly.
-    static func psnr(_ reference: RGBAImage, _ decoded: RGBAImage) -> Double {
-        precondition(reference.width == decoded.width && reference.height == decoded.height)
-        var squaredError = 0.0
-        var samples = 0
-        let a = reference.pixels, b = decoded.pixels
-        for i in stride(from: 0, to: a.count, by: 4) where a[i + 3] >= 128 {
-            for c in 0..<3 {
-                let d = Double(a[i + c]) - Double(b[i + c])
-                squaredError += d * d
-            }
-            samples += 3
-        }
-        guard samples > 0, squaredError > 0 else { return .infinity }
-        return 10 * log10(255 * 255 / (squaredError / Double(samples)))
-    }
-}

@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A failed system call and the errno it left.
+public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The call that failed, e.g. "write".
+    public var operation: String
+    public var code: Int32
+
+    public init(operation: String, code: Int32) {
+        self.operation = operation
+        self.code = code
+    }
+
+    /// A failure of `operation`, taking the errno the call just left.
+    public static func last(_ operation: String) -> SystemError {
+        SystemError(operation: operation, code: errno)
+    }
+
+    /// strerror's text: "No space left on device".
+    public var reason: String { String(cString: strerror(code)) }
+
+    public var description: String { "\(operation) failed: \(reason)" }
+}
+
+/// The one write-everything loop over a file descriptor: the terminal's
+/// frames, `OutputGuard`'s sliced drawing, stdout and stderr, and the atomic
+/// file writer all end here.
+public enum Descriptor {
+    /// Writes every byte of `bytes` to `fd`: short writes continue where
+    /// they stopped, EINTR retries, EAGAIN (a non-blocking descriptor that
+    /// is full) waits in poll(2) until it drains. A write that returns 0
+    /// counts as EIO rather than spinning.
+    ///
+    /// - Parameters:
+    ///   - sliceBytes: at most this many bytes per write(2).
+    ///   - beforeEachWrite: called before every write(2), also after an
+    ///     interruption: `OutputGuard` stops there when a signal is pending.
+    public static func writeAll(
+        _ bytes: UnsafeRawBufferPointer, to fd: Int32, sliceBytes: Int = .max, beforeEachWrite: () -> Void = {}
+    ) throws(SystemError) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            beforeEachWrite()
+            let written = write(fd, base + offset, min(max(1, sliceBytes), bytes.count - offset))
+            if written > 0 {
+                offset += written
+                continue
+            }
+            if written == 0 { throw SystemError(operation: "write", code: EIO) }
+            switch errno {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                // One poll, then back round the loop (an interrupted poll
+                // too, so `beforeEachWrite` sees the signal).
+                var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                if poll(&descriptor, 1, -1) < 0 && errno != EINTR { throw .last("poll") }
+            default:
+                throw .last("write")
+            }
+        }
+    }
+
+    /// `writeAll` of an array.
+    public static func writeAll(
+        _ bytes: [UInt8], to fd: Int32, sliceBytes: Int = .max, beforeEachWrite: () -> Void = {}
+    ) throws(SystemError) {
+        var failure: SystemError?
+        bytes.withUnsafeBytes { raw in
+            do throws(SystemError) {
+                try writeAll(raw, to: fd, sliceBytes: sliceBytes, beforeEachWrite: beforeEachWrite)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+}
