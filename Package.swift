@@ -65,15 +65,21 @@ let package = Package(
         /// backend per way of drawing (sixel, kitty, kitty placeholders,
         /// half-blocks), the pixel pipeline and the decode size. Below
         /// Explorer and the command, above Encoding and Terminal.
-        .target(name: "Rendering", dependencies: ["Pixels", "Plumbing", "ControlSequences", "Decoding", "Scaling", "Encoding", "Terminal"]),
+        .target(
+            name: "Rendering",
+            dependencies: ["Pixels", "Plumbing", "ControlSequences", "Decoding", "Scaling", "Encoding", "Terminal"]),
         .target(
             name: "Explorer",
-            dependencies: ["Pixels", "Plumbing", "ControlSequences", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "Pixabay"]),
+            dependencies: [
+                "Pixels", "Plumbing", "ControlSequences", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "Pixabay",
+            ]),
 
         // MARK: Executables
         .executableTarget(
             name: "pxview",
-            dependencies: ["Pixels", "Plumbing", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "HTTP", "Pixabay", "Explorer"]),
+            dependencies: [
+                "Pixels", "Plumbing", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "HTTP", "Pixabay", "Explorer",
+            ]),
         .executableTarget(
             name: "pxbench",
             dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Rendering", "GraphicsReadback", "CTurboJPEG"]),
@@ -92,9 +98,11 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP", "TestSupport"]),
         .testTarget(
-            name: "RenderingTests", dependencies: ["Rendering", "GraphicsReadback", "Decoding", "Scaling", "Encoding", "Pixels", "Terminal"]),
+            name: "RenderingTests",
+            dependencies: ["Rendering", "GraphicsReadback", "Decoding", "Scaling", "Encoding", "Pixels", "Terminal"]),
         .testTarget(
-            name: "ExplorerTests", dependencies: ["Explorer", "Rendering", "Encoding", "GraphicsReadback", "Decoding", "Scaling", "Pixels", "Terminal"]),
+            name: "ExplorerTests",
+            dependencies: ["Explorer", "Rendering", "Encoding", "GraphicsReadback", "Decoding", "Scaling", "Pixels", "Terminal"]),
         .testTarget(name: "pxviewTests", dependencies: ["pxview", "TestSupport", "GraphicsReadback", "Pixels"]),
     ],
     swiftLanguageModes: [.v6]

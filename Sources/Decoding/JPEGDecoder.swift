@@ -10,7 +10,10 @@ func decodeJPEG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) ->
     defer { tjDestroy(handle) }
 
     var warnings: [String] = []
-    var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+    var width: Int32 = 0
+    var height: Int32 = 0
+    var subsampling: Int32 = 0
+    var colorspace: Int32 = 0
     let headerStatus = bytes.withUnsafeBufferPointer { data in
         tjDecompressHeader3(handle, data.baseAddress, UInt(data.count), &width, &height, &subsampling, &colorspace)
     }

@@ -129,7 +129,8 @@ func tiffOrientation(_ tiff: UnsafeBufferPointer<UInt8>) -> Int? {
 
 func readUInt16(_ data: UnsafeBufferPointer<UInt8>, at offset: Int, bigEndian: Bool) -> UInt16? {
     guard offset >= 0, offset <= data.count - 2 else { return nil }
-    let a = UInt16(data[offset]), b = UInt16(data[offset + 1])
+    let a = UInt16(data[offset])
+    let b = UInt16(data[offset + 1])
     return bigEndian ? a << 8 | b : b << 8 | a
 }
 

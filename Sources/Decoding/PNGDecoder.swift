@@ -45,9 +45,11 @@ func pngReduction(imageSize: PixelSize, target: PixelSize?) -> Int {
     guard let target, !target.isEmpty, !imageSize.isEmpty else { return 1 }
     let needed = fittedSize(of: imageSize, in: target)
     // ceil(side / factor) >= needed only while factor < side / (needed - 1).
-    var factor = max(1, min(
-        imageSize.width / max(1, needed.width - 1), imageSize.height / max(1, needed.height - 1),
-        imageSize.width, imageSize.height))
+    var factor = max(
+        1,
+        min(
+            imageSize.width / max(1, needed.width - 1), imageSize.height / max(1, needed.height - 1),
+            imageSize.width, imageSize.height))
     while factor > 1
         && ((imageSize.width + factor - 1) / factor < needed.width || (imageSize.height + factor - 1) / factor < needed.height)
     {
@@ -62,7 +64,8 @@ private func resultMessage(_ result: pxview_png_result) -> String {
 
 /// Throws the DecodeError a shim status stands for.
 private func check(_ status: pxview_png_status, _ result: pxview_png_result, options: DecodeOptions) throws(DecodeError) {
-    let width = Int(result.width), height = Int(result.height)
+    let width = Int(result.width)
+    let height = Int(result.height)
     switch status {
     case PXVIEW_PNG_OK:
         return

@@ -12,7 +12,8 @@ enum Base64 {
             input.withUnsafeBufferPointer { input in
                 alphabet.withUnsafeBufferPointer { table in
                     let whole = input.count / 3 * 3
-                    var i = 0, o = 0
+                    var i = 0
+                    var o = 0
                     while i < whole {
                         let chunk = UInt32(input[i]) << 16 | UInt32(input[i &+ 1]) << 8 | UInt32(input[i &+ 2])
                         output[o] = table[Int(chunk >> 18)]

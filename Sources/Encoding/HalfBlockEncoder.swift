@@ -51,7 +51,7 @@ public struct HalfBlockEncoder: Sendable {
                         out.ensureSpare(2)
                         out.appendASCII("\r\n")
                     }
-                case let .positioned(top, left):
+                case .positioned(let top, let left):
                     out.append(TerminalCommand.moveTo(row: max(1, top) + row, column: max(1, left)))
                 }
                 // Per cell at most two colours (`CSI 38;2;255;255;255m`, 19
@@ -66,15 +66,15 @@ public struct HalfBlockEncoder: Sendable {
                     let wantedForeground: CellColor?
                     let wantedBackground: CellColor
                     switch (top, bottom) {
-                    case let (.some(upper), .some(lower)):
+                    case (.some(let upper), .some(let lower)):
                         glyph = "▀"
                         wantedForeground = .rgb(upper)
                         wantedBackground = .rgb(lower)
-                    case let (.some(upper), nil):
+                    case (.some(let upper), nil):
                         glyph = "▀"
                         wantedForeground = .rgb(upper)
                         wantedBackground = .terminalDefault
-                    case let (nil, .some(lower)):
+                    case (nil, .some(let lower)):
                         glyph = "▄"
                         wantedForeground = .rgb(lower)
                         wantedBackground = .terminalDefault
@@ -117,7 +117,7 @@ public struct HalfBlockEncoder: Sendable {
             switch self {
             case .terminalDefault:
                 out.append(foreground ? TerminalCommand.defaultForeground : TerminalCommand.defaultBackground)
-            case let .rgb(color):
+            case .rgb(let color):
                 out.append(foreground ? TerminalCommand.foregroundRGBPrefix : TerminalCommand.backgroundRGBPrefix)
                 out.appendDecimal(Int(color.r))
                 out.append(UInt8(ascii: ";"))

@@ -56,11 +56,11 @@ public enum IndexedImageError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .negativeSize(width, height):
+        case .negativeSize(let width, let height):
             return "indexed image size \(width)x\(height) is negative"
-        case let .indexCountMismatch(expected, actual):
+        case .indexCountMismatch(let expected, let actual):
             return "indexed image needs \(expected) indices, got \(actual)"
-        case let .maskCountMismatch(expected, actual):
+        case .maskCountMismatch(let expected, let actual):
             return "indexed image needs \(expected) transparency flags, got \(actual)"
         }
     }

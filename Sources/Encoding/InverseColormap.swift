@@ -50,7 +50,8 @@ struct InverseColormap: Sendable {
 
     @inline(__always)
     static func cell(r: Int32, g: Int32, b: Int32) -> Int {
-        let shift = Int32(8 - cellBits), bits = Int32(cellBits)
+        let shift = Int32(8 - cellBits)
+        let bits = Int32(cellBits)
         return Int((r >> shift) << (2 * bits) | (g >> shift) << bits | (b >> shift))
     }
 
@@ -72,10 +73,11 @@ struct InverseColormap: Sendable {
             greens.withUnsafeBufferPointer { greens in
                 blues.withUnsafeBufferPointer { blues in
                     exactCells.withUnsafeBufferPointer { exactCells in
-                        body(Lookup(
-                            cube: cube, candidates: candidates, candidateCounts: candidateCounts,
-                            reds: reds, greens: greens, blues: blues, exactCells: exactCells,
-                            exactColors: exactColors))
+                        body(
+                            Lookup(
+                                cube: cube, candidates: candidates, candidateCounts: candidateCounts,
+                                reds: reds, greens: greens, blues: blues, exactCells: exactCells,
+                                exactColors: exactColors))
                     }
                 }
             }
@@ -103,8 +105,10 @@ struct InverseColormap: Sendable {
             if entry == InverseColormap.unfilled { entry = fill(cell) }
             if entry & InverseColormap.exactFlag != 0 {
                 if let exact = exactColors.index(
-                    of: RGB(r: UInt8(truncatingIfNeeded: r), g: UInt8(truncatingIfNeeded: g),
-                            b: UInt8(truncatingIfNeeded: b))) {
+                    of: RGB(
+                        r: UInt8(truncatingIfNeeded: r), g: UInt8(truncatingIfNeeded: g),
+                        b: UInt8(truncatingIfNeeded: b)))
+                {
                     return exact
                 }
                 return nearest(r: r, g: g, b: b, cell: cell)
@@ -136,7 +140,9 @@ struct InverseColormap: Sendable {
                 let candidate = boxCandidates[k]
                 if Int32(truncatingIfNeeded: candidate >> 8) > best { break }
                 let i = Int(candidate & 0xFF)
-                let er = reds[i] &- r, eg = greens[i] &- g, eb = blues[i] &- b
+                let er = reds[i] &- r
+                let eg = greens[i] &- g
+                let eb = blues[i] &- b
                 let d = er &* er &+ eg &* eg &+ eb &* eb
                 if d < best || (d == best && i < bestIndex) {
                     best = d
@@ -148,15 +154,21 @@ struct InverseColormap: Sendable {
 
         @inline(__always)
         private static func box(of cell: Int) -> Int {
-            let bits = InverseColormap.cellBits, perBox = InverseColormap.cellsPerBoxSide
-            let cellR = cell >> (2 * bits), cellG = (cell >> bits) & (cellsPerSide - 1), cellB = cell & (cellsPerSide - 1)
-            return ((cellR / perBox) * InverseColormap.boxesPerSide + cellG / perBox) * InverseColormap.boxesPerSide + cellB / perBox
+            let bits = InverseColormap.cellBits
+            let perBox = InverseColormap.cellsPerBoxSide
+            let cellR = cell >> (2 * bits)
+            let cellG = (cell >> bits) & (cellsPerSide - 1)
+            let cellB = cell & (cellsPerSide - 1)
+            return ((cellR / perBox) * InverseColormap.boxesPerSide + cellG / perBox) * InverseColormap.boxesPerSide + cellB
+                / perBox
         }
 
         @inline(never)
         private func fill(_ cell: Int) -> UInt16 {
             let bits = InverseColormap.cellBits
-            let cellR = cell >> (2 * bits), cellG = (cell >> bits) & (cellsPerSide - 1), cellB = cell & (cellsPerSide - 1)
+            let cellR = cell >> (2 * bits)
+            let cellG = (cell >> bits) & (cellsPerSide - 1)
+            let cellB = cell & (cellsPerSide - 1)
             let perBox = InverseColormap.cellsPerBoxSide
             let boxesPerSide = InverseColormap.boxesPerSide
             let box = ((cellR / perBox) * boxesPerSide + cellG / perBox) * boxesPerSide + cellB / perBox
@@ -178,8 +190,10 @@ struct InverseColormap: Sendable {
         /// True when a palette colour other than `index` lies inside `cell`.
         private func holdsOtherPaletteColor(_ cell: Int, than index: Int) -> Bool {
             guard exactCells[cell] else { return false }
-            for i in 0..<reds.count where i != index
-                && InverseColormap.cell(r: reds[i], g: greens[i], b: blues[i]) == cell {
+            for i in 0..<reds.count
+            where i != index
+                && InverseColormap.cell(r: reds[i], g: greens[i], b: blues[i]) == cell
+            {
                 return true
             }
             return false
@@ -196,13 +210,15 @@ struct InverseColormap: Sendable {
             let extent = span - cellSize
             var bestFarthest = Int32.max
             for i in 0..<reds.count {
-                let far = Self.farthest(reds[i], lowR, extent) &+ Self.farthest(greens[i], lowG, extent)
+                let far =
+                    Self.farthest(reds[i], lowR, extent) &+ Self.farthest(greens[i], lowG, extent)
                     &+ Self.farthest(blues[i], lowB, extent)
                 bestFarthest = min(bestFarthest, far)
             }
             var count = 0
             for i in 0..<reds.count {
-                let near = Self.nearest(reds[i], lowR, extent) &+ Self.nearest(greens[i], lowG, extent)
+                let near =
+                    Self.nearest(reds[i], lowR, extent) &+ Self.nearest(greens[i], lowG, extent)
                     &+ Self.nearest(blues[i], lowB, extent)
                 if near <= bestFarthest {
                     output[count] = UInt32(near) << 8 | UInt32(i)

@@ -85,8 +85,9 @@ public struct KittyEncoder: Sendable {
     /// through the pty, whatever the image's size.
     public func transmit(_ pixels: RawPixels, from reference: KittyReference, imageID: UInt32) -> [UInt8] {
         guard pixels.size.width > 0, pixels.size.height > 0 else { return [] }
-        return command(keys: referenceKeys(pixels, reference, action: "t", imageID: imageID) + ",q=2",
-                       payload: Base64.encode(Array(reference.name.utf8)))
+        return command(
+            keys: referenceKeys(pixels, reference, action: "t", imageID: imageID) + ",q=2",
+            payload: Base64.encode(Array(reference.name.utf8)))
     }
 
     /// The same, shown at once (`a=T`) as `transmitAndPlace` shows.
@@ -96,8 +97,9 @@ public struct KittyEncoder: Sendable {
         guard pixels.size.width > 0, pixels.size.height > 0 else { return [] }
         let placement = placementKeys(
             placementID: placementID, columns: columns, rows: rows, crop: nil, offset: nil, zIndex: nil)
-        return command(keys: referenceKeys(pixels, reference, action: "T", imageID: imageID) + "," + placement + ",q=2",
-                       payload: Base64.encode(Array(reference.name.utf8)))
+        return command(
+            keys: referenceKeys(pixels, reference, action: "T", imageID: imageID) + "," + placement + ",q=2",
+            payload: Base64.encode(Array(reference.name.utf8)))
     }
 
     private func referenceKeys(_ pixels: RawPixels, _ reference: KittyReference, action: String, imageID: UInt32) -> String {
@@ -118,16 +120,22 @@ public struct KittyEncoder: Sendable {
     /// the cursor. `crop` picks the source rectangle in image pixels;
     /// `offset` (`X`, `Y`) starts the picture that many pixels into the
     /// first cell; `zIndex` stacks placements (negative: below text).
-    public func place(imageID: UInt32, placementID: UInt32, columns: Int, rows: Int,
-                      crop: PixelRect? = nil, offset: PixelPoint? = nil, zIndex: Int? = nil) -> [UInt8] {
-        let keys = "a=p,i=\(imageID)," + placementKeys(
-            placementID: placementID, columns: columns, rows: rows, crop: crop, offset: offset, zIndex: zIndex) + ",q=2"
+    public func place(
+        imageID: UInt32, placementID: UInt32, columns: Int, rows: Int,
+        crop: PixelRect? = nil, offset: PixelPoint? = nil, zIndex: Int? = nil
+    ) -> [UInt8] {
+        let keys =
+            "a=p,i=\(imageID),"
+            + placementKeys(
+                placementID: placementID, columns: columns, rows: rows, crop: crop, offset: offset, zIndex: zIndex) + ",q=2"
         return command(keys: keys, payload: [])
     }
 
     /// Uploads and shows in one command sequence (`a=T`).
-    public func transmitAndPlace(_ image: RGBAImage, imageID: UInt32, placementID: UInt32, columns: Int, rows: Int,
-                                 crop: PixelRect? = nil, offset: PixelPoint? = nil, zIndex: Int? = nil) -> [UInt8] {
+    public func transmitAndPlace(
+        _ image: RGBAImage, imageID: UInt32, placementID: UInt32, columns: Int, rows: Int,
+        crop: PixelRect? = nil, offset: PixelPoint? = nil, zIndex: Int? = nil
+    ) -> [UInt8] {
         guard let (keys, payload) = transmission(image, action: "T", imageID: imageID) else {
             return []
         }
@@ -244,7 +252,8 @@ public struct KittyEncoder: Sendable {
         let count = image.width * image.height
         return [UInt8](unsafeUninitializedCapacity: count * 3) { out, initialized in
             image.pixels.withUnsafeBufferPointer { p in
-                var s = 0, d = 0
+                var s = 0
+                var d = 0
                 for _ in 0..<count {
                     out[d] = p[s]
                     out[d &+ 1] = p[s &+ 1]

@@ -1,4 +1,5 @@
 import ControlSequences
+
 /// The text half of kitty's Unicode placeholders: cells of U+10EEEE whose
 /// foreground colour names the image and whose combining marks name the
 /// row and column of the image they show (kitty 0.28 and later; see

@@ -40,7 +40,10 @@ struct MedianCut {
 
         /// One bin's pixels, all at the bin's mean colour.
         init(_ bin: HistogramBin) {
-            let w = Double(bin.weight), r = Double(bin.r), g = Double(bin.g), b = Double(bin.b)
+            let w = Double(bin.weight)
+            let r = Double(bin.r)
+            let g = Double(bin.g)
+            let b = Double(bin.b)
             self.init(weight: w, sumR: r * w, sumG: g * w, sumB: b * w, sumSquares: (r * r + g * g + b * b) * w)
         }
 
@@ -53,8 +56,9 @@ struct MedianCut {
         }
 
         func subtracting(_ other: Slab) -> Slab {
-            Slab(weight: weight - other.weight, sumR: sumR - other.sumR, sumG: sumG - other.sumG,
-                 sumB: sumB - other.sumB, sumSquares: sumSquares - other.sumSquares)
+            Slab(
+                weight: weight - other.weight, sumR: sumR - other.sumR, sumG: sumG - other.sumG,
+                sumB: sumB - other.sumB, sumSquares: sumSquares - other.sumSquares)
         }
 
         /// Squared error of all this slab's pixels around their mean.
@@ -74,8 +78,9 @@ struct MedianCut {
         for i in start..<end {
             slab.add(Slab(bins[i]))
         }
-        return Box(start: start, end: end, weight: slab.weight, sumR: slab.sumR, sumG: slab.sumG, sumB: slab.sumB,
-                   squaredError: slab.squaredError, splittable: end - start > 1)
+        return Box(
+            start: start, end: end, weight: slab.weight, sumR: slab.sumR, sumG: slab.sumG, sumB: slab.sumB,
+            squaredError: slab.squaredError, splittable: end - start > 1)
     }
 
     /// Splits boxes until there are `count` of them or no box can be split.
@@ -99,7 +104,8 @@ struct MedianCut {
 
     private mutating func bestSplit(of box: Box) -> (Box, Box)? {
         let planes = 1 << ColorHistogram.bitsPerChannel
-        var bestAxis = -1, bestPlane = 0
+        var bestAxis = -1
+        var bestPlane = 0
         var bestError = Double.infinity
         for axis in 0..<3 {
             var slabs = [Slab](repeating: Slab(), count: planes)
@@ -122,7 +128,8 @@ struct MedianCut {
         }
         guard bestAxis >= 0 else { return nil }
         // Partition the range: cells below the plane first.
-        var low = box.start, high = box.end - 1
+        var low = box.start
+        var high = box.end - 1
         while low <= high {
             if bins[low].cellValue(bestAxis) < bestPlane {
                 low += 1
@@ -138,7 +145,8 @@ struct MedianCut {
     /// Each box's weighted mean colour, rounded.
     func boxMeans() -> [RGB] {
         boxes.map { box in
-            RGB(r: Self.channel(box.sumR / box.weight), g: Self.channel(box.sumG / box.weight),
+            RGB(
+                r: Self.channel(box.sumR / box.weight), g: Self.channel(box.sumG / box.weight),
                 b: Self.channel(box.sumB / box.weight))
         }
     }
@@ -149,8 +157,9 @@ struct MedianCut {
         let search = NearestColorSearch(palette: Palette(colors: colors))
         var sums = [Double](repeating: 0, count: colors.count * 4)
         for bin in bins {
-            let nearest = Int(search.nearest(
-                r: Int32(bin.r + 0.5), g: Int32(bin.g + 0.5), b: Int32(bin.b + 0.5)))
+            let nearest = Int(
+                search.nearest(
+                    r: Int32(bin.r + 0.5), g: Int32(bin.g + 0.5), b: Int32(bin.b + 0.5)))
             let slab = Slab(bin)
             sums[nearest * 4] += slab.sumR
             sums[nearest * 4 + 1] += slab.sumG
@@ -160,8 +169,9 @@ struct MedianCut {
         return colors.indices.map { i in
             let weight = sums[i * 4 + 3]
             guard weight > 0 else { return colors[i] }
-            return RGB(r: Self.channel(sums[i * 4] / weight), g: Self.channel(sums[i * 4 + 1] / weight),
-                       b: Self.channel(sums[i * 4 + 2] / weight))
+            return RGB(
+                r: Self.channel(sums[i * 4] / weight), g: Self.channel(sums[i * 4 + 1] / weight),
+                b: Self.channel(sums[i * 4 + 2] / weight))
         }
     }
 

@@ -13,7 +13,8 @@ struct NearestColorSearch: Sendable {
 
     init(palette: Palette) {
         let order = palette.colors.indices.sorted {
-            let a = palette.colors[$0], b = palette.colors[$1]
+            let a = palette.colors[$0]
+            let b = palette.colors[$1]
             return (a.g, a.r, a.b, $0) < (b.g, b.r, b.b, $1)
         }
         greens = order.map { Int32(palette.colors[$0].g) }
@@ -33,15 +34,18 @@ struct NearestColorSearch: Sendable {
             reds.withUnsafeBufferPointer { rs in
                 blues.withUnsafeBufferPointer { bs in
                     // First position whose green is >= g.
-                    var low = 0, high = count
+                    var low = 0
+                    var high = count
                     while low < high {
                         let mid = (low + high) >> 1
                         if gs[mid] < g { low = mid + 1 } else { high = mid }
                     }
                     var best = Int32.max
                     var bestPosition = 0
-                    var up = low, down = low - 1
-                    var upOpen = up < count, downOpen = down >= 0
+                    var up = low
+                    var down = low - 1
+                    var upOpen = up < count
+                    var downOpen = down >= 0
                     while upOpen || downOpen {
                         if upOpen {
                             let dg = gs[up] - g
@@ -49,9 +53,13 @@ struct NearestColorSearch: Sendable {
                             if dg2 >= best {
                                 upOpen = false
                             } else {
-                                let dr = rs[up] - r, db = bs[up] - b
+                                let dr = rs[up] - r
+                                let db = bs[up] - b
                                 let d = dg2 + dr * dr + db * db
-                                if d < best || (d == best && up < bestPosition) { best = d; bestPosition = up }
+                                if d < best || (d == best && up < bestPosition) {
+                                    best = d
+                                    bestPosition = up
+                                }
                                 up += 1
                                 upOpen = up < count
                             }
@@ -62,9 +70,13 @@ struct NearestColorSearch: Sendable {
                             if dg2 > best {
                                 downOpen = false
                             } else {
-                                let dr = rs[down] - r, db = bs[down] - b
+                                let dr = rs[down] - r
+                                let db = bs[down] - b
                                 let d = dg2 + dr * dr + db * db
-                                if d <= best { best = d; bestPosition = down }
+                                if d <= best {
+                                    best = d
+                                    bestPosition = down
+                                }
                                 down -= 1
                                 downOpen = down >= 0
                             }

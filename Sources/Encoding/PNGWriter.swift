@@ -47,7 +47,8 @@ public enum PNGWriter {
 
     /// Each row: filter byte 1 (Sub), then each byte minus the same channel of the pixel to its left.
     private static func filteredScanlines(_ image: RGBAImage, channels: Int) -> [UInt8] {
-        let width = image.width, height = image.height
+        let width = image.width
+        let height = image.height
         let rowBytes = width * channels
         let total = height * (rowBytes + 1)
         return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
@@ -62,7 +63,8 @@ public enum PNGWriter {
                         for c in 0..<min(channels, rowBytes) { out[o &+ 1 &+ c] = pixels[s &+ c] }
                         var x = 1
                         while x < width {
-                            let d = o &+ 1 &+ x &* channels, p = s &+ x &* 4
+                            let d = o &+ 1 &+ x &* channels
+                            let p = s &+ x &* 4
                             for c in 0..<channels { out[d &+ c] = pixels[p &+ c] &- pixels[p &+ c &- 4] }
                             x &+= 1
                         }

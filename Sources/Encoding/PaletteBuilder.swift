@@ -90,7 +90,8 @@ struct ColorHistogram {
         let area = max(1, image.width * image.height)
         var step = 1
         while area / (step * step) > sampleTarget { step += 1 }
-        let width = image.width, height = image.height
+        let width = image.width
+        let height = image.height
         let shift = UInt32(8 - Self.bitsPerChannel)
         let bits = UInt32(Self.bitsPerChannel)
         image.pixels.withUnsafeBufferPointer { p in
@@ -102,7 +103,9 @@ struct ColorHistogram {
                         let rowEnd = i + width * 4
                         while i < rowEnd {
                             if p[i + 3] >= 128 {
-                                let r = UInt32(p[i]), g = UInt32(p[i + 1]), b = UInt32(p[i + 2])
+                                let r = UInt32(p[i])
+                                let g = UInt32(p[i + 1])
+                                let b = UInt32(p[i + 2])
                                 let bin = Int((r >> shift) << (2 * bits) | (g >> shift) << bits | (b >> shift))
                                 counts[bin] &+= 1
                                 sums[bin * 3] &+= r
@@ -125,11 +128,14 @@ struct ColorHistogram {
         let mask = (1 << Self.bitsPerChannel) - 1
         for bin in 0..<counts.count where counts[bin] > 0 {
             let n = Float(counts[bin])
-            bins.append(HistogramBin(
-                r: Float(sums[bin * 3]) / n, g: Float(sums[bin * 3 + 1]) / n, b: Float(sums[bin * 3 + 2]) / n,
-                weight: n,
-                cell: (UInt8(bin >> (2 * Self.bitsPerChannel)), UInt8((bin >> Self.bitsPerChannel) & mask),
-                       UInt8(bin & mask))))
+            bins.append(
+                HistogramBin(
+                    r: Float(sums[bin * 3]) / n, g: Float(sums[bin * 3 + 1]) / n, b: Float(sums[bin * 3 + 2]) / n,
+                    weight: n,
+                    cell: (
+                        UInt8(bin >> (2 * Self.bitsPerChannel)), UInt8((bin >> Self.bitsPerChannel) & mask),
+                        UInt8(bin & mask)
+                    )))
         }
         return bins
     }

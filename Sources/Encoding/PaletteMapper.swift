@@ -55,29 +55,34 @@ public struct PaletteMapper: Sendable {
     /// pixel's index. An empty palette maps every
     /// pixel to transparent, since there is no colour to paint with.
     public func map(_ image: RGBAImage, ditherOriginX: Int = 0, ditherOriginY: Int = 0) -> IndexedImage {
-        map(image, ditherOriginX: ditherOriginX, ditherOriginY: ditherOriginY,
+        map(
+            image, ditherOriginX: ditherOriginX, ditherOriginY: ditherOriginY,
             parts: ParallelRows.parts(pixels: image.width * image.height, rows: image.height))
     }
 
     /// `map` with the number of parallel row parts chosen by the caller.
     func map(_ image: RGBAImage, ditherOriginX: Int, ditherOriginY: Int, parts: Int) -> IndexedImage {
-        let width = image.width, height = image.height
+        let width = image.width
+        let height = image.height
         let count = width * height
         guard !palette.isEmpty else {
-            return IndexedImage(checkedWidth: width, height: height,
-                                indices: [UInt8](repeating: 0, count: count),
-                                transparent: [Bool](repeating: true, count: count))
+            return IndexedImage(
+                checkedWidth: width, height: height,
+                indices: [UInt8](repeating: 0, count: count),
+                transparent: [Bool](repeating: true, count: count))
         }
         var indices = [UInt8](repeating: 0, count: count)
         let hasAlpha = image.hasTransparency
         var transparent = hasAlpha ? [Bool](repeating: false, count: count) : []
         if dither == .diffusion {
             diffuse(image, into: &indices, transparent: &transparent, hasAlpha: hasAlpha)
-            return IndexedImage(checkedWidth: width, height: height, indices: indices,
-                                transparent: hasAlpha ? transparent : nil)
+            return IndexedImage(
+                checkedWidth: width, height: height, indices: indices,
+                transparent: hasAlpha ? transparent : nil)
         }
         let dithering = dither != .none && ditherAmplitude > 0
-        let side = ditherSide, tileMask = ditherSide - 1
+        let side = ditherSide
+        let tileMask = ditherSide - 1
         let parts = max(1, min(parts, height))
         image.pixels.withUnsafeBufferPointer { p in
             ditherOffsets.withUnsafeBufferPointer { offsets in
@@ -97,7 +102,9 @@ public struct PaletteMapper: Sendable {
                                             i += 1
                                             continue
                                         }
-                                        var r = Int32(p[s]), g = Int32(p[s + 1]), b = Int32(p[s + 2])
+                                        var r = Int32(p[s])
+                                        var g = Int32(p[s + 1])
+                                        var b = Int32(p[s + 2])
                                         if dithering {
                                             let d = offsets[patternRow &+ ((x &+ ditherOriginX) & tileMask)]
                                             r = min(255, max(0, r &+ d))
@@ -114,8 +121,9 @@ public struct PaletteMapper: Sendable {
                 }
             }
         }
-        return IndexedImage(checkedWidth: width, height: height, indices: indices,
-                            transparent: hasAlpha ? transparent : nil)
+        return IndexedImage(
+            checkedWidth: width, height: height, indices: indices,
+            transparent: hasAlpha ? transparent : nil)
     }
 
     /// Floyd–Steinberg error diffusion, serpentine, in row parts of
@@ -127,7 +135,8 @@ public struct PaletteMapper: Sendable {
     /// lookup cube's 8-level cells cost nothing in accuracy: what one pixel
     /// misses, its neighbours make up. `diffusionWeight` sixteenths of it.
     private func diffuse(_ image: RGBAImage, into indices: inout [UInt8], transparent: inout [Bool], hasAlpha: Bool) {
-        let width = image.width, height = image.height
+        let width = image.width
+        let height = image.height
         let parts = max(1, height / Self.diffusionRows)
         // The palette as r, g, b triples, read without bounds checks in the loop.
         let channels = palette.colors.flatMap { [Int32($0.r), Int32($0.g), Int32($0.b)] }
@@ -144,13 +153,16 @@ public struct PaletteMapper: Sendable {
                                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * rowLength) { buffer in
                                     let base = buffer.baseAddress!
                                     base.initialize(repeating: 0, count: 2 * rowLength)
-                                    var current = base, next = base + rowLength
+                                    var current = base
+                                    var next = base + rowLength
                                     for y in rows {
                                         let forward = (y &- rows.lowerBound) & 1 == 0
                                         let step = forward ? 1 : -1
                                         var x = forward ? 0 : width &- 1
                                         for _ in 0..<width {
-                                            let i = y &* width &+ x, s = i &<< 2, e = (x &+ 1) &* 3
+                                            let i = y &* width &+ x
+                                            let s = i &<< 2
+                                            let e = (x &+ 1) &* 3
                                             if hasAlpha && p[s &+ 3] < 128 {
                                                 mask[i] = true
                                                 x &+= step
@@ -165,7 +177,8 @@ public struct PaletteMapper: Sendable {
                                             let er = (r &- colors[k]) &* weight
                                             let eg = (g &- colors[k &+ 1]) &* weight
                                             let eb = (b &- colors[k &+ 2]) &* weight
-                                            let ahead = e &+ step &* 3, behind = e &- step &* 3
+                                            let ahead = e &+ step &* 3
+                                            let behind = e &- step &* 3
                                             current[ahead] &+= er &* 7
                                             current[ahead &+ 1] &+= eg &* 7
                                             current[ahead &+ 2] &+= eb &* 7

@@ -1,5 +1,6 @@
 import ControlSequences
 import Plumbing
+
 /// Writes an indexed image as one sixel DCS sequence.
 ///
 /// Output: `ESC P 0;1;0 q` (P2 = 1: pixels not drawn keep the background, so
@@ -41,7 +42,8 @@ public struct SixelEncoder: Sendable {
     /// `encode` with the number of parallel parts chosen by the caller
     /// (tests check every split gives the same bytes).
     func encode(_ image: IndexedImage, palette: Palette, parts: Int, background: RGB? = nil) -> [UInt8] {
-        let width = image.width, height = image.height
+        let width = image.width
+        let height = image.height
         let paletteCount = palette.count
         let offset = background == nil ? 0 : 1
         var out = ByteWriter(capacity: 4096 + width * height / 2)
@@ -122,7 +124,8 @@ public struct SixelEncoder: Sendable {
     private func writeBands(
         _ image: IndexedImage, bands: Range<Int>, paletteCount: Int, registerOffset: Int, into out: inout ByteWriter
     ) {
-        let width = image.width, height = image.height
+        let width = image.width
+        let height = image.height
         // Per colour in the palette: up to `width` entries of (x << 8 | six-bit
         // mask), each written before it is read, so left uninitialised.
         var entries = [UInt32](unsafeUninitializedCapacity: paletteCount * width) { _, count in
@@ -145,48 +148,48 @@ public struct SixelEncoder: Sendable {
                         // columns cost one or two list writes instead of six.
                         withUnsafeTemporaryAllocation(of: Int.self, capacity: 6) { columnColors in
                             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 6) { columnBits in
-                            for band in bands {
-                                let top = band * 6
-                                let rows = min(6, height - top)
-                                for x in 0..<width {
-                                    var p = top &* width &+ x
-                                    var distinct = 0
-                                    for row in 0..<rows {
-                                        let pixel = p
-                                        p &+= width
-                                        if hasMask && mask[pixel] { continue }
-                                        let color = Int(indices[pixel])
-                                        if color >= paletteCount { continue }
-                                        let bit = UInt32(1) << UInt32(row)
-                                        var k = 0
-                                        while k < distinct && columnColors[k] != color { k &+= 1 }
-                                        if k == distinct {
-                                            columnColors[k] = color
-                                            columnBits[k] = bit
-                                            distinct &+= 1
-                                        } else {
-                                            columnBits[k] |= bit
+                                for band in bands {
+                                    let top = band * 6
+                                    let rows = min(6, height - top)
+                                    for x in 0..<width {
+                                        var p = top &* width &+ x
+                                        var distinct = 0
+                                        for row in 0..<rows {
+                                            let pixel = p
+                                            p &+= width
+                                            if hasMask && mask[pixel] { continue }
+                                            let color = Int(indices[pixel])
+                                            if color >= paletteCount { continue }
+                                            let bit = UInt32(1) << UInt32(row)
+                                            var k = 0
+                                            while k < distinct && columnColors[k] != color { k &+= 1 }
+                                            if k == distinct {
+                                                columnColors[k] = color
+                                                columnBits[k] = bit
+                                                distinct &+= 1
+                                            } else {
+                                                columnBits[k] |= bit
+                                            }
+                                        }
+                                        let column = UInt32(truncatingIfNeeded: x) << 8
+                                        for k in 0..<distinct {
+                                            let color = columnColors[k]
+                                            entries[color &* width &+ entryCount[color]] = column | columnBits[k]
+                                            entryCount[color] &+= 1
                                         }
                                     }
-                                    let column = UInt32(truncatingIfNeeded: x) << 8
-                                    for k in 0..<distinct {
-                                        let color = columnColors[k]
-                                        entries[color &* width &+ entryCount[color]] = column | columnBits[k]
-                                        entryCount[color] &+= 1
+                                    out.ensureSpare(bandWorstCase)
+                                    if band > bands.lowerBound { out.append(UInt8(ascii: "-")) }
+                                    var firstLine = true
+                                    for color in 0..<paletteCount where entryCount[color] > 0 {
+                                        if !firstLine { out.append(UInt8(ascii: "$")) }
+                                        firstLine = false
+                                        out.append(UInt8(ascii: "#"))
+                                        out.appendDecimal(color &+ registerOffset)
+                                        Self.writeLine(entries, from: color * width, count: entryCount[color], into: &out)
+                                        entryCount[color] = 0
                                     }
                                 }
-                                out.ensureSpare(bandWorstCase)
-                                if band > bands.lowerBound { out.append(UInt8(ascii: "-")) }
-                                var firstLine = true
-                                for color in 0..<paletteCount where entryCount[color] > 0 {
-                                    if !firstLine { out.append(UInt8(ascii: "$")) }
-                                    firstLine = false
-                                    out.append(UInt8(ascii: "#"))
-                                    out.appendDecimal(color &+ registerOffset)
-                                    Self.writeLine(entries, from: color * width, count: entryCount[color], into: &out)
-                                    entryCount[color] = 0
-                                }
-                            }
                             }
                         }
                     }

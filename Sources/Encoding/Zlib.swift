@@ -15,8 +15,9 @@ enum Zlib {
         var status = Z_OK
         let output = [UInt8](unsafeUninitializedCapacity: bound) { output, initialized in
             input.withUnsafeBufferPointer { input in
-                status = pxview_deflate(output.baseAddress, &outputCount, input.baseAddress, UInt(input.count),
-                                        min(9, max(0, level)), strategy)
+                status = pxview_deflate(
+                    output.baseAddress, &outputCount, input.baseAddress, UInt(input.count),
+                    min(9, max(0, level)), strategy)
             }
             initialized = status == Z_OK ? Int(outputCount) : 0
         }
@@ -49,7 +50,8 @@ enum Zlib {
                 return (status == Z_OK ? piece : nil, adler32(1, start, uInt(range.count)))
             }
         }
-        let pieces = results.map(\.piece), checksums = results.map(\.checksum)
+        let pieces = results.map(\.piece)
+        let checksums = results.map(\.checksum)
         var adler = checksums[0]
         for index in 1..<parts {
             adler = adler32_combine(adler, checksums[index], off_t(ranges[index].count))

@@ -23,7 +23,9 @@ public struct BrowserPlan: Equatable, Sendable {
     public static func == (lhs: BrowserPlan, rhs: BrowserPlan) -> Bool {
         lhs.slots == rhs.slots && lhs.selectedSlot == rhs.selectedSlot
             && lhs.rows.keys.sorted() == rhs.rows.keys.sorted()
-            && lhs.rows.keys.allSatisfy { lhs.rows[$0]?.text == rhs.rows[$0]?.text && lhs.rows[$0]?.inverse == rhs.rows[$0]?.inverse }
+            && lhs.rows.keys.allSatisfy {
+                lhs.rows[$0]?.text == rhs.rows[$0]?.text && lhs.rows[$0]?.inverse == rhs.rows[$0]?.inverse
+            }
     }
 
     public init(_ state: BrowserState, hasPicture: (Int) -> Bool) {
@@ -213,7 +215,7 @@ public final class BrowserPainter {
         switch content {
         case .empty:
             break
-        case let .placeholder(_, text):
+        case .placeholder(_, let text):
             out += FrameText.field(
                 row: area.row + area.rows / 2, column: area.column, centred(text, width: area.columns), width: area.columns,
                 style: TerminalCommand.dim)

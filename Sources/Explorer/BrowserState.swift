@@ -123,13 +123,13 @@ public struct BrowserState: Equatable, Sendable {
             layout = newLayout
             scrollToSelection()
             return thumbnailsToLoad()
-        case let .searchFinished(finishedQuery, finishedPage, result):
+        case .searchFinished(let finishedQuery, let finishedPage, let result):
             // A late answer to a search the user has since replaced is dropped.
             guard !showingFavourites, finishedQuery == query else { return [] }
             if finishedPage == 1, searching {
                 searching = false
                 switch result {
-                case let .page(newHits, total, pages, note):
+                case .page(let newHits, let total, let pages, let note):
                     hits = newHits.map(withKnownSize)
                     totalHits = total
                     totalPages = pages
@@ -153,7 +153,7 @@ public struct BrowserState: Equatable, Sendable {
             guard loadingMore, finishedPage == page + 1 else { return [] }
             loadingMore = false
             switch result {
-            case let .page(newHits, total, pages, _):
+            case .page(let newHits, let total, let pages, _):
                 // Pixabay's order can shift between requests: a photo is listed once.
                 let known = Set(hits.map(\.id))
                 hits += newHits.filter { !known.contains($0.id) }.map(withKnownSize)
@@ -165,10 +165,10 @@ public struct BrowserState: Equatable, Sendable {
                 message = text
                 return []
             }
-        case let .thumbnailFinished(id, loaded):
+        case .thumbnailFinished(let id, let loaded):
             tiles[id] = loaded ? .loaded : .failed
             return []
-        case let .imageSize(id, width, height):
+        case .imageSize(let id, let width, let height):
             knownSizes[id] = PixelSize(width: width, height: height)
             for index in hits.indices where hits[index].id == id && hits[index].imageWidth == 0 {
                 hits[index].imageWidth = width
@@ -187,7 +187,7 @@ public struct BrowserState: Equatable, Sendable {
             scroll = 0
             message = favourites.isEmpty ? "no favourites yet: press f on a photo to add it" : nil
             return thumbnailsToLoad()
-        case let .favouriteChanged(id, isFavourite):
+        case .favouriteChanged(let id, let isFavourite):
             if isFavourite { favouriteIDs.insert(id) } else { favouriteIDs.remove(id) }
             message = isFavourite ? "added #\(id) to favourites" : "removed #\(id) from favourites"
             return []
@@ -400,7 +400,8 @@ public struct BrowserState: Equatable, Sendable {
         let position = hits.isEmpty ? "no results" : "\(selection + 1) of \(max(totalHits, hits.count))"
         let more = loadingMore ? " · loading more…" : ""
         if let folder { return "\(position) · \(folder)\(more)" }
-        let source = offline
+        let source =
+            offline
             ? (note ?? "offline catalog (not from Pixabay)") : "Images from Pixabay" + (note.map { " · \($0)" } ?? "")
         return "\(position) · \(source)\(more)"
     }

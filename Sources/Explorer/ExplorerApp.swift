@@ -43,7 +43,7 @@ public enum ExplorerError: Error, CustomStringConvertible {
         case .notATerminal: return "the explorer needs a terminal on standard input and output"
         case .viewerNeedsATerminal: return "the viewer needs a terminal on standard input and output"
         case .terminal(let error): return "terminal: \(error)"
-        case let .decode(name, error): return "cannot decode \(name): \(error)"
+        case .decode(let name, let error): return "cannot decode \(name): \(error)"
         }
     }
 }

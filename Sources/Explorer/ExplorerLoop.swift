@@ -266,7 +266,7 @@ final class ExplorerLoop {
             switch effect {
             case .quit:
                 exitStatus = 0
-            case let .search(query, page):
+            case .search(let query, let page):
                 // A photo still on its way is not opened over a new search.
                 if viewer == nil && page == 1 { opening = nil }
                 search(query: query, page: page)
@@ -275,7 +275,9 @@ final class ExplorerLoop {
             case .openViewer(let hit):
                 open(hit)
             case .toggleFavourite(let hit):
-                if let now = toggleFavourite(hit) { perform(browser?.handle(.favouriteChanged(id: hit.id, isFavourite: now)) ?? []) }
+                if let now = toggleFavourite(hit) {
+                    perform(browser?.handle(.favouriteChanged(id: hit.id, isFavourite: now)) ?? [])
+                }
             case .showFavourites:
                 guard let store = options.favourites else {
                     perform(browser?.handle(.message("favourites are not available")) ?? [])
@@ -409,9 +411,9 @@ final class ExplorerLoop {
 
     private func apply(_ completion: Completion) {
         switch completion {
-        case let .search(query, page, outcome):
+        case .search(let query, let page, let outcome):
             perform(browser?.handle(.searchFinished(query: query, page: page, result: outcome)) ?? [])
-        case let .thumbnail(id, image, fullSize):
+        case .thumbnail(let id, let image, let fullSize):
             if let image {
                 if thumbnails[id] != nil { browserPainter?.thumbnailReplaced(id: id) }
                 thumbnails[id] = image
@@ -420,7 +422,7 @@ final class ExplorerLoop {
                 _ = browser?.handle(.imageSize(id: id, width: fullSize.width, height: fullSize.height))
             }
             perform(browser?.handle(.thumbnailFinished(id: id, loaded: image != nil)) ?? [])
-        case let .viewerImage(hit, bytes, decoded):
+        case .viewerImage(let hit, let bytes, let decoded):
             guard opening == hit.id else { return }
             opening = nil
             browser?.message = nil
@@ -432,11 +434,11 @@ final class ExplorerLoop {
             openViewer(
                 bytes: bytes, decoded: decoded, title: Self.title(for: hit), hit: hit.isLocal ? nil : hit,
                 directly: directly, isFavourite: isFavourite, framing: directly ? framing : ViewSettings())
-        case let .viewerFailed(hit, message):
+        case .viewerFailed(let hit, let message):
             guard opening == hit.id else { return }
             opening = nil
             if viewer != nil { _ = viewer?.handle(.message(message)) } else { perform(browser?.handle(.message(message)) ?? []) }
-        case let .fullResolution(image, visit):
+        case .fullResolution(let image, let visit):
             // A decode for a photo since closed is not this one's.
             guard let image, visit == viewerSerial, let painter = viewerPainter else { return }
             painter.replaceImage(image)

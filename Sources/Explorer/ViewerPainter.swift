@@ -119,7 +119,8 @@ public final class ViewerPainter {
         }
         if let viewport = plan.viewport {
             out += backend.draw(
-                Picture.view(of: image, key: PictureKey(id: pictureID, version: version), viewport: viewport, area: layout.imageArea),
+                Picture.view(
+                    of: image, key: PictureKey(id: pictureID, version: version), viewport: viewport, area: layout.imageArea),
                 slot: Self.slot)
         } else {
             out += backend.erase(slot: Self.slot)

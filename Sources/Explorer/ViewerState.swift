@@ -115,14 +115,14 @@ public struct ViewerState: Equatable, Sendable {
     /// Applies `event`; returns what the I/O loop must do.
     public mutating func handle(_ event: ViewerEvent) -> [ViewerEffect] {
         switch event {
-        case let .input(input, time):
+        case .input(let input, let time):
             var effects = handleInput(input, timeMs: time)
             if needsFullResolution {
                 fullResolutionRequested = true
                 effects.append(.needFullResolution)
             }
             return effects
-        case let .resized(newLayout):
+        case .resized(let newLayout):
             layout = newLayout
             viewport = viewport.resized(to: newLayout.viewSize)
             viewport.imageSize = newLayout.geometry.unitImageSize(fullSize)
@@ -132,15 +132,15 @@ public struct ViewerState: Equatable, Sendable {
                 return [.needFullResolution]
             }
             return []
-        case let .fullResolutionDecoded(size):
+        case .fullResolutionDecoded(let size):
             decodedSize = size
             fullResolutionRequested = true
             return []
-        case let .favouriteChanged(isFavourite):
+        case .favouriteChanged(let isFavourite):
             self.isFavourite = isFavourite
             message = isFavourite ? "added to favourites" : "removed from favourites"
             return []
-        case let .message(text):
+        case .message(let text):
             message = text
             return []
         }

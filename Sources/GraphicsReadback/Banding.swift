@@ -15,7 +15,8 @@ public enum Banding {
     /// `output` and `reference` are the same size; `reference` as RGB
     /// floats (0...255, row-major), `output` composited over black.
     public static func index(_ output: RGBAImage, reference: [Float]) -> Double {
-        let width = output.width, height = output.height
+        let width = output.width
+        let height = output.height
         guard width > 0, height > 0, reference.count == width * height * 3 else { return .nan }
         var error = [Float](repeating: 0, count: width * height * 3)
         for i in 0..<(width * height) {
@@ -73,7 +74,8 @@ public enum Banding {
                         }
                         let sums = dst + y * rowLength
                         for (k, w) in kernel.enumerated() {
-                            let tap = step.x == 1
+                            let tap =
+                                step.x == 1
                                 ? UnsafePointer(padded.baseAddress! + k * 3)
                                 : src + min(height - 1, max(0, y + k - radius)) * rowLength
                             for i in 0..<rowLength { sums[i] += tap[i] * w }

@@ -23,7 +23,8 @@ public struct KittyDecoder {
         var commands: [Command] = []
         var i = 0
         while i < bytes.count {
-            guard bytes.count - i >= 3, bytes[i] == 0x1B, bytes[i + 1] == UInt8(ascii: "_"), bytes[i + 2] == UInt8(ascii: "G") else {
+            guard bytes.count - i >= 3, bytes[i] == 0x1B, bytes[i + 1] == UInt8(ascii: "_"), bytes[i + 2] == UInt8(ascii: "G")
+            else {
                 throw Failure(description: "no APC G at \(i)")
             }
             i += 3

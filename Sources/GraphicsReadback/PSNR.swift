@@ -26,7 +26,8 @@ public enum PSNR {
     /// match exactly, 0 when `reference` has no opaque pixel.
     public static func decibels(_ reference: RGBAImage, _ other: RGBAImage) -> Double {
         precondition(reference.width == other.width && reference.height == other.height, "PSNR of different sizes")
-        let a = reference.pixels, b = other.pixels
+        let a = reference.pixels
+        let b = other.pixels
         let differences = stride(from: 0, to: a.count, by: 4).lazy.filter { a[$0 + 3] >= 128 }
             .flatMap { i in (0..<3).lazy.map { c in Double(a[i + c]) - Double(b[i + c]) } }
         return decibels(differences: differences) ?? 0

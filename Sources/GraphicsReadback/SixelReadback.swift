@@ -36,15 +36,22 @@ public struct SixelDecoder {
         var parameters: [Int] = []
         while true {
             guard let byte = reader.peek() else { throw Failure(description: "truncated DCS parameters") }
-            if byte == UInt8(ascii: "q") { reader.skip(); break }
-            if byte == UInt8(ascii: ";") { reader.skip(); continue }
+            if byte == UInt8(ascii: "q") {
+                reader.skip()
+                break
+            }
+            if byte == UInt8(ascii: ";") {
+                reader.skip()
+                continue
+            }
             guard let number = reader.number() else { throw Failure(description: "bad DCS parameter byte \(byte)") }
             parameters.append(number)
         }
         guard reader.take() == UInt8(ascii: "\"") else { throw Failure(description: "no raster attributes") }
         let raster = try reader.numberList()
         guard raster.count == 4 else { throw Failure(description: "raster attributes \(raster)") }
-        let width = raster[2], height = raster[3]
+        let width = raster[2]
+        let height = raster[3]
         guard (0...Self.maxSide).contains(width), (0...Self.maxSide).contains(height), width * height <= Self.maxPixels else {
             throw Failure(description: "raster \(width)x\(height) is over the limit")
         }
@@ -52,7 +59,9 @@ public struct SixelDecoder {
         var painted = [Bool](repeating: false, count: width * height)
         var registers: [Int: RGB] = [:]
         var current: RGB? = nil
-        var x = 0, bandTop = 0, overpaints = 0
+        var x = 0
+        var bandTop = 0
+        var overpaints = 0
 
         func paint(_ sixel: UInt8, times: Int) throws {
             let bits = Int(sixel) - 63
@@ -86,13 +95,16 @@ public struct SixelDecoder {
                 guard reader.take() == UInt8(ascii: "\\"), reader.peek() == nil else {
                     throw Failure(description: "ESC not followed by final backslash")
                 }
-                return Result(image: RGBAImage(width: width, height: height, pixels: pixels),
-                              backgroundSelect: parameters.count > 1 ? parameters[1] : 0,
-                              registers: registers, overpaints: overpaints)
+                return Result(
+                    image: RGBAImage(width: width, height: height, pixels: pixels),
+                    backgroundSelect: parameters.count > 1 ? parameters[1] : 0,
+                    registers: registers, overpaints: overpaints)
             case UInt8(ascii: "#"):
                 let values = try reader.numberList()
                 if values.count == 1 {
-                    guard let color = registers[values[0]] else { throw Failure(description: "select of undefined #\(values[0])") }
+                    guard let color = registers[values[0]] else {
+                        throw Failure(description: "select of undefined #\(values[0])")
+                    }
                     current = color
                 } else if values.count == 5, values[1] == 2 {
                     func channel(_ percent: Int) throws -> UInt8 {
@@ -157,7 +169,11 @@ struct Reader {
         repeat {
             guard let value = number() else { throw SixelDecoder.Failure(description: "number expected at \(position)") }
             values.append(value)
-        } while peek() == UInt8(ascii: ";") && { skip(); return true }()
+        } while peek() == UInt8(ascii: ";")
+            && {
+                skip()
+                return true
+            }()
         return values
     }
 }

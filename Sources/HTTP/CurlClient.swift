@@ -119,8 +119,10 @@ final class CurlMultiEngine: @unchecked Sendable {
         lock.lock()
         guard !closed, !stopping else {
             lock.unlock()
-            transfer.finish(.failure(HTTPError.other(
-                transfer.request.redactedURL, detail: Self.libcurlProblem ?? "HTTP client unavailable")))
+            transfer.finish(
+                .failure(
+                    HTTPError.other(
+                        transfer.request.redactedURL, detail: Self.libcurlProblem ?? "HTTP client unavailable")))
             return
         }
         incoming.append(transfer)

@@ -233,7 +233,8 @@ final class CurlTransfer: @unchecked Sendable {
             var connectMicroseconds: curl_off_t = 0
             _ = pxview_curl_getinfo_off_t(easy, CURLINFO_CONNECT_TIME_T, &connectMicroseconds)
             // No connection yet means the connect timeout was the limit hit.
-            let limit = connectMicroseconds == 0 && request.connectTimeout < request.totalTimeout
+            let limit =
+                connectMicroseconds == 0 && request.connectTimeout < request.totalTimeout
                 ? request.connectTimeout : request.totalTimeout
             return .timedOut(url, seconds: limit)
         case CURLE_PARTIAL_FILE:

@@ -71,7 +71,8 @@ public struct SHA256: Sendable {
         // A stack buffer: a heap array per 64-byte block would dominate the cost.
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
             for t in 0..<16 {
-                schedule[t] = UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16
+                schedule[t] =
+                    UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16
                     | UInt32(block[t * 4 + 2]) << 8 | UInt32(block[t * 4 + 3])
             }
             for t in 16..<64 {
@@ -79,8 +80,14 @@ public struct SHA256: Sendable {
                 let s1 = rotateRight(schedule[t - 2], 17) ^ rotateRight(schedule[t - 2], 19) ^ (schedule[t - 2] >> 10)
                 schedule[t] = schedule[t - 16] &+ s0 &+ schedule[t - 7] &+ s1
             }
-            var a = state[0], b = state[1], c = state[2], d = state[3]
-            var e = state[4], f = state[5], g = state[6], h = state[7]
+            var a = state[0]
+            var b = state[1]
+            var c = state[2]
+            var d = state[3]
+            var e = state[4]
+            var f = state[5]
+            var g = state[6]
+            var h = state[7]
             for t in 0..<64 {
                 let sigma1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
                 let choice = (e & f) ^ (~e & g)

@@ -254,7 +254,7 @@ public struct FavouritesStore: Sendable {
         let temporary = "\(directory)/.\(Self.fileName).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         do throws(SystemError) {
             try AtomicWrite.write(bytes, to: Array(path.utf8), temporary: Array(temporary.utf8), permissions: 0o600)
-        } catch where error.operation == "open" {
+        } catch  where error.operation == "open" {
             throw .favourites("cannot create \(temporary): \(error.reason)")
         } catch {
             // "write failed: …", "fsync failed: …", "rename failed: …".

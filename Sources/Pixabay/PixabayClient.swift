@@ -61,7 +61,8 @@ public struct PixabayClient: PhotoSource {
         let decoded = try PixabayResponse.decode(from: try checked(response))
         // A cached copy served because the network failed says so here, so
         // every caller (the CLI footer, the explorer's status line) can show it.
-        let note = response.isStaleCacheCopy
+        let note =
+            response.isStaleCacheCopy
             ? StaleCopyLog.note(age: response.headers["age"].flatMap(TimeInterval.init) ?? 0) : nil
         return SearchPage(response: decoded, page: query.page, perPage: query.perPage, note: note)
     }

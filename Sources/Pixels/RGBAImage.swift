@@ -68,9 +68,12 @@ public struct RGBAImage: Sendable, Equatable {
 
     /// A copy of a rectangle of this image; the rectangle is clipped to the image.
     public func cropped(to rect: PixelRect) -> RGBAImage {
-        let x0 = min(max(0, rect.x), width), y0 = min(max(0, rect.y), height)
-        let x1 = min(max(x0, rect.x + rect.width), width), y1 = min(max(y0, rect.y + rect.height), height)
-        let w = x1 - x0, h = y1 - y0
+        let x0 = min(max(0, rect.x), width)
+        let y0 = min(max(0, rect.y), height)
+        let x1 = min(max(x0, rect.x + rect.width), width)
+        let y1 = min(max(y0, rect.y + rect.height), height)
+        let w = x1 - x0
+        let h = y1 - y0
         var out = [UInt8](repeating: 0, count: w * h * 4)
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in

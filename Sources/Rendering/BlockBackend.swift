@@ -20,7 +20,8 @@ final class BlockBackend: GraphicsBackend {
     }
 
     static func screen(for geometry: DisplayGeometry) -> ScreenGeometry {
-        ScreenGeometry(windowCells: geometry.windowCells, cellPixels: geometry.cellPixels, unitsPerCell: PixelSize(width: 1, height: 2))
+        ScreenGeometry(
+            windowCells: geometry.windowCells, cellPixels: geometry.cellPixels, unitsPerCell: PixelSize(width: 1, height: 2))
     }
 
     func update(geometry: DisplayGeometry) {

@@ -119,7 +119,8 @@ struct Canvas: Sendable {
         else { return nil }
         let x = (source.x - old.source.x) * Double(output.width) / source.width
         let y = (source.y - old.source.y) * Double(output.height) / source.height
-        let dx = Int(x.rounded()), dy = Int(y.rounded())
+        let dx = Int(x.rounded())
+        let dy = Int(y.rounded())
         guard abs(x - Double(dx)) < 0.01, abs(y - Double(dy)) < 0.01, abs(dx) < size.width, abs(dy) < size.height else {
             return nil
         }
@@ -131,10 +132,13 @@ struct Canvas: Sendable {
     /// work. The strips are resampled with the same centres a full render
     /// uses, so the result is the same picture.
     func render(_ image: RGBAImage, panning old: RGBAImage, by shift: PixelPoint, resampler: Resampler) -> RGBAImage {
-        let width = size.width, height = size.height
+        let width = size.width
+        let height = size.height
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        let firstX = max(0, -shift.x), lastX = min(width, width - shift.x)
-        let firstY = max(0, -shift.y), lastY = min(height, height - shift.y)
+        let firstX = max(0, -shift.x)
+        let lastX = min(width, width - shift.x)
+        let firstY = max(0, -shift.y)
+        let lastY = min(height, height - shift.y)
         pixels.withUnsafeMutableBufferPointer { out in
             old.pixels.withUnsafeBufferPointer { previous in
                 let length = (lastX - firstX) * 4
@@ -146,7 +150,8 @@ struct Canvas: Sendable {
                 }
             }
         }
-        let scaleX = source.width / Double(output.width), scaleY = source.height / Double(output.height)
+        let scaleX = source.width / Double(output.width)
+        let scaleY = source.height / Double(output.height)
         func fill(columns: Range<Int>, rows: Range<Int>) {
             guard !columns.isEmpty, !rows.isEmpty else { return }
             let strip = resampler.resample(
@@ -157,7 +162,8 @@ struct Canvas: Sendable {
                 to: PixelSize(width: columns.count, height: rows.count))
             for y in 0..<rows.count {
                 let to = ((rows.lowerBound + y) * width + columns.lowerBound) * 4
-                pixels.replaceSubrange(to..<(to + columns.count * 4), with: strip.pixels[(y * columns.count * 4)..<((y + 1) * columns.count * 4)])
+                pixels.replaceSubrange(
+                    to..<(to + columns.count * 4), with: strip.pixels[(y * columns.count * 4)..<((y + 1) * columns.count * 4)])
             }
         }
         // The uncovered columns (all rows), then the uncovered rows (the other columns).

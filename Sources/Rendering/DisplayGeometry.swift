@@ -53,7 +53,8 @@ public struct DisplayGeometry: Equatable, Sendable {
     /// The geometry the probe found (`capabilities`, already bounded by
     /// `TerminalLimits`), the window as it is now, and `--cell-size`.
     public init(capabilities: TerminalCapabilities?, window: WindowSize?, cellSizeOverride: PixelSize? = nil) {
-        let cells = window.map(\.cells).flatMap { $0.isEmpty ? nil : $0 }
+        let cells =
+            window.map(\.cells).flatMap { $0.isEmpty ? nil : $0 }
             ?? capabilities.map(\.windowCells).flatMap { $0.isEmpty ? nil : $0 } ?? Self.fallbackCells
         self.init(
             windowCells: cells,

@@ -83,7 +83,8 @@ final class KittyBackend: GraphicsBackend {
             }
             return InlinePicture(lines: [bytes], cells: cells, cursorAfter: down)
         }
-        let bytes = encoder.transmit(pixels, imageID: imageID)
+        let bytes =
+            encoder.transmit(pixels, imageID: imageID)
             + encoder.place(imageID: imageID, placementID: 1, columns: 0, rows: 0)
         return InlinePicture(lines: [bytes], cells: cells, prefix: InlinePicture.reserving(rows: cells.height), cursorAfter: down)
     }
@@ -95,7 +96,9 @@ final class KittyBackend: GraphicsBackend {
         if picture.reusable { return drawShared(picture, slot: slot) }
         var out: [UInt8] = []
         let image = picture.image
-        if let old = regions[slot], old.key != picture.key, !KittyRegion.isWanted(image: image.size, window: windowPixels, minimumPixels: regionMinimumPixels) {
+        if let old = regions[slot], old.key != picture.key,
+            !KittyRegion.isWanted(image: image.size, window: windowPixels, minimumPixels: regionMinimumPixels)
+        {
             // Another picture, shown whole: the old one's region goes.
             out += encoder.release(imageID: regionImageID(slot: slot, parity: old.parity))
             regions[slot] = nil
@@ -103,7 +106,8 @@ final class KittyBackend: GraphicsBackend {
         let source = picture.source
         // The width the whole image has at this view's scale.
         let wholeWidth = Double(picture.placement.width) / max(1e-9, source.width) * Double(image.width)
-        let showsWhole = source.x < 0.5 && source.y < 0.5 && source.width > Double(image.width) - 0.5
+        let showsWhole =
+            source.x < 0.5 && source.y < 0.5 && source.width > Double(image.width) - 0.5
             && source.height > Double(image.height) - 0.5
         if showsWhole, wholeWidth < Double(image.width) - 0.5, !picture.isOneToOne,
             fitted[slot]?.id != picture.key.id || wholeWidth > Double(fitted[slot]?.size.width ?? 0) + 0.5
@@ -130,8 +134,10 @@ final class KittyBackend: GraphicsBackend {
             if regions[slot]?.key != picture.key || regions[slot]?.region.covers(source, outputScale: outputScale) != true {
                 let region = KittyRegion.around(source, outputScale: outputScale, image: image.size)
                 let pixels = resampler.resample(
-                    image, from: SourceRect(x: Double(region.source.x), y: Double(region.source.y),
-                                            width: Double(region.source.width), height: Double(region.source.height)),
+                    image,
+                    from: SourceRect(
+                        x: Double(region.source.x), y: Double(region.source.y),
+                        width: Double(region.source.width), height: Double(region.source.height)),
                     to: region.size)
                 // The other of the slot's two region ids: the old region stays
                 // on screen until the new one is placed, then goes.
@@ -183,7 +189,8 @@ final class KittyBackend: GraphicsBackend {
         let placement = Self.placement(
             source: source, imageSize: imageSize, area: picture.area, placement: picture.placement, cell: screen.cellPixels,
             offsetsShrink: display.traits.scaledOffsetsShrink)
-        let command = TerminalCommand.moveTo(row: placement.cell.row + 1, column: placement.cell.column + 1)
+        let command =
+            TerminalCommand.moveTo(row: placement.cell.row + 1, column: placement.cell.column + 1)
             + encoder.place(
                 imageID: id, placementID: 1, columns: placement.columns, rows: placement.rows, crop: placement.crop,
                 offset: placement.offset)
@@ -308,7 +315,9 @@ final class KittyBackend: GraphicsBackend {
         handedOver = []
         var out = uploaded.keys.sorted().flatMap { encoder.delete(imageID: imageID(slot: $0)) }
         out += fitted.keys.sorted().flatMap { encoder.delete(imageID: fittedImageID(slot: $0)) }
-        out += regions.sorted { $0.key < $1.key }.flatMap { encoder.delete(imageID: regionImageID(slot: $0.key, parity: $0.value.parity)) }
+        out += regions.sorted { $0.key < $1.key }.flatMap {
+            encoder.delete(imageID: regionImageID(slot: $0.key, parity: $0.value.parity))
+        }
         regions = [:]
         out += shared.values.map(\.id).sorted().flatMap { encoder.delete(imageID: $0) }
         shared = [:]
@@ -391,6 +400,7 @@ final class KittyBackend: GraphicsBackend {
         let left = max(0, Int((Double(p.x + (p.width - width) / 2) / Double(cell.width)).rounded()) * cell.width)
         let top = max(0, Int((Double(p.y + (p.height - height) / 2) / Double(cell.height)).rounded()) * cell.height)
         let (first, _) = absolute(left, top)
-        return Placement(cell: first, offset: PixelPoint(x: 0, y: 0), columns: columns, rows: rows, crop: crop(width: width, height: height))
+        return Placement(
+            cell: first, offset: PixelPoint(x: 0, y: 0), columns: columns, rows: rows, crop: crop(width: width, height: height))
     }
 }

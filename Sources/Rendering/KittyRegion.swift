@@ -45,7 +45,8 @@ struct KittyRegion: Equatable {
     /// The region for a view showing `view` (image pixels) at
     /// `outputScale` output pixels per image pixel.
     static func around(_ view: SourceRect, outputScale: Double, image: PixelSize) -> KittyRegion {
-        let marginX = view.width * margin, marginY = view.height * margin
+        let marginX = view.width * margin
+        let marginY = view.height * margin
         let left = max(0, Int((view.x - marginX).rounded(.down)))
         let top = max(0, Int((view.y - marginY).rounded(.down)))
         let right = min(image.width, Int((view.x + view.width + marginX).rounded(.up)))
@@ -61,7 +62,8 @@ struct KittyRegion: Equatable {
     /// True when this region shows `view` at `outputScale` well: it holds
     /// the whole view, with enough pixels, and not too many.
     func covers(_ view: SourceRect, outputScale: Double) -> Bool {
-        let inside = view.x >= Double(source.x) - 0.01 && view.y >= Double(source.y) - 0.01
+        let inside =
+            view.x >= Double(source.x) - 0.01 && view.y >= Double(source.y) - 0.01
             && view.x + view.width <= Double(source.x + source.width) + 0.01
             && view.y + view.height <= Double(source.y + source.height) + 0.01
         let needed = min(1, outputScale)
@@ -70,7 +72,8 @@ struct KittyRegion: Equatable {
 
     /// `view` in the uploaded region's pixels.
     func show(_ view: SourceRect) -> SourceRect {
-        let sx = Double(size.width) / Double(source.width), sy = Double(size.height) / Double(source.height)
+        let sx = Double(size.width) / Double(source.width)
+        let sy = Double(size.height) / Double(source.height)
         return SourceRect(
             x: (view.x - Double(source.x)) * sx, y: (view.y - Double(source.y)) * sy,
             width: view.width * sx, height: view.height * sy)

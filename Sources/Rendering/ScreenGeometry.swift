@@ -32,8 +32,9 @@ public struct ScreenGeometry: Equatable, Sendable {
     /// backends, whole cells for half-blocks.
     public func unitBox(pixels: PixelSize) -> PixelSize {
         if unitsPerCell == cellPixels { return capped(pixels) }
-        return unitBox(cells: PixelSize(
-            width: max(1, pixels.width / cellPixels.width), height: max(1, pixels.height / cellPixels.height)))
+        return unitBox(
+            cells: PixelSize(
+                width: max(1, pixels.width / cellPixels.width), height: max(1, pixels.height / cellPixels.height)))
     }
 
     private func capped(_ box: PixelSize) -> PixelSize {

@@ -99,7 +99,8 @@ final class SixelBackend: GraphicsBackend {
             // A grid tile seen before: the same bytes at its new place.
             bands = kept.bands
         } else {
-            let (palette, mapper) = picture.reusable ? makePalette(for: picture, still: true) : paletteAndMapper(for: picture, slot: slot)
+            let (palette, mapper) =
+                picture.reusable ? makePalette(for: picture, still: true) : paletteAndMapper(for: picture, slot: slot)
             let background = display.geometry.background.map { RGB(r: $0.r, g: $0.g, b: $0.b) }
             bands = encodeBands(canvas, picture: picture, slot: slot, palette: palette, mapper: mapper, background: background)
             if picture.reusable {
@@ -112,7 +113,8 @@ final class SixelBackend: GraphicsBackend {
             out += TerminalCommand.moveTo(row: canvas.cells.row + top + 1, column: canvas.cells.column + 1)
             out += bytes
             let rows = (pieces.count + 1 < bands.count ? bands[pieces.count + 1].0 : canvas.cells.rows) - top
-            pieces.append(CellRect(column: canvas.cells.column, row: canvas.cells.row + top, columns: canvas.cells.columns, rows: rows))
+            pieces.append(
+                CellRect(column: canvas.cells.column, row: canvas.cells.row + top, columns: canvas.cells.columns, rows: rows))
         }
         slots[slot] = SlotRecord(
             key: picture.key, source: picture.source, placement: picture.placement, area: picture.area,
@@ -197,7 +199,8 @@ final class SixelBackend: GraphicsBackend {
         _ canvas: Canvas, picture: Picture, slot: Int, palette: Palette, mapper: PaletteMapper, background: RGB?
     ) -> [(Int, [UInt8])] {
         let image = picture.image
-        let bands = display.multiplexer.wrapsGraphics
+        let bands =
+            display.multiplexer.wrapsGraphics
             ? canvas.bands(rowsPerBand: multiplexedBandRows(width: canvas.size.width))
             : canvas.bands(maxBands: max(1, min(4, resampler.threads)))
         let origin = canvas.ditherOrigin
@@ -205,7 +208,8 @@ final class SixelBackend: GraphicsBackend {
         let cellHeight = screen.unitsPerCell.height
         let resampler = self.resampler
         let panned: RGBAImage?
-        if picture.stablePalette, let last = lastCanvas[slot], last.key == picture.key, let shift = canvas.pan(from: last.canvas) {
+        if picture.stablePalette, let last = lastCanvas[slot], last.key == picture.key, let shift = canvas.pan(from: last.canvas)
+        {
             panned = canvas.render(image, panning: last.pixels, by: shift, resampler: resampler)
             reusedFrames += 1
         } else {
@@ -226,7 +230,8 @@ final class SixelBackend: GraphicsBackend {
             return (SixelEncoder().encode(indexed, palette: palette, background: background), kept)
         }
         if keep {
-            let pixels = panned
+            let pixels =
+                panned
                 ?? RGBAImage(width: canvas.size.width, height: canvas.size.height, pixels: results.flatMap { $0.pixels ?? [] })
             lastCanvas[slot] = (picture.key, canvas, pixels)
         } else {

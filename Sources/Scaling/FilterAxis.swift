@@ -102,7 +102,9 @@ struct FilterAxis: Sendable {
 
     /// Interpolation between the source pixels around `centre`, with edge
     /// pixels repeated beyond the image (their weights merge into the edge).
-    private static func interpolatingRun(centre: Double, filter: UpscaleFilter, sourceLength: Int) -> (start: Int, weights: [Double]) {
+    private static func interpolatingRun(centre: Double, filter: UpscaleFilter, sourceLength: Int) -> (
+        start: Int, weights: [Double]
+    ) {
         // Pinned so the Int conversion cannot trap; this far out every tap
         // lands on the edge pixel anyway.
         let pinned = min(max(centre, -3), Double(sourceLength) + 2)
@@ -113,7 +115,8 @@ struct FilterAxis: Sendable {
         case .bilinear:
             taps = [(0, 1 - t), (1, t)]
         case .catmullRom:
-            let t2 = t * t, t3 = t2 * t
+            let t2 = t * t
+            let t3 = t2 * t
             taps = [
                 (-1, (-t3 + 2 * t2 - t) / 2),
                 (0, (3 * t3 - 5 * t2 + 2) / 2),

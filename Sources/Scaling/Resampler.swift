@@ -66,9 +66,11 @@ public struct Resampler: Sendable {
         if let crop = Self.exactCrop(region, size: size, imageSize: image.size) {
             return image.cropped(to: crop)
         }
-        let horizontal = FilterAxis(sourceLength: image.width, origin: region.x, length: region.width, outputs: size.width,
+        let horizontal = FilterAxis(
+            sourceLength: image.width, origin: region.x, length: region.width, outputs: size.width,
             upscaling: upscaling)
-        let vertical = FilterAxis(sourceLength: image.height, origin: region.y, length: region.height, outputs: size.height,
+        let vertical = FilterAxis(
+            sourceLength: image.height, origin: region.y, length: region.height, outputs: size.height,
             upscaling: upscaling)
 
         let columnsRead = horizontal.highest - horizontal.lowest
@@ -136,7 +138,8 @@ private struct SeparablePass: @unchecked Sendable {
         let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: columns)
         defer { row.deallocate() }
         // Starts never decrease down the image, so the first row reads the lowest source row.
-        let sourceRows = vertical.starts[rows.lowerBound]..<(rows.lazy.map { vertical.starts[$0] + vertical.counts[$0] }.max() ?? 0)
+        let sourceRows =
+            vertical.starts[rows.lowerBound]..<(rows.lazy.map { vertical.starts[$0] + vertical.counts[$0] }.max() ?? 0)
         let opaque = isOpaque(rows: sourceRows, columns: firstColumn..<(firstColumn + columns))
 
         vertical.withTaps { verticalTaps in
@@ -154,7 +157,8 @@ private struct SeparablePass: @unchecked Sendable {
                             accumulatePremultiplied(line, weight: weight, into: row, count: columns, first: tap == 0)
                         }
                     }
-                    filterRow(row, firstColumn: firstColumn, taps: horizontalTaps, into: output + y * outputWidth * 4, opaque: opaque)
+                    filterRow(
+                        row, firstColumn: firstColumn, taps: horizontalTaps, into: output + y * outputWidth * 4, opaque: opaque)
                 }
             }
         }
@@ -240,7 +244,9 @@ private struct SeparablePass: @unchecked Sendable {
                 sum += pixels[tap] * taps.weights[weightBase + tap]
                 tap += 1
             }
-            var red = sum.x, green = sum.y, blue = sum.z
+            var red = sum.x
+            var green = sum.y
+            var blue = sum.z
             let alpha = sum.w
             if !opaque {
                 // True division, not a reciprocal multiply: it keeps exact

@@ -1,9 +1,10 @@
 import ControlSequences
 import Plumbing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Sends whole frames to the terminal.
@@ -79,7 +80,7 @@ public struct FrameWriter: Sendable {
             switch segment {
             case .text(let bytes):
                 pending += bytes
-            case let .graphic(bytes, placesAtCursor):
+            case .graphic(let bytes, let placesAtCursor):
                 if placesAtCursor {
                     try send(pending + Self.fence)
                     pending = []

@@ -195,7 +195,7 @@ public struct InputDecoder: Sendable {
         var iterator = pending[index..<end].makeIterator()
         var utf8 = Unicode.UTF8()
         guard case .scalarValue(let scalar) = utf8.decode(&iterator),
-              !(0x80...0x9F).contains(scalar.value)  // C1 controls are not typed text
+            !(0x80...0x9F).contains(scalar.value)  // C1 controls are not typed text
         else {
             return .event(.unknown(Array(pending[index..<end])), length: length)
         }
@@ -408,7 +408,7 @@ public struct InputDecoder: Sendable {
         case 127, 8: return .key(Key(.backspace, modifiers))
         default:
             guard codepoint >= 0x20, !(0x7F...0x9F).contains(codepoint),
-                  let scalar = Unicode.Scalar(UInt32(codepoint))
+                let scalar = Unicode.Scalar(UInt32(codepoint))
             else { return nil }
             return .key(Key(.char(Character(scalar)), modifiers))
         }
@@ -417,8 +417,8 @@ public struct InputDecoder: Sendable {
     /// `CSI < b ; x ; y M` (press/motion) or `m` (release), SGR encoding 1006.
     private static func sgrMouse(_ csi: EscapeScanner.CSI) -> MouseEvent? {
         guard csi.params.count == 3,
-              let code = csi.param(0), let x = csi.param(1), let y = csi.param(2),
-              csi.final == UInt8(ascii: "M") || csi.final == UInt8(ascii: "m")
+            let code = csi.param(0), let x = csi.param(1), let y = csi.param(2),
+            csi.final == UInt8(ascii: "M") || csi.final == UInt8(ascii: "m")
         else { return nil }
         var modifiers: Modifiers = []
         if code & 4 != 0 { modifiers.insert(.shift) }

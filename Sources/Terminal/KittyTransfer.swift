@@ -1,4 +1,5 @@
 import Plumbing
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,8 +1,9 @@
 import ControlSequences
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A terminal multiplexer between pxview and the terminal that draws.
@@ -121,13 +122,16 @@ public enum Passthrough {
         var textStart = 0
         var index = 0
         while index + 1 < frame.count {
-            guard frame[index] == TerminalCommand.escape, frame[index + 1] == UInt8(ascii: "P") || frame[index + 1] == UInt8(ascii: "_")
+            guard frame[index] == TerminalCommand.escape,
+                frame[index + 1] == UInt8(ascii: "P") || frame[index + 1] == UInt8(ascii: "_")
             else {
                 index += 1
                 continue
             }
             var end = index + 2
-            while end + 1 < frame.count, !(frame[end] == TerminalCommand.escape && frame[end + 1] == UInt8(ascii: "\\")) { end += 1 }
+            while end + 1 < frame.count, !(frame[end] == TerminalCommand.escape && frame[end + 1] == UInt8(ascii: "\\")) {
+                end += 1
+            }
             guard end + 1 < frame.count else { break }  // unterminated: leave it as text
             if textStart < index { result.append(.text(Array(frame[textStart..<index]))) }
             let sequence = Array(frame[index...(end + 1)])

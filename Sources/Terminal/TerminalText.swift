@@ -24,7 +24,7 @@ public enum TerminalText {
             case 0x09, 0x0A, 0x0D:
                 scalars.append(" ")
             case 0x00...0x1F, 0x7F...0x9F,
-                 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
                 scalars.append(contentsOf: replacement.unicodeScalars)
             default:
                 scalars.append(scalar)

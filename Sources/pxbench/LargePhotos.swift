@@ -31,7 +31,9 @@ enum LargePhotos {
             paths.append(url.path)
             if FileManager.default.fileExists(atPath: url.path) { continue }
             if decoded == nil {
-                guard let data = FileManager.default.contents(atPath: source) else { throw LargePhotoError("cannot read \(source)") }
+                guard let data = FileManager.default.contents(atPath: source) else {
+                    throw LargePhotoError("cannot read \(source)")
+                }
                 decoded = try decodeImage([UInt8](data)).image
             }
             guard let decoded else { continue }

@@ -60,8 +60,7 @@ enum ProcessTimer {
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
@@ -99,7 +98,9 @@ enum ProcessTimer {
     /// GNU time, when installed: a small process that forks the program
     /// itself, so the child's peak RSS is the program's own.
     static let gnuTime: String? = {
-        guard let time = find("time"), firstLine(time, ["--version"], environment: [:])?.contains("GNU") == true else { return nil }
+        guard let time = find("time"), firstLine(time, ["--version"], environment: [:])?.contains("GNU") == true else {
+            return nil
+        }
         return time
     }()
 

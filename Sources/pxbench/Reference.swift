@@ -48,7 +48,10 @@ enum LanczosReference {
             if lo <= hi {
                 for i in lo...hi {
                     let w = kernel((Double(i) + 0.5 - center) * min(scale, 1))
-                    if w != 0 { weights.append((i, w)); total += w }
+                    if w != 0 {
+                        weights.append((i, w))
+                        total += w
+                    }
                 }
             }
             if total == 0 { continue }

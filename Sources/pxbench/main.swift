@@ -1,9 +1,9 @@
 import Decoding
 import Encoding
-import Rendering
 import Foundation
 import GraphicsReadback
 import Pixels
+import Rendering
 import Scaling
 
 /// pxbench: times pxview's pipeline on real photos fitted into one or more
@@ -70,7 +70,9 @@ struct BenchOptions {
             index += 1
         }
         if inputs.isEmpty { inputs = ["Tests/Fixtures/images", "Sources/Pixabay/Catalog/large"] }
-        boxes = boxes.isEmpty ? Self.defaultBoxes : boxes.enumerated().filter { !boxes[..<$0.offset].contains($0.element) }.map(\.element)
+        boxes =
+            boxes.isEmpty
+            ? Self.defaultBoxes : boxes.enumerated().filter { !boxes[..<$0.offset].contains($0.element) }.map(\.element)
     }
 
     static func box(_ text: String) -> PixelSize {
@@ -105,7 +107,8 @@ func photos(_ inputs: [String]) -> [Photo] {
     for input in inputs {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else { continue }
-        let candidates = isDirectory.boolValue
+        let candidates =
+            isDirectory.boolValue
             ? ((try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []).sorted().map { "\(input)/\($0)" }
             : [input]
         for file in candidates {
@@ -113,7 +116,8 @@ func photos(_ inputs: [String]) -> [Photo] {
             let head = [UInt8](handle.readData(ofLength: 8))
             try? handle.close()
             guard sniffImageFormat(head) != nil, let data = FileManager.default.contents(atPath: file),
-                let decoded = try? decodeImage([UInt8](data), options: DecodeOptions(targetSize: PixelSize(width: 256, height: 256))),
+                let decoded = try? decodeImage(
+                    [UInt8](data), options: DecodeOptions(targetSize: PixelSize(width: 256, height: 256))),
                 max(decoded.fullSize.width, decoded.fullSize.height) >= 256
             else { continue }
             photos.append(Photo(path: file, size: decoded.fullSize))
@@ -213,7 +217,7 @@ var notes: [String] = []
 var tools: [Tool] = [
     Tool(name: "pxview sixel", kitty: false) { file, box, _ in
         (options.pxview, ["show", "--protocol", "sixel", "--size", "\(box)", file])
-    },
+    }
 ]
 /// chafa sizes in cells: with its default 8x8-pixel cell and a 1:1 font
 /// ratio, WxH cells of 8 px are a WxH pixel box.
@@ -231,14 +235,16 @@ func timgTool(_ name: String, pixelation: String, timg: String) -> Tool {
 }
 if let chafa { tools.append(chafaTool("chafa sixel", format: "sixels", chafa: chafa)) }
 if let img2sixel {
-    tools.append(Tool(name: "img2sixel", kitty: false) { file, _, fitted in
-        (img2sixel, ["-w", "\(fitted.width)", "-h", "\(fitted.height)", file])
-    })
+    tools.append(
+        Tool(name: "img2sixel", kitty: false) { file, _, fitted in
+            (img2sixel, ["-w", "\(fitted.width)", "-h", "\(fitted.height)", file])
+        })
 }
 if let timg {
-    let help = (try? ProcessTimer.run(timg, ["--help"], environment: environment, standardError: true)).map {
-        String(decoding: $0.output, as: UTF8.self)
-    } ?? ""
+    let help =
+        (try? ProcessTimer.run(timg, ["--help"], environment: environment, standardError: true)).map {
+            String(decoding: $0.output, as: UTF8.self)
+        } ?? ""
     if help.lowercased().contains("sixel") {
         tools.append(timgTool("timg sixel", pixelation: "s", timg: timg))
     } else {
@@ -252,9 +258,10 @@ if let timg {
 } else {
     notes.append("timg: not installed (apt: timg)")
 }
-tools.append(Tool(name: "pxview kitty", kitty: true) { file, box, _ in
-    (options.pxview, ["show", "--protocol", "kitty", "--size", "\(box)", file])
-})
+tools.append(
+    Tool(name: "pxview kitty", kitty: true) { file, box, _ in
+        (options.pxview, ["show", "--protocol", "kitty", "--size", "\(box)", file])
+    })
 if let chafa { tools.append(chafaTool("chafa kitty", format: "kitty", chafa: chafa)) }
 if let timg { tools.append(timgTool("timg kitty", pixelation: "k", timg: timg)) }
 // `--stages`: pxview's in-process stages alone, for working on one of them.
@@ -272,38 +279,50 @@ func version(_ program: String?, _ flag: String) -> String {
 
 /// pxview's stages, in-process, with the same settings as
 /// `ImageRenderer.render` for sixel: one list per stage, a median per photo.
-struct StageTimes { var decode = [Double](), scale = [Double](), quantize = [Double](), map = [Double](), sixel = [Double](), kitty = [Double]() }
+struct StageTimes {
+    var decode = [Double](), scale = [Double](), quantize = [Double](), map = [Double](), sixel = [Double](), kitty = [Double]()
+}
 
 let renderer = ImageRenderer()
 let sixelDisplay = Display(method: .sixel, geometry: DisplayGeometry(windowCells: DisplayGeometry.fallbackCells))
 let sixelScreen = sixelDisplay.makeBackend().screen
 
 func measureStages(_ bytes: [UInt8], box: PixelSize, runs: Int, into stages: inout StageTimes) {
-    var decodeRuns: [Double] = [], scaleRuns: [Double] = [], quantizeRuns: [Double] = [], mapRuns: [Double] = []
-    var sixelRuns: [Double] = [], kittyRuns: [Double] = []
+    var decodeRuns: [Double] = []
+    var scaleRuns: [Double] = []
+    var quantizeRuns: [Double] = []
+    var mapRuns: [Double] = []
+    var sixelRuns: [Double] = []
+    var kittyRuns: [Double] = []
     for _ in 0..<runs {
         var decoded: DecodedImage?
-        decodeRuns.append(milliseconds {
-            decoded = try? renderer.decode(
-                bytes, settings: ViewSettings(), box: box, display: sixelDisplay, screen: sixelScreen,
-                maxPixels: DecodeOptions().maxPixels)
-        })
+        decodeRuns.append(
+            milliseconds {
+                decoded = try? renderer.decode(
+                    bytes, settings: ViewSettings(), box: box, display: sixelDisplay, screen: sixelScreen,
+                    maxPixels: DecodeOptions().maxPixels)
+            })
         guard let decoded else { break }
         let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewSettings(), box: box, screen: sixelScreen)
         var scaled = RGBAImage(width: 0, height: 0)
-        scaleRuns.append(milliseconds {
-            scaled = renderer.resampler.resample(
-                decoded.image, from: viewport.sourceRect(inImageOf: decoded.image.size), to: viewport.outputSize)
-        })
-        var palette = Palette(colors: []), isExact = false
-        quantizeRuns.append(milliseconds {
-            (palette, isExact) = PaletteBuilder(maxColors: sixelDisplay.geometry.colorRegisters).buildReportingExactness(from: scaled)
-        })
+        scaleRuns.append(
+            milliseconds {
+                scaled = renderer.resampler.resample(
+                    decoded.image, from: viewport.sourceRect(inImageOf: decoded.image.size), to: viewport.outputSize)
+            })
+        var palette = Palette(colors: [])
+        var isExact = false
+        quantizeRuns.append(
+            milliseconds {
+                (palette, isExact) = PaletteBuilder(maxColors: sixelDisplay.geometry.colorRegisters).buildReportingExactness(
+                    from: scaled)
+            })
         var indexed: IndexedImage?
         let mapper = SixelRenderer.stillMapper(palette, isExact: isExact)
         mapRuns.append(milliseconds { indexed = mapper.map(scaled) })
         if let indexed { sixelRuns.append(milliseconds { _ = SixelEncoder().encode(indexed, palette: mapper.palette) }) }
-        kittyRuns.append(milliseconds { _ = KittyEncoder().transmitAndPlace(scaled, imageID: 1, placementID: 1, columns: 80, rows: 24) })
+        kittyRuns.append(
+            milliseconds { _ = KittyEncoder().transmitAndPlace(scaled, imageID: 1, placementID: 1, columns: 80, rows: 24) })
     }
     stages.decode.append(median(decodeRuns))
     stages.scale.append(median(scaleRuns))
@@ -361,9 +380,11 @@ for (number, photo) in allPhotos.enumerated() {
                 results[index].problems[tool.name, default: []].append("\(photo.name) (\(failure ?? "no run"))")
                 continue
             }
-            var psnr = Double.nan, banding = Double.nan
+            var psnr = Double.nan
+            var banding = Double.nan
             if let image = readBack(last.output, kitty: tool.kitty) {
-                let reference = references[image.size]
+                let reference =
+                    references[image.size]
                     ?? LanczosReference.resize(sourceRGB, sourceSize: full.image.size, to: image.size)
                 references[image.size] = reference
                 psnr = LanczosReference.psnr(image, reference: reference)
@@ -403,14 +424,18 @@ struct Summary {
 
     static let headers = ["photos", "time ms", "CPU ms", "KB", "peak RSS MB", "PSNR dB", "banding"]
     var cells: [String] {
-        ["\(photos)", format(milliseconds), format(cpuMilliseconds), format(kilobytes, 0), format(peakRSSMB),
-         format(psnr), format(banding, 2)]
+        [
+            "\(photos)", format(milliseconds), format(cpuMilliseconds), format(kilobytes, 0), format(peakRSSMB),
+            format(psnr), format(banding, 2),
+        ]
     }
 }
 
 func measurementCells(_ m: Measurement) -> [String] {
-    [format(m.milliseconds), format(m.cpuMilliseconds), format(Double(m.bytes) / 1000, 0), format(m.peakRSSMB),
-     format(m.psnr), format(m.banding, 2)]
+    [
+        format(m.milliseconds), format(m.cpuMilliseconds), format(Double(m.bytes) / 1000, 0), format(m.peakRSSMB),
+        format(m.psnr), format(m.banding, 2),
+    ]
 }
 
 func heading(_ text: String) {
@@ -433,9 +458,10 @@ let comparisons = [
 
 func ratio(_ a: Double, _ b: Double) -> String { (a / b).isFinite ? format(a / b, 2) + "x" : "-" }
 
-print("pxbench: \(allPhotos.count) photos (\(format(allPhotos.map(\.megapixels).min() ?? .nan))"
-    + " to \(format(allPhotos.map(\.megapixels).max() ?? .nan)) MP) into \(options.boxes.map(\.description).joined(separator: " and "))"
-    + ", median of \(options.runs) runs each")
+print(
+    "pxbench: \(allPhotos.count) photos (\(format(allPhotos.map(\.megapixels).min() ?? .nan))"
+        + " to \(format(allPhotos.map(\.megapixels).max() ?? .nan)) MP) into \(options.boxes.map(\.description).joined(separator: " and "))"
+        + ", median of \(options.runs) runs each")
 print("pxview: \(version(options.pxview, "--version"))")
 print("chafa: \(version(chafa, "--version"))")
 print("img2sixel: \(version(img2sixel, "-V"))")
@@ -453,10 +479,11 @@ print("")
 for box in results {
     heading("\(box.box) box, \(box.rows.count) photo\(box.rows.count == 1 ? "" : "s")")
     let s = box.stages
-    print("pxview in-process stages (median over photos, ms): decode \(format(median(s.decode)))"
-        + ", scale \(format(median(s.scale))), quantize \(format(median(s.quantize)))"
-        + ", map+dither \(format(median(s.map))), sixel encode \(format(median(s.sixel)))"
-        + ", kitty encode \(format(median(s.kitty)))")
+    print(
+        "pxview in-process stages (median over photos, ms): decode \(format(median(s.decode)))"
+            + ", scale \(format(median(s.scale))), quantize \(format(median(s.quantize)))"
+            + ", map+dither \(format(median(s.map))), sixel encode \(format(median(s.sixel)))"
+            + ", kitty encode \(format(median(s.kitty)))")
     print("")
     for tool in tools {
         guard let list = box.problems[tool.name] else { continue }
@@ -465,7 +492,8 @@ for box in results {
     }
 
     if options.perPhoto {
-        var table = Table(["photo", "tool", "MP", "time ms", "CPU ms", "KB", "peak RSS MB", "PSNR dB", "banding"], nameColumns: 2)
+        var table = Table(
+            ["photo", "tool", "MP", "time ms", "CPU ms", "KB", "peak RSS MB", "PSNR dB", "banding"], nameColumns: 2)
         for (photo, row) in box.rows {
             for tool in tools {
                 guard let m = row[tool.name] else { continue }
@@ -495,11 +523,14 @@ for box in results {
     }
     printTable("by photo size, median over each class's photos:", byClass)
 
-    var ratios = Table(["pxview / other", "size", "photos", "time", "CPU", "bytes", "peak RSS", "PSNR", "banding"], nameColumns: 2)
+    var ratios = Table(
+        ["pxview / other", "size", "photos", "time", "CPU", "bytes", "peak RSS", "PSNR", "banding"], nameColumns: 2)
     for (a, b) in comparisons {
         for (name, paths) in [("all", nil)] + classes.map({ ($0.0.name, Optional($0.1)) }) {
             // Only the photos both tools drew, so a failure on one side does not tilt the ratio.
-            let both = box.rows.filter { (paths?.contains($0.photo.path) ?? true) && $0.measurements[a] != nil && $0.measurements[b] != nil }
+            let both = box.rows.filter {
+                (paths?.contains($0.photo.path) ?? true) && $0.measurements[a] != nil && $0.measurements[b] != nil
+            }
             guard let x = Summary(both.compactMap { $0.measurements[a] }), let y = Summary(both.compactMap { $0.measurements[b] })
             else { continue }
             let psnr = x.psnr - y.psnr

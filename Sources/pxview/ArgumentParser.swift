@@ -157,7 +157,8 @@ struct ParsedArguments: Equatable, Sendable {
     func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
         let name = option.spec.name
         guard let text = values[name] else { return nil }
-        return try option.read(OptionValue(text: text, bytes: valueBytes[name] ?? Array(text.utf8), option: name, command: command))
+        return try option.read(
+            OptionValue(text: text, bytes: valueBytes[name] ?? Array(text.utf8), option: name, command: command))
     }
 
     func has(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
@@ -199,7 +200,8 @@ enum ArgumentParser {
                 if let inlineValue {
                     value = inlineValue
                     let whole = raw[index - 1]
-                    parsed.valueBytes[option.name] = Array(whole[(whole.firstIndex(of: UInt8(ascii: "=")).map { $0 + 1 } ?? whole.count)...])
+                    parsed.valueBytes[option.name] = Array(
+                        whole[(whole.firstIndex(of: UInt8(ascii: "=")).map { $0 + 1 } ?? whole.count)...])
                 } else if index < arguments.count {
                     value = arguments[index]
                     parsed.valueBytes[option.name] = raw[index]
@@ -226,7 +228,8 @@ enum ArgumentParser {
                 command: spec.name.isEmpty ? nil : spec.name)
         }
         if parsed.positionals.count < spec.minPositionals {
-            let message = spec.missing.map { "\(spec.displayName) needs \($0.name), like '\($0.example)'" }
+            let message =
+                spec.missing.map { "\(spec.displayName) needs \($0.name), like '\($0.example)'" }
                 ?? "missing argument: usage: \(spec.usage)"
             throw UsageError(message: message, command: spec.name)
         }

@@ -34,7 +34,8 @@ enum AtomicFile {
         let directory = slash.map { Array(path[...$0]) } ?? []
         let name = slash.map { Array(path[($0 + 1)...]) } ?? path
         sweepStaleParts(in: directory.isEmpty ? Array(".".utf8) : directory)
-        let temporary = directory + [UInt8(ascii: ".")] + name
+        let temporary =
+            directory + [UInt8(ascii: ".")] + name
             + Array(".part-\(getpid())-\(UInt32.random(in: 0 ... .max))".utf8)
         do throws(SystemError) {
             try AtomicWrite.write(

@@ -1,7 +1,7 @@
-import Rendering
-import Terminal
 import Foundation
 import HTTP
+import Rendering
+import Terminal
 
 /// `pxview cache info|clear`: the disk cache of search results and images.
 enum Cache: PXCommand {
@@ -27,7 +27,9 @@ enum Cache: PXCommand {
                 """)
         case "clear":
             try cache.clear()
-            Output.out("cleared \(info.entries) \(info.entries == 1 ? "entry" : "entries") (\(size)) from \(TerminalText.sanitize(info.directory))\n")
+            Output.out(
+                "cleared \(info.entries) \(info.entries == 1 ? "entry" : "entries") (\(size)) from \(TerminalText.sanitize(info.directory))\n"
+            )
         case let other:
             throw UsageError(
                 message: "unknown cache action '\(TerminalText.sanitize(other))' (expected info or clear)",

@@ -31,7 +31,9 @@ struct CompletionScripts {
     /// what bash skips (with its value) when it looks for the command name.
     var valueOptionSpellings: [String] {
         var seen: Set<String> = []
-        return ([root] + commands).flatMap(\.options).filter(\.takesValue).flatMap(\.spellings).filter { seen.insert($0).inserted }
+        return ([root] + commands).flatMap(\.options).filter(\.takesValue).flatMap(\.spellings).filter {
+            seen.insert($0).inserted
+        }
     }
 
     // MARK: bash
@@ -265,7 +267,8 @@ struct CompletionScripts {
                 switch option.completion {
                 case .none: line += " -x"
                 case .files: line += " -r -F"
-                case .words, .commandNames: line += " -x -a \(fishQuoted((words(option.completion) ?? []).joined(separator: " ")))"
+                case .words, .commandNames:
+                    line += " -x -a \(fishQuoted((words(option.completion) ?? []).joined(separator: " ")))"
                 }
             }
             return line + " -d \(fishQuoted(option.help))"

@@ -66,20 +66,23 @@ enum ExplorerSetup {
     static let saveInCurrentDirectory = saveAction(in: nil)
 
     /// The same, into `directory` (nil: the current one).
-    static func saveAction(in directory: String?) -> ExplorerSaveAction { { bytes, hit, title in
-        let ext = ImageFileType(sniffing: bytes)?.fileExtension ?? "jpg"
-        let stem = hit.map { "pixabay-\($0.id)" }
-            ?? "pxview-" + ((title as NSString).lastPathComponent as NSString).deletingPathExtension
-        let size = StderrProgressReporter.formatBytes(Double(bytes.count))
-        for number in 1...999 {
-            let name = number == 1 ? "\(stem).\(ext)" : "\(stem)-\(number).\(ext)"
-            do {
-                try AtomicFile.write(bytes, to: directory.map { $0 + "/" + name } ?? name, replacing: false)
-            } catch is AtomicFile.AlreadyExists {
-                continue
+    static func saveAction(in directory: String?) -> ExplorerSaveAction {
+        { bytes, hit, title in
+            let ext = ImageFileType(sniffing: bytes)?.fileExtension ?? "jpg"
+            let stem =
+                hit.map { "pixabay-\($0.id)" }
+                ?? "pxview-" + ((title as NSString).lastPathComponent as NSString).deletingPathExtension
+            let size = StderrProgressReporter.formatBytes(Double(bytes.count))
+            for number in 1...999 {
+                let name = number == 1 ? "\(stem).\(ext)" : "\(stem)-\(number).\(ext)"
+                do {
+                    try AtomicFile.write(bytes, to: directory.map { $0 + "/" + name } ?? name, replacing: false)
+                } catch is AtomicFile.AlreadyExists {
+                    continue
+                }
+                return number == 1 ? "saved \(name) (\(size))" : "saved \(name) (\(stem).\(ext) exists; \(size))"
             }
-            return number == 1 ? "saved \(name) (\(size))" : "saved \(name) (\(stem).\(ext) exists; \(size))"
+            throw CommandError("\(stem).\(ext) and 998 numbered copies exist; nothing saved")
         }
-        throw CommandError("\(stem).\(ext) and 998 numbered copies exist; nothing saved")
-    } }
+    }
 }

@@ -1,6 +1,6 @@
-import Terminal
 import Foundation
 import Pixabay
+import Terminal
 
 /// `pxview fav add|rm|list`: the favourites file, through `FavouritesStore`.
 enum Fav: PXCommand {
@@ -22,13 +22,15 @@ enum Fav: PXCommand {
         switch action {
         case "add", "rm":
             guard let argument else {
-                throw UsageError(message: "pxview fav \(action) needs an image ID, like 'pxview fav \(action) 1000010'", command: command)
+                throw UsageError(
+                    message: "pxview fav \(action) needs an image ID, like 'pxview fav \(action) 1000010'", command: command)
             }
             let id = try ValueParser.imageID(argument, command: command)
             return action == "add" ? try await add(id: id, to: store, parsed: parsed) : try remove(id: id, from: store)
         case "list":
             if let argument {
-                throw UsageError(message: "unexpected argument '\(TerminalText.sanitize(argument))' for 'pxview fav list'", command: command)
+                throw UsageError(
+                    message: "unexpected argument '\(TerminalText.sanitize(argument))' for 'pxview fav list'", command: command)
             }
             return try list(store, json: parsed.has(json))
         default:

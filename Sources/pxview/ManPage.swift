@@ -70,7 +70,10 @@ struct ManPage {
                 lines += [".PP", Self.escaped("See KEYS for " + titles.joined(separator: " and ") + ".")]
             }
         }
-        lines += [".SH OPTIONS", "Options of pxview alone; all but \\fB\\-\\-version\\fR work with every command too, before or after its name."]
+        lines += [
+            ".SH OPTIONS",
+            "Options of pxview alone; all but \\fB\\-\\-version\\fR work with every command too, before or after its name.",
+        ]
         lines += root.options.flatMap(Self.option)
         // Each table once, under every title it has (the grid's keys are also a folder's grid's).
         var keyTables: [(titles: [String], entries: [KeyHelp.Entry])] = []

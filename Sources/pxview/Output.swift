@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
 import Plumbing
 import Terminal
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 /// Writes to the process's standard streams with write(2): whole buffers,
 /// retried on EINTR and short writes, so a frame is never half-sent.

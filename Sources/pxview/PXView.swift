@@ -1,5 +1,5 @@
-import Terminal
 import Foundation
+import Terminal
 
 /// Entry point: finds the command, hands the rest of the arguments to it, and
 /// turns every error into one line on stderr and an exit code.

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
 import Terminal
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
 
 /// Files named by bytes, as the kernel names them: a path from argv goes to
 /// open(2) unchanged, whatever its encoding (`caf\xe9.jpg` is a file name,

@@ -1,7 +1,7 @@
-import Terminal
 import Foundation
 import HTTP
 import Pixabay
+import Terminal
 
 #if canImport(Glibc)
     @preconcurrency import Glibc

@@ -1,7 +1,7 @@
-import Terminal
 import Explorer
 import Pixabay
 import Rendering
+import Terminal
 
 /// `pxview search`: one page of results as a table (or JSON), thumbnails above it on a terminal.
 enum Search: PXCommand {

@@ -57,7 +57,8 @@ enum ViewOption {
     ) { value throws(UsageError) in
         guard let choice = BackgroundChoice(parsing: value.text) else {
             throw UsageError(
-                message: "--bg expects auto|none|checker|black|white|#rrggbb, like #202020 (got '\(TerminalText.sanitize(value.text))')",
+                message:
+                    "--bg expects auto|none|checker|black|white|#rrggbb, like #202020 (got '\(TerminalText.sanitize(value.text))')",
                 command: value.command)
         }
         return choice

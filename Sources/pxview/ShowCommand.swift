@@ -1,7 +1,7 @@
 import Decoding
-import Glibc
 import Explorer
 import Foundation
+import Glibc
 import HTTP
 import Pixels
 import Rendering
@@ -47,7 +47,8 @@ enum Show: PXCommand {
             do {
                 let bytes = try await load(input, path: path, client: client)
                 status = max(
-                    status, display(bytes: bytes, name: TerminalText.sanitize(input), view: view, screen: screen, imageID: imageID))
+                    status,
+                    display(bytes: bytes, name: TerminalText.sanitize(input), view: view, screen: screen, imageID: imageID))
             } catch {
                 Output.err("pxview: \(error)\n")
                 status = ExitCode.failure
@@ -57,7 +58,9 @@ enum Show: PXCommand {
     }
 
     /// Draws already-fetched image bytes (`open` uses it too).
-    static func display(bytes: [UInt8], name: String, view: ViewOptions, screen: Screen, imageID: UInt32 = ImageIDs.base()) -> Int32 {
+    static func display(bytes: [UInt8], name: String, view: ViewOptions, screen: Screen, imageID: UInt32 = ImageIDs.base())
+        -> Int32
+    {
         let renderer = ImageRenderer()
         do {
             // The decoded image lives only until the view is resampled: an
@@ -215,7 +218,8 @@ struct Screen {
         let onTerminal = Output.isTerminal(1)
         // Off a terminal tmux cannot be asked about this pane; graphics asked
         // for explicitly are wrapped as they would have to be to show.
-        let multiplexer = onTerminal
+        let multiplexer =
+            onTerminal
             ? Multiplexer.detect(environment: environment)
             : Multiplexer.detect(environment: environment, askTmux: { "on" })
         // Off a terminal there is nothing to ask. kitty is also asked whether
@@ -234,7 +238,9 @@ struct Screen {
             background: view.background)
         if !(environment["PXVIEW_DEBUG"] ?? "").isEmpty {
             Output.err("pxview: terminal \(capabilities.map { String(describing: $0) } ?? "none")\n")
-            for ignored in capabilities?.ignoredReplies ?? [] { Output.err("pxview: ignored an out-of-bounds reply: \(ignored)\n") }
+            for ignored in capabilities?.ignoredReplies ?? [] {
+                Output.err("pxview: ignored an out-of-bounds reply: \(ignored)\n")
+            }
             Output.err("pxview: \(display.summary)\n")
         }
         if let hint = display.hint, onTerminal { Output.err(hint + "\n") }

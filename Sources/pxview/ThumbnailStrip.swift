@@ -1,8 +1,8 @@
 import Explorer
 import Foundation
 import Pixabay
-import Rendering
 import Pixels
+import Rendering
 
 /// Draws the page's previews side by side above the results table, each
 /// labelled with its id. Previews download in parallel; one that fails to
@@ -30,7 +30,8 @@ func drawThumbnailStrip(page: SearchPage, source: any PhotoSource, parsed: Parse
         var picture: InlinePicture?
         if let bytes = previews[index], let decoded = try? screen.display.decode(bytes, options: options) {
             let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewSettings(), box: box, screen: units)
-            picture = renderer.render(decoded.image, viewport: viewport, backend: screen.backend, imageID: imageIDBase + UInt32(index))
+            picture = renderer.render(
+                decoded.image, viewport: viewport, backend: screen.backend, imageID: imageIDBase + UInt32(index))
         }
         tiles.append(StripTile(label: "\(hit.id)", picture: picture))
     }

@@ -1,6 +1,6 @@
+import Pixels
 import Rendering
 import Terminal
-import Pixels
 
 /// Parsers for option values. Each throws a `UsageError` naming the option
 /// and the bad value, so `pxview show --size 80` says what was expected.
@@ -13,7 +13,8 @@ enum ValueParser {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
             throw UsageError(
-                message: "\(option) expects WxH with positive whole numbers, like \(example) (got '\(TerminalText.sanitize(text))')",
+                message:
+                    "\(option) expects WxH with positive whole numbers, like \(example) (got '\(TerminalText.sanitize(text))')",
                 command: command)
         }
         guard w <= limit, h <= limit else {

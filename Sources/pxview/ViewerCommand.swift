@@ -86,7 +86,8 @@ enum Folder {
             return extensions.contains(ext) && RawFile.isRegularFile(base + name)
         }
         let sorted = names.sorted {
-            String(decoding: $0, as: UTF8.self).compare(String(decoding: $1, as: UTF8.self), options: [.numeric, .caseInsensitive])
+            String(decoding: $0, as: UTF8.self).compare(
+                String(decoding: $1, as: UTF8.self), options: [.numeric, .caseInsensitive])
                 == .orderedAscending
         }
         return sorted.map { name in
@@ -103,8 +104,12 @@ enum Folder {
 
     /// One file or URL given on the command line.
     static func entry(input: String, path: [UInt8], client: CurlClient) -> ListSource.Entry {
-        let name = Show.isURL(input) ? TerminalText.sanitize(input) : RawFile.display(Array(path.split(separator: UInt8(ascii: "/")).last ?? []))
-        return ListSource.Entry(name: name.isEmpty ? TerminalText.sanitize(input) : name, byteCount: Show.isURL(input) ? 0 : RawFile.size(path)) {
+        let name =
+            Show.isURL(input)
+            ? TerminalText.sanitize(input) : RawFile.display(Array(path.split(separator: UInt8(ascii: "/")).last ?? []))
+        return ListSource.Entry(
+            name: name.isEmpty ? TerminalText.sanitize(input) : name, byteCount: Show.isURL(input) ? 0 : RawFile.size(path)
+        ) {
             () async throws(PixabayError) in
             do {
                 return try await Show.load(input, path: path, client: client)

@@ -3,8 +3,10 @@ import Testing
 @testable import Decoding
 
 @Suite struct CompletenessTests {
-    @Test(arguments: ["p01_china_640x427.jpg", "p04_freshflower_1600x1203_progressive.jpg", "p02_coffee_600x400.png",
-                      "p11_chelsea_interlaced_451x300.png", "v02_china_arithmetic_640x427.jpg"])
+    @Test(arguments: [
+        "p01_china_640x427.jpg", "p04_freshflower_1600x1203_progressive.jpg", "p02_coffee_600x400.png",
+        "p11_chelsea_interlaced_451x300.png", "v02_china_arithmetic_640x427.jpg",
+    ])
     func wholeImagesAreComplete(name: String) throws {
         #expect(isCompleteImage(try Fixtures.image(name)))
     }

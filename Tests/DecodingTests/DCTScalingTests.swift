@@ -70,7 +70,9 @@ import Testing
         ("p02_coffee_600x400.png", 250, 250, 300, 200), ("p11_chelsea_interlaced_451x300.png", 100, 100, 113, 75),
         ("p02_coffee_600x400.png", 1000, 1000, 600, 400),
     ])
-    func pngShrinksByAWholeFactorThatStillCovers(name: String, targetWidth: Int, targetHeight: Int, width: Int, height: Int) throws {
+    func pngShrinksByAWholeFactorThatStillCovers(name: String, targetWidth: Int, targetHeight: Int, width: Int, height: Int)
+        throws
+    {
         let bytes = try Fixtures.image(name)
         let reduced = try decodeImage(bytes, options: DecodeOptions(targetSize: Self.size(targetWidth, targetHeight)))
         #expect(reduced.image.size == Self.size(width, height))
@@ -86,7 +88,9 @@ import Testing
         let reduced = try decodeImage(bytes, options: DecodeOptions(targetSize: Self.size(full.width / 4, full.height / 4))).image
         #expect(reduced.width == (full.width + 3) / 4)
         for (ox, oy) in [(0, 0), (reduced.width / 2, reduced.height / 3), (reduced.width - 1, reduced.height - 1)] {
-            var sums = [0.0, 0.0, 0.0], alpha = 0.0, count = 0.0
+            var sums = [0.0, 0.0, 0.0]
+            var alpha = 0.0
+            var count = 0.0
             for y in (oy * 4)..<min(full.height, oy * 4 + 4) {
                 for x in (ox * 4)..<min(full.width, ox * 4 + 4) {
                     let p = full[x, y]

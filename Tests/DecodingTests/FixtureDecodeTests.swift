@@ -85,7 +85,8 @@ import Testing
         // would give a negative or a washed-out picture.
         let cmyk = try decodeImage(try Fixtures.image("v03_china_cmyk_adobe_320x213.jpg")).image
         let original = try decodeImage(try Fixtures.image("p01_china_640x427.jpg")).image
-        let cmykMeans = channelMeans(cmyk), originalMeans = channelMeans(original)
+        let cmykMeans = channelMeans(cmyk)
+        let originalMeans = channelMeans(original)
         for channel in 0..<3 {
             #expect(abs(cmykMeans[channel] - originalMeans[channel]) < 4, "channel \(channel)")
         }

@@ -93,17 +93,19 @@ func expectMatchesReference(
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
     let reference = try #require(Fixtures.reference[key], "no reference entry for \(key)", sourceLocation: sourceLocation)
-    #expect(image.width == reference.width && image.height == reference.height,
-            "\(key): \(image.size) vs PIL \(reference.width)x\(reference.height)", sourceLocation: sourceLocation)
+    #expect(
+        image.width == reference.width && image.height == reference.height,
+        "\(key): \(image.size) vs PIL \(reference.width)x\(reference.height)", sourceLocation: sourceLocation)
     guard image.width == reference.width, image.height == reference.height else { return }
     if exact {
         #expect(fnv1a64(image.pixels) == reference.fnv1a64, "\(key): pixels differ from PIL", sourceLocation: sourceLocation)
     }
     let means = channelMeans(image)
     for channel in 0..<4 {
-        #expect(abs(means[channel] - reference.mean[channel]) <= meanTolerance,
-                "\(key) channel \(channel) mean \(means[channel]) vs PIL \(reference.mean[channel])",
-                sourceLocation: sourceLocation)
+        #expect(
+            abs(means[channel] - reference.mean[channel]) <= meanTolerance,
+            "\(key) channel \(channel) mean \(means[channel]) vs PIL \(reference.mean[channel])",
+            sourceLocation: sourceLocation)
     }
     var worst = 0
     for sample in reference.samples {

@@ -37,7 +37,9 @@ import Testing
     @Test(arguments: [true, false])
     func bothByteOrdersParse(bigEndian: Bool) {
         for value: UInt32 in 1...8 {
-            #expect(exifOrientation(inJPEG: Self.jpeg(app1: Self.exifPrefix + Self.tiff(bigEndian: bigEndian, orientation: value))) == Int(value))
+            #expect(
+                exifOrientation(inJPEG: Self.jpeg(app1: Self.exifPrefix + Self.tiff(bigEndian: bigEndian, orientation: value)))
+                    == Int(value))
         }
         let long = Self.tiff(bigEndian: bigEndian, orientation: 5, type: 4)
         #expect(exifOrientation(inJPEG: Self.jpeg(app1: Self.exifPrefix + long)) == 5)
@@ -49,9 +51,19 @@ import Testing
             ("orientation 9", Self.jpeg(app1: Self.exifPrefix + Self.tiff(bigEndian: true, orientation: 9))),
             ("orientation 0", Self.jpeg(app1: Self.exifPrefix + Self.tiff(bigEndian: false, orientation: 0))),
             ("wrong value type", Self.jpeg(app1: Self.exifPrefix + Self.tiff(bigEndian: true, orientation: 6, type: 7))),
-            ("IFD far past the end", Self.jpeg(app1: Self.exifPrefix + Self.tiff(bigEndian: true, orientation: 6, ifdOffset: 0xFFFF_FFF0))),
-            ("IFD offset at the last byte", Self.jpeg(app1: Self.exifPrefix + Self.tiff(bigEndian: false, orientation: 6, ifdOffset: 25))),
-            ("65535 entries claimed", Self.jpeg(app1: Self.exifPrefix + Self.tiff(bigEndian: true, orientation: 7, count: 0xFFFF)).replacing(tag: 0x0112)),
+            (
+                "IFD far past the end",
+                Self.jpeg(app1: Self.exifPrefix + Self.tiff(bigEndian: true, orientation: 6, ifdOffset: 0xFFFF_FFF0))
+            ),
+            (
+                "IFD offset at the last byte",
+                Self.jpeg(app1: Self.exifPrefix + Self.tiff(bigEndian: false, orientation: 6, ifdOffset: 25))
+            ),
+            (
+                "65535 entries claimed",
+                Self.jpeg(app1: Self.exifPrefix + Self.tiff(bigEndian: true, orientation: 7, count: 0xFFFF)).replacing(
+                    tag: 0x0112)
+            ),
             ("not TIFF", Self.jpeg(app1: Self.exifPrefix + Array("XX*\0\0\0\0\u{8}".utf8))),
             ("APP1 without Exif header", Self.jpeg(app1: Array(good.dropFirst(6)))),
             ("segment longer than the file", Array(Self.jpeg(app1: good).prefix(20))),

@@ -80,7 +80,10 @@ import Testing
     @Test func colorsOnThePercentGridStayExact() throws {
         let colors = [RGB(r: 0, g: 0, b: 0), RGB(r: 255, g: 128, b: 0), RGB(r: 51, g: 102, b: 153)]
         var pixels: [UInt8] = []
-        for i in 0..<(64 * 48) { let c = colors[(i / 7) % 3]; pixels += [c.r, c.g, c.b, 255] }
+        for i in 0..<(64 * 48) {
+            let c = colors[(i / 7) % 3]
+            pixels += [c.r, c.g, c.b, 255]
+        }
         let image = RGBAImage(width: 64, height: 48, pixels: pixels)
         let shown = try Self.shown(SixelRenderer().render(image))
         #expect(shown.pixels == image.pixels)

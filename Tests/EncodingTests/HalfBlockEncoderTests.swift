@@ -1,5 +1,5 @@
-import GraphicsReadback
 import Encoding
+import GraphicsReadback
 import Pixels
 import Testing
 
@@ -12,10 +12,11 @@ import Testing
     @Test func twoByTwoIsExact() {
         let image = TestImages.image([[TestImages.red, TestImages.green], [TestImages.blue, TestImages.clear]])
         let text = encoded(image, columns: 2)
-        #expect(text == "\u{1B}[0m"
-            + "\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;255m▀"
-            + "\u{1B}[38;2;0;255;0m\u{1B}[49m▀"
-            + "\u{1B}[0m")
+        #expect(
+            text == "\u{1B}[0m"
+                + "\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;255m▀"
+                + "\u{1B}[38;2;0;255;0m\u{1B}[49m▀"
+                + "\u{1B}[0m")
     }
 
     @Test func unchangedColoursAreNotRepeated() {
@@ -36,13 +37,15 @@ import Testing
         let red = "\u{1B}[38;2;255;0;0m\u{1B}[48;2;255;0;0m▀\u{1B}[0m"
         let blue = "\u{1B}[38;2;0;0;255m\u{1B}[48;2;0;0;255m▀\u{1B}[0m"
         #expect(encoded(image, columns: 1) == "\u{1B}[0m" + red + "\r\n" + blue)
-        #expect(encoded(image, columns: 1, by: HalfBlockEncoder(layout: .positioned(row: 3, column: 5)))
-            == "\u{1B}[0m\u{1B}[3;5H" + red + "\u{1B}[4;5H" + blue)
+        #expect(
+            encoded(image, columns: 1, by: HalfBlockEncoder(layout: .positioned(row: 3, column: 5)))
+                == "\u{1B}[0m\u{1B}[3;5H" + red + "\u{1B}[4;5H" + blue)
     }
 
     @Test func oddHeightLeavesLastLowerHalfEmpty() {
         let image = TestImages.image([[TestImages.green]])
-        #expect(encoded(image, columns: 1)
-            == "\u{1B}[0m\u{1B}[38;2;0;255;0m▀\u{1B}[0m")
+        #expect(
+            encoded(image, columns: 1)
+                == "\u{1B}[0m\u{1B}[38;2;0;255;0m▀\u{1B}[0m")
     }
 }

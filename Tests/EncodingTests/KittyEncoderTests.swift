@@ -1,6 +1,6 @@
-import GraphicsReadback
 import Encoding
 import Foundation
+import GraphicsReadback
 import Pixels
 import Testing
 
@@ -60,14 +60,18 @@ import Testing
     }
 
     @Test func placeWritesPlacementKeys() {
-        #expect(TestImages.string(encoder.place(imageID: 5, placementID: 2, columns: 40, rows: 12))
-            == "\u{1B}_Ga=p,i=5,p=2,c=40,r=12,C=1,q=2\u{1B}\\")
-        let cropped = encoder.place(imageID: 5, placementID: 2, columns: 40, rows: 12,
-                                    crop: PixelRect(x: 10, y: 20, width: 300, height: 200), zIndex: -1)
-        #expect(TestImages.string(cropped)
-            == "\u{1B}_Ga=p,i=5,p=2,c=40,r=12,x=10,y=20,w=300,h=200,z=-1,C=1,q=2\u{1B}\\")
-        #expect(TestImages.string(encoder.place(imageID: 5, placementID: 0, columns: 0, rows: -3))
-            == "\u{1B}_Ga=p,i=5,C=1,q=2\u{1B}\\")
+        #expect(
+            TestImages.string(encoder.place(imageID: 5, placementID: 2, columns: 40, rows: 12))
+                == "\u{1B}_Ga=p,i=5,p=2,c=40,r=12,C=1,q=2\u{1B}\\")
+        let cropped = encoder.place(
+            imageID: 5, placementID: 2, columns: 40, rows: 12,
+            crop: PixelRect(x: 10, y: 20, width: 300, height: 200), zIndex: -1)
+        #expect(
+            TestImages.string(cropped)
+                == "\u{1B}_Ga=p,i=5,p=2,c=40,r=12,x=10,y=20,w=300,h=200,z=-1,C=1,q=2\u{1B}\\")
+        #expect(
+            TestImages.string(encoder.place(imageID: 5, placementID: 0, columns: 0, rows: -3))
+                == "\u{1B}_Ga=p,i=5,C=1,q=2\u{1B}\\")
     }
 
     @Test func transmitAndPlaceCarriesBoth() throws {
@@ -84,8 +88,9 @@ import Testing
         #expect(TestImages.string(encoder.delete(imageID: 12)) == "\u{1B}_Ga=d,d=I,i=12,q=2\u{1B}\\")
         #expect(TestImages.string(encoder.deletePlacements(imageID: 12)) == "\u{1B}_Ga=d,d=i,i=12,q=2\u{1B}\\")
         #expect(TestImages.string(encoder.deletePlacements(atColumn: 7, row: 3)) == "\u{1B}_Ga=d,d=p,x=7,y=3,q=2\u{1B}\\")
-        #expect(TestImages.string(encoder.place(imageID: 2, placementID: 1, columns: 3, rows: 2, offset: PixelPoint(x: 4, y: 0)))
-            == "\u{1B}_Ga=p,i=2,p=1,c=3,r=2,X=4,Y=0,C=1,q=2\u{1B}\\")
+        #expect(
+            TestImages.string(encoder.place(imageID: 2, placementID: 1, columns: 3, rows: 2, offset: PixelPoint(x: 4, y: 0)))
+                == "\u{1B}_Ga=p,i=2,p=1,c=3,r=2,X=4,Y=0,C=1,q=2\u{1B}\\")
     }
 
     @Test func emptyImageSendsNothing() {

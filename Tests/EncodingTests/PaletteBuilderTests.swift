@@ -1,5 +1,5 @@
-import GraphicsReadback
 import Encoding
+import GraphicsReadback
 import Pixels
 import Testing
 
@@ -26,8 +26,12 @@ import Testing
 
     @Test func nearlyIdenticalColoursStayDistinctAndMapExactly() throws {
         // Colours one step apart share a histogram cell; the exact path must still keep them.
-        let image = TestImages.image([[RGBA(r: 100, g: 100, b: 100), RGBA(r: 101, g: 100, b: 100),
-                                       RGBA(r: 100, g: 101, b: 100), RGBA(r: 100, g: 100, b: 101)]])
+        let image = TestImages.image([
+            [
+                RGBA(r: 100, g: 100, b: 100), RGBA(r: 101, g: 100, b: 100),
+                RGBA(r: 100, g: 101, b: 100), RGBA(r: 100, g: 100, b: 101),
+            ]
+        ])
         let frame = SixelRenderer().renderFrame(image)
         #expect(frame.palette.count == 4)
         #expect(frame.indexed.indices == [0, 1, 2, 3])

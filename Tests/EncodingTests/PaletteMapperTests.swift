@@ -1,6 +1,7 @@
-@testable import Encoding
 import Pixels
 import Testing
+
+@testable import Encoding
 
 @Suite struct PaletteMapperTests {
     /// 256 deterministic pseudo-random colours.
@@ -10,7 +11,9 @@ import Testing
     }()
 
     private func distance(_ a: RGB, _ b: RGBA) -> Double {
-        let dr = Double(a.r) - Double(b.r), dg = Double(a.g) - Double(b.g), db = Double(a.b) - Double(b.b)
+        let dr = Double(a.r) - Double(b.r)
+        let dg = Double(a.g) - Double(b.g)
+        let db = Double(a.b) - Double(b.b)
         return (dr * dr + dg * dg + db * db).squareRoot()
     }
 
@@ -121,7 +124,8 @@ import Testing
     @Test func diffusionIsTheSameInOnePartOrMany() throws {
         let photo = try RawFixture.china.load()
         let mapper = PaletteMapper(palette: PaletteBuilder().build(from: photo), dither: .diffusion)
-        #expect(mapper.map(photo, ditherOriginX: 0, ditherOriginY: 0, parts: 1)
-            == mapper.map(photo, ditherOriginX: 0, ditherOriginY: 0, parts: 4))
+        #expect(
+            mapper.map(photo, ditherOriginX: 0, ditherOriginY: 0, parts: 1)
+                == mapper.map(photo, ditherOriginX: 0, ditherOriginY: 0, parts: 4))
     }
 }

@@ -1,6 +1,8 @@
+import CZlib
 import GraphicsReadback
 import Pixels
 import Testing
+
 @testable import Encoding
 
 /// Splitting the sixel work across cores must not change a single byte.
@@ -20,8 +22,6 @@ import Testing
         #expect(encoder.encode(serial, palette: palette, parts: parts) == encoder.encode(serial, palette: palette, parts: 1))
     }
 }
-
-import CZlib
 
 @Suite struct ParallelDeflateTests {
     @Test(arguments: [1, 2, 3, 4])

@@ -1,5 +1,5 @@
-import GraphicsReadback
 import Encoding
+import GraphicsReadback
 import Pixels
 import Testing
 
@@ -10,11 +10,13 @@ import Testing
     }
 
     @Test func twoByTwoOfTwoColoursIsExact() {
-        let red = TestImages.red, blue = TestImages.blue
+        let red = TestImages.red
+        let blue = TestImages.blue
         // Colour 0 (red, seen first) paints row 0 of column 0 ('@' = 1) and
         // row 1 of column 1 ('A' = 2); colour 1 (blue) the other two.
-        #expect(sixel([[red, blue], [blue, red]])
-            == "\u{1B}P0;1;0q\"1;1;2;2#0;2;100;0;0#1;2;0;0;100#0@A$#1A@\u{1B}\\")
+        #expect(
+            sixel([[red, blue], [blue, red]])
+                == "\u{1B}P0;1;0q\"1;1;2;2#0;2;100;0;0#1;2;0;0;100#0@A$#1A@\u{1B}\\")
     }
 
     @Test func runOfTenUsesRepeat() {
@@ -34,7 +36,8 @@ import Testing
     }
 
     @Test func transparentPixelsAreNeverPainted() throws {
-        let red = TestImages.red, clear = TestImages.clear
+        let red = TestImages.red
+        let clear = TestImages.clear
         let row = [red, clear, red, clear, clear, clear, clear, clear, red, clear]
         let text = sixel([row])
         // Gaps are empty sixels ('?'), long ones repeated; the trailing gap is not written.

@@ -1,5 +1,5 @@
-import GraphicsReadback
 import Encoding
+import GraphicsReadback
 import Pixels
 import Testing
 

@@ -1,6 +1,6 @@
 import Pixabay
-import Rendering
 import Pixels
+import Rendering
 import Terminal
 import Testing
 
@@ -9,16 +9,18 @@ import Testing
 /// 80x24 cells of 10x20 px: 3 columns of 26-cell slots (tiles of 24x8
 /// cells, 240x160 px) and 2 rows of them, 6 tiles on screen.
 func browserLayout(columns: Int = 80, rows: Int = 24) -> BrowserLayout {
-    BrowserLayout(geometry: ScreenGeometry(
-        graphics: .sixel, windowCells: PixelSize(width: columns, height: rows), cellPixels: PixelSize(width: 10, height: 20)))
+    BrowserLayout(
+        geometry: ScreenGeometry(
+            graphics: .sixel, windowCells: PixelSize(width: columns, height: rows), cellPixels: PixelSize(width: 10, height: 20)))
 }
 
 func loadedBrowser(hits count: Int = 10, totalPages: Int = 9, offline: Bool = false) -> BrowserState {
     var state = BrowserState(layout: browserLayout(), query: "famous quotes", offline: offline)
     _ = state.start()
-    _ = state.handle(.searchFinished(
-        query: "famous quotes", page: 1,
-        result: .page(hits: (1...count).map(sampleHit), totalHits: 173, totalPages: totalPages, note: nil)))
+    _ = state.handle(
+        .searchFinished(
+            query: "famous quotes", page: 1,
+            result: .page(hits: (1...count).map(sampleHit), totalHits: 173, totalPages: totalPages, note: nil)))
     return state
 }
 
@@ -59,15 +61,17 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         var state = BrowserState(layout: browserLayout(), query: "famous quotes", offline: false)
         _ = state.start()
         let hits = (1...20).map(sampleHit)
-        let effects = state.handle(.searchFinished(
-            query: "famous quotes", page: 1, result: .page(hits: hits, totalHits: 173, totalPages: 9, note: nil)))
+        let effects = state.handle(
+            .searchFinished(
+                query: "famous quotes", page: 1, result: .page(hits: hits, totalHits: 173, totalPages: 9, note: nil)))
         #expect(effects == [.loadThumbnails(Array(hits[0..<12]))])
         #expect(state.tiles[1] == .loading)
         #expect(state.statusText == "1 of 173 · Images from Pixabay")
         _ = state.start()
-        _ = state.handle(.searchFinished(
-            query: "famous quotes", page: 1,
-            result: .page(hits: hits, totalHits: 173, totalPages: 9, note: "network unavailable: showing cached results")))
+        _ = state.handle(
+            .searchFinished(
+                query: "famous quotes", page: 1,
+                result: .page(hits: hits, totalHits: 173, totalPages: 9, note: "network unavailable: showing cached results")))
         #expect(state.statusText == "1 of 173 · Images from Pixabay · network unavailable: showing cached results")
         _ = state.handle(.thumbnailFinished(id: 1, loaded: true))
         _ = state.handle(.thumbnailFinished(id: 2, loaded: false))
@@ -77,9 +81,10 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
     @Test func offlineStatusCarriesTheCatalogNote() {
         var state = BrowserState(layout: browserLayout(), query: "", offline: true)
         _ = state.start()
-        _ = state.handle(.searchFinished(
-            query: "", page: 1,
-            result: .page(hits: [sampleHit(1)], totalHits: 1, totalPages: 1, note: "offline catalog: 1 photos")))
+        _ = state.handle(
+            .searchFinished(
+                query: "", page: 1,
+                result: .page(hits: [sampleHit(1)], totalHits: 1, totalPages: 1, note: "offline catalog: 1 photos")))
         #expect(state.statusText == "1 of 1 · offline catalog: 1 photos")
     }
 
@@ -89,8 +94,10 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         _ = state.handle(.input(.key(Key(.char("u"), .control))))
         for character in "cats" { _ = state.handle(press(character)) }
         #expect(state.handle(press(.enter)) == [.search(query: "cats", page: 1)])
-        #expect(state.handle(.searchFinished(
-            query: "famous quotes", page: 1, result: .page(hits: [], totalHits: 0, totalPages: 0, note: nil))) == [])
+        #expect(
+            state.handle(
+                .searchFinished(
+                    query: "famous quotes", page: 1, result: .page(hits: [], totalHits: 0, totalPages: 0, note: nil))) == [])
         #expect(state.hits.count == 10)
         _ = state.handle(.searchFinished(query: "cats", page: 1, result: .failed("network down")))
         #expect(state.statusText == "network down")
@@ -148,9 +155,10 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         // Scrolling past the last row stays on the last hit until the page is there.
         _ = state.handle(press(.pageDown))
         #expect(state.selection == 9)
-        let arrived = state.handle(.searchFinished(
-            query: "famous quotes", page: 2,
-            result: .page(hits: (9...20).map(sampleHit), totalHits: 173, totalPages: 9, note: nil)))
+        let arrived = state.handle(
+            .searchFinished(
+                query: "famous quotes", page: 2,
+                result: .page(hits: (9...20).map(sampleHit), totalHits: 173, totalPages: 9, note: nil)))
         // Hit 9 and 10 were on page 1 already: listed once.
         #expect(state.hits.map(\.id) == Array(1...20))
         #expect(state.page == 2 && !state.loadingMore)
@@ -248,25 +256,29 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
     @Test func aFolderHasNoFavouritesAndSaysWhereItIs() {
         var state = BrowserState(layout: browserLayout(), query: "", offline: true, folder: "~/Pictures")
         _ = state.start()
-        _ = state.handle(.searchFinished(
-            query: "", page: 1, result: .page(hits: [sampleHit(1), sampleHit(2)], totalHits: 2, totalPages: 1, note: nil)))
+        _ = state.handle(
+            .searchFinished(
+                query: "", page: 1, result: .page(hits: [sampleHit(1), sampleHit(2)], totalHits: 2, totalPages: 1, note: nil)))
         #expect(state.statusText == "1 of 2 · ~/Pictures")
         #expect(state.handle(press("f")) == [])
         #expect(state.message == "favourites are for Pixabay images")
         var local = sampleHit(3)
         local.imageWidth = 0
-        _ = state.handle(.searchFinished(
-            query: "", page: 1, result: .page(hits: [local], totalHits: 1, totalPages: 1, note: nil)))
+        _ = state.handle(
+            .searchFinished(
+                query: "", page: 1, result: .page(hits: [local], totalHits: 1, totalPages: 1, note: nil)))
         _ = state.start()
-        _ = state.handle(.searchFinished(
-            query: "", page: 1, result: .page(hits: [local], totalHits: 1, totalPages: 1, note: nil)))
+        _ = state.handle(
+            .searchFinished(
+                query: "", page: 1, result: .page(hits: [local], totalHits: 1, totalPages: 1, note: nil)))
         _ = state.handle(.imageSize(id: 3, width: 640, height: 427))
         #expect(state.hits[0].imageWidth == 640 && state.hits[0].imageHeight == 427)
         // A new search lists the file again without its size: the learnt one stays.
         _ = state.handle(press("/"))
         _ = state.handle(press(.enter))
-        _ = state.handle(.searchFinished(
-            query: "", page: 1, result: .page(hits: [local], totalHits: 1, totalPages: 1, note: nil)))
+        _ = state.handle(
+            .searchFinished(
+                query: "", page: 1, result: .page(hits: [local], totalHits: 1, totalPages: 1, note: nil)))
         #expect(state.hits[0].imageWidth == 640 && state.hits[0].imageHeight == 427)
     }
 
@@ -304,16 +316,26 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
     @Test func largerTilesReloadAFoldersThumbnails() {
         var folder = BrowserState(layout: browserLayout(), query: "", offline: true, folder: "/photos")
         _ = folder.start()
-        _ = folder.handle(.searchFinished(
-            query: "", page: 1, result: .page(hits: (1...4).map(sampleHit), totalHits: 4, totalPages: 1, note: nil)))
+        _ = folder.handle(
+            .searchFinished(
+                query: "", page: 1, result: .page(hits: (1...4).map(sampleHit), totalHits: 4, totalPages: 1, note: nil)))
         for id in 1...4 { _ = folder.handle(.thumbnailFinished(id: id, loaded: true)) }
-        let grown = folder.handle(.resized(BrowserLayout(geometry: ScreenGeometry(
-            graphics: .sixel, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 16, height: 32)))))
+        let grown = folder.handle(
+            .resized(
+                BrowserLayout(
+                    geometry: ScreenGeometry(
+                        graphics: .sixel, windowCells: PixelSize(width: 80, height: 24),
+                        cellPixels: PixelSize(width: 16, height: 32)))))
         #expect(grown == [.loadThumbnails((1...4).map(sampleHit))])
         var online = loadedBrowser(hits: 4, totalPages: 1)
         for id in 1...4 { _ = online.handle(.thumbnailFinished(id: id, loaded: true)) }
-        #expect(online.handle(.resized(BrowserLayout(geometry: ScreenGeometry(
-            graphics: .sixel, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 16, height: 32))))) == [])
+        #expect(
+            online.handle(
+                .resized(
+                    BrowserLayout(
+                        geometry: ScreenGeometry(
+                            graphics: .sixel, windowCells: PixelSize(width: 80, height: 24),
+                            cellPixels: PixelSize(width: 16, height: 32))))) == [])
     }
 
     @Test func resizeKeepsTheSelectionVisible() {

@@ -4,13 +4,13 @@ import Foundation
 import Glibc
 import GraphicsReadback
 import Pixabay
-@testable import Rendering
-import Scaling
 import Pixels
+import Scaling
 import Terminal
 import Testing
 
 @testable import Explorer
+@testable import Rendering
 
 /// A 40x12-cell window of 8x16-px cells: the viewer's view is 320x176 px.
 let smallCells = PixelSize(width: 40, height: 12)
@@ -21,8 +21,10 @@ func smallGeometry(_ graphics: DrawingMethod) -> ScreenGeometry {
 }
 
 /// The backend for the small window; kitty as kitty 0.26.5 (pixel offsets) unless told otherwise.
-func smallBackend(_ method: DrawingMethod, traits: TerminalTraits = TerminalTraits(version: "kitty(0.26.5)"),
-                  background: RGBA? = nil) -> any GraphicsBackend {
+func smallBackend(
+    _ method: DrawingMethod, traits: TerminalTraits = TerminalTraits(version: "kitty(0.26.5)"),
+    background: RGBA? = nil
+) -> any GraphicsBackend {
     testDisplay(method, cells: smallCells, cell: smallCell, traits: traits, background: background)
         .makeBackend(resampler: Resampler(threads: 1))
 }
@@ -107,7 +109,9 @@ extension Array where Element == UInt8 {
         for step in ["", "+", "+", "+", "-", "-", "-", "-", "z"] {
             if let character = step.first { _ = state.handle(key(character)) }
             let frame = String(decoding: painter.frame(for: state), as: UTF8.self)
-            guard let range = frame.range(of: "a=p,"), let end = frame[range.upperBound...].firstIndex(of: "\u{1B}") else { continue }
+            guard let range = frame.range(of: "a=p,"), let end = frame[range.upperBound...].firstIndex(of: "\u{1B}") else {
+                continue
+            }
             var keys: [String: Int] = [:]
             for pair in frame[range.upperBound..<end].split(separator: ",") {
                 let parts = pair.split(separator: "=")
@@ -115,9 +119,12 @@ extension Array where Element == UInt8 {
             }
             let boxWidth = Double(keys["c", default: 0] * 8 - keys["X", default: 0])
             let boxHeight = Double(keys["r", default: 0] * 16 - keys["Y", default: 0])
-            let cropWidth = Double(keys["w", default: 1]), cropHeight = Double(keys["h", default: 1])
+            let cropWidth = Double(keys["w", default: 1])
+            let cropHeight = Double(keys["h", default: 1])
             let heightForWidth = boxWidth * cropHeight / cropWidth
-            #expect(abs(heightForWidth - boxHeight) <= 1.0, "step \(step): box \(boxWidth)x\(boxHeight), crop \(cropWidth)x\(cropHeight)")
+            #expect(
+                abs(heightForWidth - boxHeight) <= 1.0,
+                "step \(step): box \(boxWidth)x\(boxHeight), crop \(cropWidth)x\(cropHeight)")
         }
     }
 
@@ -125,7 +132,8 @@ extension Array where Element == UInt8 {
         // Konsole shifts a scaled placement by X/Y instead of shrinking it:
         // whole cells, no offsets.
         let state = smallViewer(.kitty)
-        let painter = ViewerPainter(image: gradient(), backend: smallBackend(.kitty, traits: TerminalTraits(version: "Konsole 22.12.3")))
+        let painter = ViewerPainter(
+            image: gradient(), backend: smallBackend(.kitty, traits: TerminalTraits(version: "Konsole 22.12.3")))
         let first = painter.frame(for: state)
         #expect(first.count(of: "\u{1B}[1;5H\u{1B}_Ga=p,i=1,p=1,c=33,r=11,x=0,y=0,w=96,h=64,C=1,q=2\u{1B}\\") == 1)
     }
@@ -201,7 +209,8 @@ extension Array where Element == UInt8 {
 
     @Test func konsoleSixelPicturesAreDeletedNotJustErased() {
         var state = smallViewer(.sixel)
-        let painter = ViewerPainter(image: gradient(), backend: smallBackend(.sixel, traits: TerminalTraits(version: "Konsole 22.12.3")))
+        let painter = ViewerPainter(
+            image: gradient(), backend: smallBackend(.sixel, traits: TerminalTraits(version: "Konsole 22.12.3")))
         _ = painter.frame(for: state)
         _ = state.handle(key("-"))
         // The old picture covered cells 3...36 by rows 0...10 (one band):
@@ -257,12 +266,15 @@ extension Array where Element == UInt8 {
 
     @Test func placeholdersUploadTheViewAndWriteItsCells() {
         var state = smallViewer(.kittyPlaceholders)
-        let backend = testDisplay(.kittyPlaceholders, cells: smallCells, cell: smallCell).makeBackend(resampler: Resampler(threads: 1))
+        let backend = testDisplay(.kittyPlaceholders, cells: smallCells, cell: smallCell).makeBackend(
+            resampler: Resampler(threads: 1))
         let painter = ViewerPainter(image: gradient(), backend: backend)
         let first = painter.frame(for: state)
         // The 272x176 canvas of cells 3...36, rows 0...10, as a virtual placement.
         #expect(first.count(of: ",U=1,c=34,r=11,q=2") == 1)
-        let high = String(decoding: Array(KittyPlaceholders.row(imageID: 1 | (UInt32(getpid() % 255) + 1) << 24, row: 0, columns: 34)), as: UTF8.self)
+        let high = String(
+            decoding: Array(KittyPlaceholders.row(imageID: 1 | (UInt32(getpid() % 255) + 1) << 24, row: 0, columns: 34)),
+            as: UTF8.self)
         #expect(first.count(of: "\u{1B}[1;4H" + high) == 1)
         #expect(first.count(of: "\u{1B}[38;5;1m") == 11)
         _ = state.handle(key("-"))
@@ -282,8 +294,10 @@ extension Array where Element == UInt8 {
             layout: BrowserLayout(geometry: ScreenGeometry(graphics: method, windowCells: cells, cellPixels: cell)),
             query: "", offline: true)
         _ = state.start()
-        _ = state.handle(.searchFinished(
-            query: "", page: 1, result: .page(hits: (1...hits).map(sampleHit), totalHits: hits, totalPages: 1, note: "offline")))
+        _ = state.handle(
+            .searchFinished(
+                query: "", page: 1,
+                result: .page(hits: (1...hits).map(sampleHit), totalHits: hits, totalPages: 1, note: "offline")))
         let backend = testDisplay(method, cells: cells, cell: cell).makeBackend(resampler: Resampler(threads: 1))
         return (state, BrowserPainter(backend: backend))
     }
@@ -399,8 +413,11 @@ extension Array where Element == UInt8 {
         var state = BrowserState(layout: browserLayout(), query: "", offline: true)
         _ = state.start()
         _ = state.handle(.searchFinished(query: "", page: 1, result: .page(hits: [hit], totalHits: 1, totalPages: 1, note: nil)))
-        let frame = BrowserPainter(backend: testDisplay(.sixel, cells: PixelSize(width: 80, height: 24), cell: PixelSize(width: 10, height: 20)).makeBackend())
-            .frame(for: state, thumbnails: [:])
+        let frame = BrowserPainter(
+            backend: testDisplay(.sixel, cells: PixelSize(width: 80, height: 24), cell: PixelSize(width: 10, height: 20))
+                .makeBackend()
+        )
+        .frame(for: state, thumbnails: [:])
         #expect(frame.count(of: "\u{1B}]0") == 0)
         #expect(frame.count(of: "\u{1B}[2J") == 0)
         #expect(frame.count(of: "tags: evil\u{FFFD}]0;pwned\u{FFFD}, tag") == 1)
@@ -523,7 +540,8 @@ func kittyUploads(_ frame: [UInt8]) throws -> [(id: Int, size: PixelSize)] {
         #expect(try kittyUploads(panned).isEmpty)
         #expect(panned.count(of: "a=p,i=\(0x2000_0000),p=1") == 1)
         // The crop moved right by a fifth of its width.
-        let before = try #require(kittyCrop(zoomed)), after = try #require(kittyCrop(panned))
+        let before = try #require(kittyCrop(zoomed))
+        let after = try #require(kittyCrop(panned))
         #expect(abs(Double(after.x - before.x) - 0.2 * Double(before.width)) <= 1, "\(before) then \(after)")
         for _ in 0..<3 { _ = state.handle(key("l")) }
         let further = painter.frame(for: state)
@@ -571,8 +589,9 @@ func kittyUploads(_ frame: [UInt8]) throws -> [(id: Int, size: PixelSize)] {
         let area = CellRect(column: 0, row: 0, columns: 40, rows: 11)
         func canvas(x: Double, width: Double = 160) -> Canvas {
             Canvas(
-                Picture(image: gradient(), key: PictureKey(id: 1), source: SourceRect(x: x, y: 8, width: width, height: 88),
-                        area: area, placement: PixelRect(x: 0, y: 0, width: 320, height: 176)),
+                Picture(
+                    image: gradient(), key: PictureKey(id: 1), source: SourceRect(x: x, y: 8, width: width, height: 88),
+                    area: area, placement: PixelRect(x: 0, y: 0, width: 320, height: 176)),
                 screen: screen)
         }
         #expect(canvas(x: 20).pan(from: canvas(x: 10)) == PixelPoint(x: 20, y: 0))

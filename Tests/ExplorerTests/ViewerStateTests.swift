@@ -1,6 +1,6 @@
 import Pixabay
-import Rendering
 import Pixels
+import Rendering
 import Scaling
 import Terminal
 import Testing
@@ -10,8 +10,9 @@ import Testing
 /// A 120x40-cell window of 10x20-pixel cells: the picture gets 120x39 cells,
 /// a 1200x780 view, and the 1920x1280 photo fits at 0.609.
 func viewerLayout(_ graphics: DrawingMethod = .kitty) -> ViewerLayout {
-    ViewerLayout(geometry: ScreenGeometry(
-        graphics: graphics, windowCells: PixelSize(width: 120, height: 40), cellPixels: PixelSize(width: 10, height: 20)))
+    ViewerLayout(
+        geometry: ScreenGeometry(
+            graphics: graphics, windowCells: PixelSize(width: 120, height: 40), cellPixels: PixelSize(width: 10, height: 20)))
 }
 
 func viewer(directly: Bool = true, hit: PixabayHit? = nil, decoded: PixelSize = PixelSize(width: 1920, height: 1280))
@@ -249,8 +250,9 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
         _ = state.handle(key(.right))  // off-centre, so a reset centre would show
         let centre = (state.viewport.centerX, state.viewport.centerY)
         #expect(centre.0 != 0.5)
-        let smaller = ViewerLayout(geometry: ScreenGeometry(
-            graphics: .kitty, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 10, height: 20)))
+        let smaller = ViewerLayout(
+            geometry: ScreenGeometry(
+                graphics: .kitty, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 10, height: 20)))
         _ = state.handle(.resized(smaller))
         #expect(state.viewport.zoom == 2)
         #expect(state.viewport.viewSize == PixelSize(width: 800, height: 460))
@@ -277,8 +279,9 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
         #expect(layout.viewSize == PixelSize(width: 1000, height: 741))
         #expect(layout.statusRow == 39)
         // Uncapped, the view is the window less the status row.
-        let kitty = ViewerLayout(geometry: ScreenGeometry(
-            graphics: .kitty, windowCells: PixelSize(width: 120, height: 40), cellPixels: PixelSize(width: 9, height: 18)))
+        let kitty = ViewerLayout(
+            geometry: ScreenGeometry(
+                graphics: .kitty, windowCells: PixelSize(width: 120, height: 40), cellPixels: PixelSize(width: 9, height: 18)))
         #expect(kitty.imageArea == CellRect(column: 0, row: 0, columns: 120, rows: 39))
     }
 }

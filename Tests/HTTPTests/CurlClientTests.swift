@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import HTTP
 
@@ -297,7 +297,8 @@ private func seconds(_ duration: Duration) -> Double {
             #expect(!error.description.contains(secret))
             #expect(!String(reflecting: error).contains(secret))
         }
-        #expect(errors.first?.description == "timed out after 0.3 s fetching \(server.url("/slow?q=red+fox&key=REDACTED&page=2"))")
+        #expect(
+            errors.first?.description == "timed out after 0.3 s fetching \(server.url("/slow?q=red+fox&key=REDACTED&page=2"))")
     }
 
     @Test func progressReportsGrowingCountsUpToTheTotal() async throws {

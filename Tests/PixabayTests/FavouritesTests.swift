@@ -49,7 +49,8 @@ import Testing
         let store = freshStore()
         defer { cleanUp(store) }
         try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
-        let old = #"{"version":1,"favourites":[{"id":5,"tags":"a, b","user":"u","userID":1,"type":"photo","pageURL":"p","previewURL":"v","webformatURL":"w","largeImageURL":"l","imageWidth":640,"imageHeight":480,"added":"2024-01-02T03:04:05Z"}]}"#
+        let old =
+            #"{"version":1,"favourites":[{"id":5,"tags":"a, b","user":"u","userID":1,"type":"photo","pageURL":"p","previewURL":"v","webformatURL":"w","largeImageURL":"l","imageWidth":640,"imageHeight":480,"added":"2024-01-02T03:04:05Z"}]}"#
         try Data(old.utf8).write(to: URL(fileURLWithPath: store.path))
         let listed = try store.list()
         #expect(listed.map(\.id) == [5])
@@ -109,8 +110,11 @@ import Testing
     }
 
     @Test func defaultDirectoryFollowsXDG() {
-        #expect(FavouritesStore.defaultDirectory(environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/home/u"]) == "/x/data/pxview")
-        #expect(FavouritesStore.defaultDirectory(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/u"]) == "/home/u/.local/share/pxview")
+        #expect(
+            FavouritesStore.defaultDirectory(environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/home/u"]) == "/x/data/pxview")
+        #expect(
+            FavouritesStore.defaultDirectory(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/u"])
+                == "/home/u/.local/share/pxview")
         #expect(FavouritesStore.defaultDirectory(environment: ["HOME": "/home/u"]) == "/home/u/.local/share/pxview")
         #expect(FavouritesStore(environment: ["HOME": "/home/u"]).path == "/home/u/.local/share/pxview/favourites.json")
     }

@@ -167,14 +167,16 @@ import Testing
     }
 
     @Test func missingFilesAreNamed() async throws {
-        let directory = try temporaryCatalog(json: #"{"hits":[{"id":2,"previewURL":"web/a.jpg","webformatURL":"web/b.jpg"}]}"#, files: ["web/a.jpg"])
+        let directory = try temporaryCatalog(
+            json: #"{"hits":[{"id":2,"previewURL":"web/a.jpg","webformatURL":"web/b.jpg"}]}"#, files: ["web/a.jpg"])
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(await loadError(directory) == .catalog("entry 2: missing file \(directory.standardizedFileURL.path)/web/b.jpg"))
     }
 
     @Test func smallValidCatalogLoadsWithEmptyLargeFallingBack() async throws {
         let directory = try temporaryCatalog(
-            json: #"{"hits":[{"id":3,"previewURL":"web/a.jpg","webformatURL":"web/a.jpg","largeImageURL":"","colors":["red"],"category":"food"}]}"#,
+            json:
+                #"{"hits":[{"id":3,"previewURL":"web/a.jpg","webformatURL":"web/a.jpg","largeImageURL":"","colors":["red"],"category":"food"}]}"#,
             files: ["web/a.jpg"])
         defer { try? FileManager.default.removeItem(at: directory) }
         let catalog = try OfflineCatalog(directory: directory)
@@ -205,7 +207,8 @@ import Testing
 
     @Test func noKeyAndNoURLGivesTheOfflineCatalogWithAHint() throws {
         for key in [nil, "", "   "] {
-            let resolved = try resolveSource(apiKey: key, apiURL: nil, offline: false, fetcher: fetcher, catalogDirectory: catalog)
+            let resolved = try resolveSource(
+                apiKey: key, apiURL: nil, offline: false, fetcher: fetcher, catalogDirectory: catalog)
             #expect(resolved.source.isOffline)
             #expect(resolved.source is OfflineCatalog)
             #expect(resolved.hint == "pxview: offline catalog (set PIXABAY_API_KEY or use --api-key to search Pixabay)")
@@ -221,7 +224,8 @@ import Testing
     }
 
     @Test func apiURLWithoutKeyGivesThatServer() throws {
-        let resolved = try resolveSource(apiKey: nil, apiURL: "http://127.0.0.1:8080/api/", offline: false, fetcher: fetcher, catalogDirectory: catalog)
+        let resolved = try resolveSource(
+            apiKey: nil, apiURL: "http://127.0.0.1:8080/api/", offline: false, fetcher: fetcher, catalogDirectory: catalog)
         let client = try #require(resolved.source as? PixabayClient)
         #expect(client.apiKey == "")
         #expect(client.baseURL == "http://127.0.0.1:8080/api/")

@@ -17,7 +17,10 @@ import Testing
 
     @Test func favouriteRowsShowTheDayAdded() {
         let entry = FavouriteEntry(hit: hit, added: Date(timeIntervalSince1970: 1_700_000_000))
-        #expect(ResultsListing.favouriteRow(for: entry) == ["195893", "4000x2250", "Josch13", "5", "2023-11-14", "blossom, bloom, flower"])
+        #expect(
+            ResultsListing.favouriteRow(for: entry) == [
+                "195893", "4000x2250", "Josch13", "5", "2023-11-14", "blossom, bloom, flower",
+            ])
     }
 
     @Test func footersSayWhereThePhotosAreFrom() {

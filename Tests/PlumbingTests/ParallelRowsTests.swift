@@ -21,7 +21,9 @@ import Testing
     @Test func unitRangesAreProportional() {
         for rows in [1, 2, 5, 99, 533] {
             for parts in 1...6 {
-                #expect(ParallelRows.ranges(parts: parts, rows: rows) == (0..<parts).map { $0 * rows / parts..<($0 + 1) * rows / parts })
+                #expect(
+                    ParallelRows.ranges(parts: parts, rows: rows)
+                        == (0..<parts).map { $0 * rows / parts..<($0 + 1) * rows / parts })
             }
         }
     }

@@ -11,12 +11,14 @@ import Testing
     @Test func shrinkingXtermKeepsTheMeasuredCell() {
         // xterm shrunk to 600x400 px: 66x20 cells, TIOCGWINSZ 600x400 with its
         // border; 400 / 20 = 20 px rows would be a pixel off.
-        let small = xterm.resized(to: WindowSize(cells: PixelSize(width: 66, height: 20), pixels: PixelSize(width: 600, height: 400)))
+        let small = xterm.resized(
+            to: WindowSize(cells: PixelSize(width: 66, height: 20), pixels: PixelSize(width: 600, height: 400)))
         #expect(small.cellPixels == PixelSize(width: 9, height: 19))
         #expect(small.windowCells == PixelSize(width: 66, height: 20))
         #expect(small.windowPixels == PixelSize(width: 600, height: 400))
         // And growing again.
-        let grown = small.resized(to: WindowSize(cells: PixelSize(width: 110, height: 36), pixels: PixelSize(width: 994, height: 688)))
+        let grown = small.resized(
+            to: WindowSize(cells: PixelSize(width: 110, height: 36), pixels: PixelSize(width: 994, height: 688)))
         #expect(grown.cellPixels == PixelSize(width: 9, height: 19))
     }
 
@@ -25,7 +27,8 @@ import Testing
         let kitty = DisplayGeometry(
             windowCells: PixelSize(width: 100, height: 34), cellPixels: PixelSize(width: 9, height: 18),
             windowPixels: PixelSize(width: 900, height: 612))
-        let bigger = kitty.resized(to: WindowSize(cells: PixelSize(width: 75, height: 25), pixels: PixelSize(width: 900, height: 612)))
+        let bigger = kitty.resized(
+            to: WindowSize(cells: PixelSize(width: 75, height: 25), pixels: PixelSize(width: 900, height: 612)))
         #expect(bigger.cellPixels == PixelSize(width: 12, height: 24))
     }
 
@@ -34,10 +37,12 @@ import Testing
         #expect(noPixels.cellPixels == xterm.cellPixels && noPixels.windowPixels == nil)
         var fixed = xterm
         fixed.cellSizeFixed = true
-        let resized = fixed.resized(to: WindowSize(cells: PixelSize(width: 75, height: 25), pixels: PixelSize(width: 900, height: 612)))
+        let resized = fixed.resized(
+            to: WindowSize(cells: PixelSize(width: 75, height: 25), pixels: PixelSize(width: 900, height: 612)))
         #expect(resized.cellPixels == xterm.cellPixels)
         // Hostile pixel fields are not believed.
-        let hostile = xterm.resized(to: WindowSize(cells: PixelSize(width: 10, height: 10), pixels: PixelSize(width: 60000, height: 60000)))
+        let hostile = xterm.resized(
+            to: WindowSize(cells: PixelSize(width: 10, height: 10), pixels: PixelSize(width: 60000, height: 60000)))
         #expect(hostile.cellPixels == xterm.cellPixels && hostile.windowPixels == nil)
     }
 

@@ -4,6 +4,7 @@ import GraphicsReadback
 import Pixels
 import Rendering
 import Scaling
+import Terminal
 import Testing
 
 /// The whole pipeline on real photos, read back from its own escape codes.
@@ -109,10 +110,13 @@ import Testing
 
     @Test func thumbnailsAreCappedAtFourMegapixels() {
         let backend = Self.backend(.kitty)
-        let options = DecodeSize.thumbnail(box: PixelSize(width: 160, height: 120), screen: backend.screen, maxPixels: 100_000_000)
+        let options = DecodeSize.thumbnail(
+            box: PixelSize(width: 160, height: 120), screen: backend.screen, maxPixels: 100_000_000)
         #expect(options.maxPixels == DecodeSize.thumbnailMaxPixels)
         #expect(options.targetSize == PixelSize(width: 160, height: 120))
-        #expect(DecodeSize.thumbnail(box: PixelSize(width: 160, height: 120), screen: backend.screen, maxPixels: 1000).maxPixels == 1000)
+        #expect(
+            DecodeSize.thumbnail(box: PixelSize(width: 160, height: 120), screen: backend.screen, maxPixels: 1000).maxPixels
+                == 1000)
     }
 
     @Test func halfBlocksKeepTheCellAspect() throws {
@@ -183,12 +187,11 @@ import Testing
     }
 }
 
-import Terminal
-
 enum TerminalCapabilitiesFixtures {
     static let kitty = TerminalCapabilities(
         kittyGraphics: true, sixel: false, colorRegisters: nil, sixelMaxSize: nil, cellSize: PixelSize(width: 9, height: 18),
-        windowPixels: PixelSize(width: 900, height: 630), windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: true)
+        windowPixels: PixelSize(width: 900, height: 630), windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: true
+    )
     static let sixel = TerminalCapabilities(
         kittyGraphics: false, sixel: true, colorRegisters: 256, sixelMaxSize: PixelSize(width: 1000, height: 1000),
         cellSize: PixelSize(width: 9, height: 19), windowPixels: PixelSize(width: 904, height: 669),

@@ -6,7 +6,8 @@ import Testing
 @Suite struct InlineBackendTests {
     private func backend(_ method: DrawingMethod, _ multiplexer: Multiplexer = .none) -> any GraphicsBackend {
         Display(
-            method: method, geometry: DisplayGeometry(windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16)),
+            method: method,
+            geometry: DisplayGeometry(windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16)),
             multiplexer: multiplexer
         ).makeBackend()
     }
@@ -33,8 +34,9 @@ import Testing
         let first = String(decoding: picture.lines[0], as: UTF8.self)
         #expect(first.hasPrefix("\u{1B}_Ga=T,f=100,i=33554474,U=1,c=3,r=2,q=2;"))
         #expect(first.hasSuffix("\u{1B}[38;5;42m\u{10EEEE}\u{0305}\u{0305}\u{030E}\u{10EEEE}\u{10EEEE}\u{1B}[39m"))
-        #expect(String(decoding: picture.lines[1], as: UTF8.self)
-            == "\u{1B}[38;5;42m\u{10EEEE}\u{030D}\u{0305}\u{030E}\u{10EEEE}\u{10EEEE}\u{1B}[39m")
+        #expect(
+            String(decoding: picture.lines[1], as: UTF8.self)
+                == "\u{1B}[38;5;42m\u{10EEEE}\u{030D}\u{0305}\u{030E}\u{10EEEE}\u{10EEEE}\u{1B}[39m")
         #expect(String(decoding: picture.bytes, as: UTF8.self).hasSuffix("\u{1B}[39m\r\n"))
     }
 

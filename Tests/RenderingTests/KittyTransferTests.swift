@@ -57,10 +57,12 @@ import Testing
             kittyGraphics: true, sixel: false, colorRegisters: nil, sixelMaxSize: nil, cellSize: PixelSize(width: 10, height: 20),
             windowPixels: nil, windowCells: PixelSize(width: 80, height: 24), synchronizedOutput: false)
         capabilities.kittyMedium = .sharedMemory
-        let geometry = DisplayGeometry(windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 10, height: 20))
+        let geometry = DisplayGeometry(
+            windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 10, height: 20))
         let local = Display.decide(choice: .auto, capabilities: capabilities, multiplexer: .none, geometry: geometry)
         #expect(local.method == .kitty && local.kittyMedium == .sharedMemory)
-        let tmux = Display.decide(choice: .auto, capabilities: capabilities, multiplexer: .tmux(passthrough: true), geometry: geometry)
+        let tmux = Display.decide(
+            choice: .auto, capabilities: capabilities, multiplexer: .tmux(passthrough: true), geometry: geometry)
         #expect(tmux.kittyMedium == .direct)
         let sixel = Display.decide(choice: .sixel, capabilities: capabilities, multiplexer: .none, geometry: geometry)
         #expect(sixel.kittyMedium == .direct)
@@ -95,8 +97,11 @@ import Testing
             geometry: DisplayGeometry(windowCells: PixelSize(width: 40, height: 12), cellPixels: PixelSize(width: 8, height: 16)))
         display.kittyMedium = .sharedMemory
         let backend = display.makeBackend(resampler: Resampler(threads: 1))
-        let image = RGBAImage(width: 16, height: 16, pixels: Array([[UInt8]](repeating: [200, 100, 50, 255], count: 256).joined()))
-        let picture = Picture.centred(image: image, key: PictureKey(id: 5), area: CellRect(column: 0, row: 0, columns: 4, rows: 2), screen: backend.screen, reusable: true)
+        let image = RGBAImage(
+            width: 16, height: 16, pixels: Array([[UInt8]](repeating: [200, 100, 50, 255], count: 256).joined()))
+        let picture = Picture.centred(
+            image: image, key: PictureKey(id: 5), area: CellRect(column: 0, row: 0, columns: 4, rows: 2), screen: backend.screen,
+            reusable: true)
         let bytes = backend.draw(picture, slot: 1)
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.contains("a=t,f=24,s=16,v=16,t=s,S=768,"))

@@ -62,7 +62,9 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
     }
 
     @Test func fourByOneHalvesPairwise() {
-        let source = image([[RGBA(r: 0, g: 10, b: 7), RGBA(r: 100, g: 11, b: 9), RGBA(r: 200, g: 3, b: 0), RGBA(r: 250, g: 4, b: 255)]])
+        let source = image([
+            [RGBA(r: 0, g: 10, b: 7), RGBA(r: 100, g: 11, b: 9), RGBA(r: 200, g: 3, b: 0), RGBA(r: 250, g: 4, b: 255)]
+        ])
         // Ties round to even: G 10.5 → 10 and 3.5 → 4.
         #expect(rows(resampler.resize(source, to: size(2, 1))) == [[RGBA(r: 50, g: 10, b: 8), RGBA(r: 225, g: 4, b: 128)]])
     }
@@ -93,7 +95,8 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
     @Test func checkerboardHalvesToExactGrey() {
         let board = image((0..<4).map { y in (0..<4).map { x in grey((x + y) % 2 == 0 ? 0 : 255) } })
         // 127.5 rounds (ties to even) to 128 everywhere.
-        #expect(rows(resampler.resize(board, to: size(2, 2))) == Array(repeating: Array(repeating: grey(128), count: 2), count: 2))
+        #expect(
+            rows(resampler.resize(board, to: size(2, 2))) == Array(repeating: Array(repeating: grey(128), count: 2), count: 2))
     }
 
     @Test func identityResizeKeepsEveryByte() {
@@ -136,12 +139,13 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
         // Horizontal: box averages pairs (20, 100 / 200, 200). Vertical: bilinear
         // 2× with centres at −0.25, 0.25, 0.75, 1.25 (edges repeat).
         let result = bilinear.resize(source, to: size(2, 4))
-        #expect(rows(result) == [
-            [grey(20), grey(100)],
-            [grey(65), grey(125)],
-            [grey(155), grey(175)],
-            [grey(200), grey(200)],
-        ])
+        #expect(
+            rows(result) == [
+                [grey(20), grey(100)],
+                [grey(65), grey(125)],
+                [grey(155), grey(175)],
+                [grey(200), grey(200)],
+            ])
     }
 
     @Test func identityAxisBesideAShrunkAxisKeepsRows() {
@@ -149,7 +153,8 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
         let result = resampler.resize(source, to: size(4, 3))
         for y in 0..<3 {
             for x in 0..<4 {
-                let left = source[2 * x, y], right = source[2 * x + 1, y]
+                let left = source[2 * x, y]
+                let right = source[2 * x + 1, y]
                 let expected = [
                     halfRoundedToEven(Int(left.r) + Int(right.r)),
                     halfRoundedToEven(Int(left.g) + Int(right.g)),
@@ -175,7 +180,8 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
         let ramp = image((0..<4).map { _ in (0..<8).map { x in RGBA(r: UInt8(x * 36), g: 255 - UInt8(x * 36), b: 9) } })
         let result = Resampler(threads: 1, upscaling: .bilinear).resize(ramp, to: size(16, 8))
         for row in rows(result) {
-            let reds = row.map(\.r), greens = row.map(\.g)
+            let reds = row.map(\.r)
+            let greens = row.map(\.g)
             #expect(reds.first == 0 && reds.last == 252)
             #expect(greens.first == 255 && greens.last == 3)
             #expect(zip(reds, reds.dropFirst()).allSatisfy { $0 <= $1 })
@@ -237,7 +243,10 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
     }
 
     @Test func fractionalDownscaleOfASmoothImageHasHighPSNR() throws {
-        let width = 120, height = 90, outWidth = 45, outHeight = 34
+        let width = 120
+        let height = 90
+        let outWidth = 45
+        let outHeight = 34
         let result = resampler.resize(Self.smoothImage(width: width, height: height), to: size(outWidth, outHeight))
         let errors = (0..<outHeight).flatMap { y in
             (0..<outWidth).map { x in
@@ -278,7 +287,8 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
         let premultiplied = resampler.resize(nearlyOpaque, to: size(17, 13))
         for y in 0..<12 {
             for x in 0..<16 {
-                let a = fast[x, y], b = premultiplied[x, y]
+                let a = fast[x, y]
+                let b = premultiplied[x, y]
                 #expect(abs(Int(a.r) - Int(b.r)) <= 1 && abs(Int(a.g) - Int(b.g)) <= 1 && abs(Int(a.b) - Int(b.b)) <= 1)
                 #expect(b.a == 255)
             }
@@ -302,8 +312,8 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
     }
 }
 
-private extension Array {
-    func chunks(of length: Int) -> [ArraySlice<Element>] {
+extension Array {
+    fileprivate func chunks(of length: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: length).map { self[$0..<Swift.min($0 + length, count)] }
     }
 }

@@ -9,7 +9,10 @@ private func size(_ width: Int, _ height: Int) -> PixelSize { PixelSize(width: w
 /// inside the image.
 private func expectSane(_ viewport: Viewport, sourceLocation: SourceLocation = #_sourceLocation) {
     let source = viewport.sourceRect
-    for value in [viewport.zoom, viewport.centerX, viewport.centerY, viewport.scale, viewport.fitScale, source.x, source.y, source.width, source.height] {
+    for value in [
+        viewport.zoom, viewport.centerX, viewport.centerY, viewport.scale, viewport.fitScale, source.x, source.y, source.width,
+        source.height,
+    ] {
         #expect(value.isFinite, "non-finite value in \(viewport)", sourceLocation: sourceLocation)
     }
     #expect(source.x >= 0 && source.y >= 0, sourceLocation: sourceLocation)
@@ -32,33 +35,45 @@ private func expectSane(_ viewport: Viewport, sourceLocation: SourceLocation = #
 
     static let cases: [FitCase] = [
         // Landscape image, square view.
-        FitCase(image: size(200, 100), view: size(100, 100), fit: .contain, fitScale: 0.5, output: size(100, 50),
-                source: SourceRect(x: 0, y: 0, width: 200, height: 100)),
-        FitCase(image: size(200, 100), view: size(100, 100), fit: .cover, fitScale: 1, output: size(100, 100),
-                source: SourceRect(x: 50, y: 0, width: 100, height: 100)),
-        FitCase(image: size(200, 100), view: size(100, 100), fit: .down, fitScale: 0.5, output: size(100, 50),
-                source: SourceRect(x: 0, y: 0, width: 200, height: 100)),
-        FitCase(image: size(200, 100), view: size(100, 100), fit: .actual, fitScale: 1, output: size(100, 100),
-                source: SourceRect(x: 50, y: 0, width: 100, height: 100)),
+        FitCase(
+            image: size(200, 100), view: size(100, 100), fit: .contain, fitScale: 0.5, output: size(100, 50),
+            source: SourceRect(x: 0, y: 0, width: 200, height: 100)),
+        FitCase(
+            image: size(200, 100), view: size(100, 100), fit: .cover, fitScale: 1, output: size(100, 100),
+            source: SourceRect(x: 50, y: 0, width: 100, height: 100)),
+        FitCase(
+            image: size(200, 100), view: size(100, 100), fit: .down, fitScale: 0.5, output: size(100, 50),
+            source: SourceRect(x: 0, y: 0, width: 200, height: 100)),
+        FitCase(
+            image: size(200, 100), view: size(100, 100), fit: .actual, fitScale: 1, output: size(100, 100),
+            source: SourceRect(x: 50, y: 0, width: 100, height: 100)),
         // Portrait image, landscape view.
-        FitCase(image: size(50, 100), view: size(200, 100), fit: .contain, fitScale: 1, output: size(50, 100),
-                source: SourceRect(x: 0, y: 0, width: 50, height: 100)),
-        FitCase(image: size(50, 100), view: size(200, 100), fit: .cover, fitScale: 4, output: size(200, 100),
-                source: SourceRect(x: 0, y: 37.5, width: 50, height: 25)),
-        FitCase(image: size(50, 100), view: size(200, 100), fit: .down, fitScale: 1, output: size(50, 100),
-                source: SourceRect(x: 0, y: 0, width: 50, height: 100)),
+        FitCase(
+            image: size(50, 100), view: size(200, 100), fit: .contain, fitScale: 1, output: size(50, 100),
+            source: SourceRect(x: 0, y: 0, width: 50, height: 100)),
+        FitCase(
+            image: size(50, 100), view: size(200, 100), fit: .cover, fitScale: 4, output: size(200, 100),
+            source: SourceRect(x: 0, y: 37.5, width: 50, height: 25)),
+        FitCase(
+            image: size(50, 100), view: size(200, 100), fit: .down, fitScale: 1, output: size(50, 100),
+            source: SourceRect(x: 0, y: 0, width: 50, height: 100)),
         // Square image, landscape view: contain enlarges, down does not.
-        FitCase(image: size(40, 40), view: size(100, 50), fit: .contain, fitScale: 1.25, output: size(50, 50),
-                source: SourceRect(x: 0, y: 0, width: 40, height: 40)),
-        FitCase(image: size(40, 40), view: size(100, 50), fit: .cover, fitScale: 2.5, output: size(100, 50),
-                source: SourceRect(x: 0, y: 10, width: 40, height: 20)),
-        FitCase(image: size(40, 40), view: size(100, 50), fit: .down, fitScale: 1, output: size(40, 40),
-                source: SourceRect(x: 0, y: 0, width: 40, height: 40)),
-        FitCase(image: size(40, 40), view: size(100, 50), fit: .actual, fitScale: 1, output: size(40, 40),
-                source: SourceRect(x: 0, y: 0, width: 40, height: 40)),
+        FitCase(
+            image: size(40, 40), view: size(100, 50), fit: .contain, fitScale: 1.25, output: size(50, 50),
+            source: SourceRect(x: 0, y: 0, width: 40, height: 40)),
+        FitCase(
+            image: size(40, 40), view: size(100, 50), fit: .cover, fitScale: 2.5, output: size(100, 50),
+            source: SourceRect(x: 0, y: 10, width: 40, height: 20)),
+        FitCase(
+            image: size(40, 40), view: size(100, 50), fit: .down, fitScale: 1, output: size(40, 40),
+            source: SourceRect(x: 0, y: 0, width: 40, height: 40)),
+        FitCase(
+            image: size(40, 40), view: size(100, 50), fit: .actual, fitScale: 1, output: size(40, 40),
+            source: SourceRect(x: 0, y: 0, width: 40, height: 40)),
         // Portrait view, landscape image: rounding of 300 × 80/300 … and of the 45 px height.
-        FitCase(image: size(300, 169), view: size(80, 120), fit: .contain, fitScale: 80.0 / 300, output: size(80, 45),
-                source: SourceRect(x: 0, y: 0, width: 300, height: 169)),
+        FitCase(
+            image: size(300, 169), view: size(80, 120), fit: .contain, fitScale: 80.0 / 300, output: size(80, 45),
+            source: SourceRect(x: 0, y: 0, width: 300, height: 169)),
     ]
 
     @Test(arguments: cases)

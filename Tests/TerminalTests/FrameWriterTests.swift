@@ -2,6 +2,7 @@ import ControlSequences
 import Foundation
 import Glibc
 import Testing
+
 @testable import Terminal
 
 @Suite struct FrameWriterTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Terminal
 
 /// Bytes of a string with `^[` written as "\u{1B}".
@@ -130,9 +131,10 @@ private struct SplitMix64: RandomNumberGenerator {
 
     @Test func bracketedPasteKeepsContentVerbatim() {
         let input = bytes("x\u{1B}[200~line one\r\nrm -rf \u{1B}[31m~\u{1B}[201~y")
-        #expect(decodeWhole(input) == [
-            key(.char("x")), .paste("line one\r\nrm -rf \u{1B}[31m~"), key(.char("y")),
-        ])
+        #expect(
+            decodeWhole(input) == [
+                key(.char("x")), .paste("line one\r\nrm -rf \u{1B}[31m~"), key(.char("y")),
+            ])
     }
 
     @Test func pasteIsNotEndedByTimeout() {
@@ -235,16 +237,17 @@ private struct SplitMix64: RandomNumberGenerator {
 
     @Test func splitReadsGiveTheSameEvents() {
         let whole = decodeWhole(Self.mixedStream)
-        #expect(whole == [
-            key(.char("h")), key(.char("i")), key(.up), key(.right, .control), key(.function(1)),
-            key(.function(5)), mouse(.press(.left), 10, 5), mouse(.drag(.left), 11, 5),
-            mouse(.release(.left), 11, 5), key(.char("é")), key(.char("中")), key(.char("😀")),
-            key(.char("x"), .alt), key(.down, .alt), key(.char("c"), .control), key(.enter),
-            .paste("pasted 東京\r\n"), key(.backTab), key(.delete, .control), mouse(.wheelDown, 1, 1),
-            .unknown(bytes("\u{1B}[?62;c")), .unknown(bytes("\u{1B}_Gi=31;OK\u{1B}\\")),
-            key(.function(2)), key(.char("z")), .unknown([0xFF]), key(.char("a")), .unknown([0xE4, 0xB8]),
-            key(.char("A")), key(.escape), key(.char("q"), .alt), key(.backspace), key(.tab),
-        ])
+        #expect(
+            whole == [
+                key(.char("h")), key(.char("i")), key(.up), key(.right, .control), key(.function(1)),
+                key(.function(5)), mouse(.press(.left), 10, 5), mouse(.drag(.left), 11, 5),
+                mouse(.release(.left), 11, 5), key(.char("é")), key(.char("中")), key(.char("😀")),
+                key(.char("x"), .alt), key(.down, .alt), key(.char("c"), .control), key(.enter),
+                .paste("pasted 東京\r\n"), key(.backTab), key(.delete, .control), mouse(.wheelDown, 1, 1),
+                .unknown(bytes("\u{1B}[?62;c")), .unknown(bytes("\u{1B}_Gi=31;OK\u{1B}\\")),
+                key(.function(2)), key(.char("z")), .unknown([0xFF]), key(.char("a")), .unknown([0xE4, 0xB8]),
+                key(.char("A")), key(.escape), key(.char("q"), .alt), key(.backspace), key(.tab),
+            ])
 
         var byteByByte = InputDecoder()
         var events: [InputEvent] = []
@@ -270,7 +273,8 @@ private struct SplitMix64: RandomNumberGenerator {
         let whole = decodeWhole(Self.mixedStream)
         for split in 1..<Self.mixedStream.count {
             var decoder = InputDecoder()
-            let events = decoder.feed(Array(Self.mixedStream[..<split]))
+            let events =
+                decoder.feed(Array(Self.mixedStream[..<split]))
                 + decoder.feed(Array(Self.mixedStream[split...]))
             #expect(events == whole, "split at \(split)")
         }

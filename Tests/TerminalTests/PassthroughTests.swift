@@ -8,8 +8,9 @@ import Testing
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     @Test func wrapsOneSequenceDoublingEveryEscape() {
-        #expect(text(Passthrough.wrap(Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8)))
-            == "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,d=A,q=2\u{1B}\u{1B}\\\u{1B}\\")
+        #expect(
+            text(Passthrough.wrap(Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8)))
+                == "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,d=A,q=2\u{1B}\u{1B}\\\u{1B}\\")
     }
 
     @Test func framesSplitIntoTextAndGraphics() {
@@ -89,7 +90,8 @@ import Testing
     @Test func outsideTmuxNothingIsWrapped() {
         let frame = Array("\u{1B}P0;1;0q#0~\u{1B}\\".utf8)
         #expect(FrameWriter(synchronizedOutput: false).framed(frame) == frame)
-        #expect(FrameWriter(synchronizedOutput: true).framed(frame)
-            == TerminalCommand.beginSynchronizedUpdate + frame + TerminalCommand.endSynchronizedUpdate)
+        #expect(
+            FrameWriter(synchronizedOutput: true).framed(frame)
+                == TerminalCommand.beginSynchronizedUpdate + frame + TerminalCommand.endSynchronizedUpdate)
     }
 }

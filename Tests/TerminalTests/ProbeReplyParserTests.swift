@@ -1,5 +1,6 @@
 import Pixels
 import Testing
+
 @testable import Terminal
 
 private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
@@ -142,7 +143,8 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
 
 @Suite struct ProbeReplyParserTests {
     @Test func queryBytesAreExact() {
-        let expected = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\" + "\u{1B}[>q" + "\u{1B}]11;?\u{1B}\\"
+        let expected =
+            "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\" + "\u{1B}[>q" + "\u{1B}]11;?\u{1B}\\"
             + "\u{1B}[?1;1;0S" + "\u{1B}[?2;4;0S" + "\u{1B}[16t" + "\u{1B}[14t"
             + "\u{1B}[?2026$p" + "\u{1B}[c"
         #expect(ProbeQuery.bytes == bytes(expected))
@@ -248,19 +250,20 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
     }
 
     @Test func failedAndForeignRepliesAreIgnored() {
-        let parser = parse(bytes(
-            "\u{1B}_Gi=7;OK\u{1B}\\"  // another image id: not our query
-                + "\u{1B}[?1;0;0S"  // zero registers is nonsense
-                + "\u{1B}[?2;0;1000S"  // geometry missing its height
-                + "\u{1B}[?2;3;0S"
-                + "\u{1B}[6;0;0t"
-                + "\u{1B}[?80;2$y"  // another mode
-                + "\u{1B}[>1;4000;26c"  // DA2
-                + "\u{1B}[?0u"  // kitty keyboard flags
-                + "\u{1B}P>|\u{1B}\\"  // an empty version
-                + "\u{1B}P1$r0m\u{1B}\\"  // DECRQSS
-                + "\u{1B}]10;rgb:0000/0000/0000\u{1B}\\"  // the foreground, not asked
-                + "\u{1B}[?62;c"))
+        let parser = parse(
+            bytes(
+                "\u{1B}_Gi=7;OK\u{1B}\\"  // another image id: not our query
+                    + "\u{1B}[?1;0;0S"  // zero registers is nonsense
+                    + "\u{1B}[?2;0;1000S"  // geometry missing its height
+                    + "\u{1B}[?2;3;0S"
+                    + "\u{1B}[6;0;0t"
+                    + "\u{1B}[?80;2$y"  // another mode
+                    + "\u{1B}[>1;4000;26c"  // DA2
+                    + "\u{1B}[?0u"  // kitty keyboard flags
+                    + "\u{1B}P>|\u{1B}\\"  // an empty version
+                    + "\u{1B}P1$r0m\u{1B}\\"  // DECRQSS
+                    + "\u{1B}]10;rgb:0000/0000/0000\u{1B}\\"  // the foreground, not asked
+                    + "\u{1B}[?62;c"))
         var expected = ProbeReplies()
         expected.deviceAttributes = [62]
         #expect(parser.result == expected)
@@ -370,10 +373,11 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
         #expect(caps.windowPixels == nil)
         #expect(caps.sixelMaxSize == nil)
         #expect(caps.colorRegisters == nil)
-        #expect(caps.ignoredReplies == [
-            "text area (CSI 14 t) 100000x50", "cell size (CSI 16 t) 999999999x999999999",
-            "sixel geometry (XTSMGRAPHICS) 20000x20000", "colour registers 1000000",
-        ])
+        #expect(
+            caps.ignoredReplies == [
+                "text area (CSI 14 t) 100000x50", "cell size (CSI 16 t) 999999999x999999999",
+                "sixel geometry (XTSMGRAPHICS) 20000x20000", "colour registers 1000000",
+            ])
     }
 
     @Test func kernelPixelsBeyondTheBoundsAreIgnoredToo() {

@@ -1,6 +1,7 @@
 import Glibc
 import Pixels
 import Testing
+
 @testable import Terminal
 
 /// probeTerminal against a real pseudo-terminal, with a thread answering

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Plumbing
 import TestSupport
+
 @testable import Terminal
 
 /// A pseudo-terminal pair for tests (`PseudoTerminalDevice`): code under
@@ -56,7 +57,8 @@ final class PseudoTerminal {
 
 /// Field-by-field termios comparison (the C struct is not Equatable).
 func sameSettings(_ a: termios, _ b: termios) -> Bool {
-    var a = a, b = b
+    var a = a
+    var b = b
     return a.c_iflag == b.c_iflag && a.c_oflag == b.c_oflag && a.c_cflag == b.c_cflag
         && a.c_lflag == b.c_lflag
         && withUnsafeBytes(of: &a.c_cc) { ca in withUnsafeBytes(of: &b.c_cc) { cb in ca.elementsEqual(cb) } }
@@ -75,7 +77,8 @@ final class TerminalImpersonator: @unchecked Sendable {
             var received: [UInt8] = []
             let deadline = FileDescriptorIO.monotonicMilliseconds() + 2000
             while !received.ends(with: TerminalCommand.primaryDeviceAttributesQuery),
-                  FileDescriptorIO.monotonicMilliseconds() < deadline {
+                FileDescriptorIO.monotonicMilliseconds() < deadline
+            {
                 received += PseudoTerminal.read(master, quietMs: 20)
             }
             for piece in pieces {

@@ -2,6 +2,7 @@ import Glibc
 import Pixels
 import Plumbing
 import Testing
+
 @testable import Terminal
 
 @Suite struct TerminalSessionTests {
@@ -11,7 +12,8 @@ import Testing
         #expect(original.c_lflag & tcflag_t(ECHO | ICANON) != 0, "a fresh pty starts in cooked mode")
 
         let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave)
-        #expect(pty.readFromMaster() == Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h".utf8))
+        #expect(
+            pty.readFromMaster() == Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h".utf8))
         let raw = pty.settings()
         #expect(raw.c_lflag & tcflag_t(ECHO | ICANON | ISIG | IEXTEN) == 0)
         #expect(raw.c_iflag & tcflag_t(ICRNL | IXON) == 0)
@@ -29,7 +31,10 @@ import Testing
 
     @Test func restoreSequenceUndoesEveryMode() {
         let text = String(decoding: TerminalSession.restoreSequence, as: UTF8.self)
-        #expect(text == "\u{1B}[?2026l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[?2004l\u{1B}[?1004l\u{1B}[?1l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        #expect(
+            text
+                == "\u{1B}[?2026l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[?2004l\u{1B}[?1004l\u{1B}[?1l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+        )
         // Every mode any option sets ("h") is reset ("l") by the restore sequence.
         let all = TerminalSession.Options(applicationCursorKeys: true, focusEvents: true)
         let enter = String(decoding: TerminalSession.enterSequence(for: all), as: UTF8.self)
@@ -83,24 +88,33 @@ import Testing
     @Test func notATerminalThrows() throws {
         var fds: [Int32] = [-1, -1]
         #expect(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         #expect(throws: TerminalError(operation: "tcgetattr", code: ENOTTY)) {
             _ = try TerminalSession(inputFD: fds[0], outputFD: fds[1])
         }
-        #expect(TerminalError(operation: "tcgetattr", code: ENOTTY).description
-            == "tcgetattr failed: Inappropriate ioctl for device")
+        #expect(
+            TerminalError(operation: "tcgetattr", code: ENOTTY).description
+                == "tcgetattr failed: Inappropriate ioctl for device")
     }
 
     @Test func windowSizeComesFromTheKernel() throws {
         let pty = try PseudoTerminal()
         pty.setWindowSize(rows: 35, columns: 100, width: 904, height: 669)
-        #expect(windowSize(fd: pty.slave) == WindowSize(
-            cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)))
+        #expect(
+            windowSize(fd: pty.slave)
+                == WindowSize(
+                    cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)))
         pty.setWindowSize(rows: 24, columns: 80, width: 0, height: 0)
         #expect(windowSize(fd: pty.slave) == WindowSize(cells: PixelSize(width: 80, height: 24), pixels: nil))
         var fds: [Int32] = [-1, -1]
         #expect(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         #expect(windowSize(fd: fds[0]) == nil)
     }
 }
@@ -152,7 +166,9 @@ private func raiseUnblocked(_ signal: Int32) {
     /// their delivery, and in the child of a forked threaded process (which
     /// TSan does not support) the deferred SIGTERM never arrives, so the
     /// child exits 99 untouched. ASan and plain runs check it.
-    @Test(.disabled(if: runningUnderThreadSanitizer, "ThreadSanitizer defers signals and does not support fork from threaded processes"))
+    @Test(
+        .disabled(
+            if: runningUnderThreadSanitizer, "ThreadSanitizer defers signals and does not support fork from threaded processes"))
     func fatalSignalRestoresTheTerminalThenKills() throws {
         let pty = try PseudoTerminal()
         let original = pty.settings()

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Terminal
 
 @Suite struct TerminalTextTests {
@@ -26,8 +27,10 @@ import Testing
     }
 
     @Test func sanitizeReplacesEveryBidiControl() {
-        let bidi: [UInt32] = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
-                              0x2066, 0x2067, 0x2068, 0x2069]
+        let bidi: [UInt32] = [
+            0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
+            0x2066, 0x2067, 0x2068, 0x2069,
+        ]
         for value in bidi {
             let text = "x" + String(Character(Unicode.Scalar(value)!)) + "y"
             #expect(TerminalText.sanitize(text) == "x\(fffd)y", "U+\(String(value, radix: 16))")

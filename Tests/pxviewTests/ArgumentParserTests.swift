@@ -1,6 +1,7 @@
 import Pixabay
-import Testing
 import Pixels
+import Testing
+
 @testable import pxview
 
 @Suite struct ArgumentParserTests {
@@ -73,7 +74,9 @@ import Pixels
         #expect(throws: UsageError.self) { try ValueParser.center("1.5,0", option: "--center", command: "show") }
         let range = 0.25...4096.0
         for bad in ["nan", "0", "0.1", "1e15", "inf", "-2", "4097"] {
-            #expect(throws: UsageError.self, "\(bad)") { try ValueParser.number(bad, in: range, option: "--zoom", command: "show") }
+            #expect(throws: UsageError.self, "\(bad)") {
+                try ValueParser.number(bad, in: range, option: "--zoom", command: "show")
+            }
         }
         #expect(try ValueParser.number("1.5", in: range, option: "--zoom", command: "show") == 1.5)
         #expect(try ValueParser.number("4096", in: range, option: "--zoom", command: "show") == 4096)
@@ -85,10 +88,15 @@ import Pixels
     @Test func hugeZoomIsAUsageError() throws {
         let sandbox = try CLISandbox()
         let images = packageRoot().appendingPathComponent("Tests/Fixtures/images").path
-        let result = try sandbox.run(["show", "--protocol", "sixel", "--size", "100x100", "--zoom", "1e15", "\(images)/p01_china_640x427.jpg"])
+        let result = try sandbox.run([
+            "show", "--protocol", "sixel", "--size", "100x100", "--zoom", "1e15", "\(images)/p01_china_640x427.jpg",
+        ])
         #expect(result.status == 2)
-        #expect(result.errLines == ["pxview: --zoom expects a number from 0.25 to 4096 (got '1e15')", "Try 'pxview show --help'."])
-        let largest = try sandbox.run(["show", "--protocol", "sixel", "--size", "100x100", "--zoom", "4096", "\(images)/p01_china_640x427.jpg"])
+        #expect(
+            result.errLines == ["pxview: --zoom expects a number from 0.25 to 4096 (got '1e15')", "Try 'pxview show --help'."])
+        let largest = try sandbox.run([
+            "show", "--protocol", "sixel", "--size", "100x100", "--zoom", "4096", "\(images)/p01_china_640x427.jpg",
+        ])
         #expect(largest.status == 0)
     }
 }
@@ -102,7 +110,8 @@ import Pixels
 
     @Test func missingArgumentsAreNamed() throws {
         let open = try CLISandbox().run(["open"])
-        #expect(open.errLines == ["pxview: pxview open needs an image ID, like 'pxview open 1000010'", "Try 'pxview open --help'."])
+        #expect(
+            open.errLines == ["pxview: pxview open needs an image ID, like 'pxview open 1000010'", "Try 'pxview open --help'."])
         let fav = try CLISandbox().run(["fav", "add"])
         #expect(fav.errLines.first == "pxview: pxview fav add needs an image ID, like 'pxview fav add 1000010'")
     }

@@ -13,7 +13,8 @@ import Testing
         environment["PXVIEW"] = try pxviewExecutable()
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: sandbox.workDirectory)
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -27,7 +28,9 @@ import Testing
     @Test func aLatin1NameIsShown() throws {
         let sandbox = try CLISandbox()
         let jpeg = packageRoot().appendingPathComponent("Tests/Fixtures/images/p01_china_640x427.jpg").path
-        let result = try shell(sandbox, """
+        let result = try shell(
+            sandbox,
+            """
             name=$(printf 'caf\\351.jpg'); cp '\(jpeg)' "$name" || exit 9
             "$PXVIEW" show --size 40x40 "$name"
             """)
@@ -41,7 +44,9 @@ import Testing
 
     @Test func aLatin1OutputNameIsWrittenAsGiven() throws {
         let sandbox = try CLISandbox()
-        let result = try shell(sandbox, """
+        let result = try shell(
+            sandbox,
+            """
             "$PXVIEW" save 1000013 --offline --size preview --out "$(printf 'out\\351.jpg')" || exit 8
             test -f "$(printf 'out\\351.jpg')" || exit 7
             test ! -e 'out\u{FFFD}.jpg' || exit 6

@@ -1,7 +1,7 @@
 import Foundation
 import Pixabay
-import Testing
 import TestSupport
+import Testing
 
 @testable import pxview
 
@@ -125,7 +125,7 @@ import TestSupport
         #expect(list.outLines.last == "2 favourites")
 
         let json = try sandbox.run(["fav", "list", "--json"])
-        #expect(try PixabayResponse.decode(from: json.stdout).hits.map(\.id) == [1000013, 1000001])
+        #expect(try PixabayResponse.decode(from: json.stdout).hits.map(\.id) == [1_000_013, 1_000_001])
         #expect(FileManager.default.fileExists(atPath: sandbox.dataDirectory + "/favourites.json"))
 
         #expect(try sandbox.run(["fav", "rm", "1000013"]).out == "removed 1000013 from favourites\n")

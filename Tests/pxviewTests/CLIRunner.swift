@@ -1,7 +1,7 @@
 import Foundation
 import Pixabay
-import Testing
 import TestSupport
+import Testing
 
 /// What one run of the `pxview` binary produced.
 struct CLIResult {

@@ -2,8 +2,8 @@ import Foundation
 import HTTP
 import Pixabay
 import Terminal
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct CLISearchTests {
     @Test func offlineSearchPrintsEveryCatalogPhotoInAnAlignedTable() throws {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import pxview
 
 /// The table of commands: dispatch, help, completions and the man page all come from it.
@@ -202,12 +203,14 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let path = directory.file("pxview.fish")
         try scripts.fish.write(toFile: path, atomically: true, encoding: .utf8)
-        let script = "source \(path); complete -C 'pxview show --fit '; complete -C 'pxview fav '; complete -C 'pxview help show '"
+        let script =
+            "source \(path); complete -C 'pxview show --fit '; complete -C 'pxview fav '; complete -C 'pxview help show '"
         let result = try runShell("/usr/bin/fish", ["--no-config", "-c", script], input: "")
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.split(separator: "\n").map { String($0.split(separator: "\t")[0]) } == [
-            "contain", "cover", "down", "add", "list", "rm",
-        ])
+        #expect(
+            result.output.split(separator: "\n").map { String($0.split(separator: "\t")[0]) } == [
+                "contain", "cover", "down", "add", "list", "rm",
+            ])
     }
 }
 
@@ -216,15 +219,19 @@ import TestSupport
 
     @Test func headerAndSections() {
         #expect(page.hasPrefix(".\\\" pxview.1: made by `pxview man` from pxview's table of commands.\n"))
-        #expect(page.contains("\n.TH PXVIEW 1 \"\" \"pxview \(Commands.version)\" \"User Commands\"\n.SH NAME\n"
-            + "pxview \\- real photos inside a terminal: sixel, kitty graphics or half\\-blocks\n.SH SYNOPSIS\n"
-            + ".B \"pxview\"\n[OPTIONS] [COMMAND] [ARGS...]\n.br\n.B \"pxview show\"\n[OPTIONS] PATH|URL|DIR...\n"))
+        #expect(
+            page.contains(
+                "\n.TH PXVIEW 1 \"\" \"pxview \(Commands.version)\" \"User Commands\"\n.SH NAME\n"
+                    + "pxview \\- real photos inside a terminal: sixel, kitty graphics or half\\-blocks\n.SH SYNOPSIS\n"
+                    + ".B \"pxview\"\n[OPTIONS] [COMMAND] [ARGS...]\n.br\n.B \"pxview show\"\n[OPTIONS] PATH|URL|DIR...\n"))
         let sections = page.split(separator: "\n").filter { $0.hasPrefix(".SH ") }
-        #expect(sections == [
-            ".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH COMMANDS", ".SH OPTIONS", ".SH KEYS",
-            ".SH EXIT STATUS", ".SH ENVIRONMENT", ".SH SEE ALSO",
-        ])
-        #expect(page.contains("\n.SS \"keys in the grid, keys in a folder's grid\"\n.TP\n.B arrows, h j k l\nmove the selection\n"))
+        #expect(
+            sections == [
+                ".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH COMMANDS", ".SH OPTIONS", ".SH KEYS",
+                ".SH EXIT STATUS", ".SH ENVIRONMENT", ".SH SEE ALSO",
+            ])
+        #expect(
+            page.contains("\n.SS \"keys in the grid, keys in a folder's grid\"\n.TP\n.B arrows, h j k l\nmove the selection\n"))
         #expect(page.contains("\n.TP\n.B PXVIEW_PROTOCOL\nauto, sixel, kitty or blocks, as \\-\\-protocol\n"))
         #expect(page.contains("\n.TP\n.B 2\n"))
         // Plain ASCII: groff without preconv reads it as it is.
@@ -276,9 +283,12 @@ import TestSupport
         #expect(try sandbox.run(["man"]).out == ManPage().text)
         let tcsh = try sandbox.run(["completions", "tcsh"])
         #expect(tcsh.status == 2)
-        #expect(tcsh.errLines == ["pxview: unknown shell 'tcsh' (expected bash, zsh or fish)", "Try 'pxview completions --help'."])
+        #expect(
+            tcsh.errLines == ["pxview: unknown shell 'tcsh' (expected bash, zsh or fish)", "Try 'pxview completions --help'."])
         let missing = try sandbox.run(["completions"])
-        #expect(missing.errLines.first == "pxview: pxview completions needs a shell (bash, zsh or fish), like 'pxview completions bash'")
+        #expect(
+            missing.errLines.first
+                == "pxview: pxview completions needs a shell (bash, zsh or fish), like 'pxview completions bash'")
     }
 
     /// scripts/install.sh with the test build's binary: every file under the
@@ -306,7 +316,8 @@ import TestSupport
         let again = try runShell("/bin/bash", arguments, input: "")
         #expect(again.status == 0 && again.output == first.output)
         let listed = FileManager.default.enumerator(atPath: prefix)?.compactMap { $0 as? String }.filter {
-            !((try? FileManager.default.attributesOfItem(atPath: prefix + "/" + $0)[.type] as? FileAttributeType) == .typeDirectory)
+            !((try? FileManager.default.attributesOfItem(atPath: prefix + "/" + $0)[.type] as? FileAttributeType)
+                == .typeDirectory)
         }
         #expect(listed?.sorted() == files.sorted())
         #expect(try runShell("/bin/bash", [script, "--bogus"], input: "").status == 2)

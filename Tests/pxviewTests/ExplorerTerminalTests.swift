@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// Drives the real `pxview` binary on a pseudo-terminal: the test plays the
 /// terminal emulator, answers the capability probe like a sixel terminal
@@ -212,7 +212,9 @@ func expectRestored(_ session: PseudoTerminalSession) {
         var nextRow: Int?
         var bands = 0
         for match in text.matches(of: /\u{1B}\[(\d+);(\d+)H\u{1B}P0;1;0q"1;1;(\d+);(\d+)/) {
-            let row = Int(match.1)!, width = Int(match.3)!, height = Int(match.4)!
+            let row = Int(match.1)!
+            let width = Int(match.3)!
+            let height = Int(match.4)!
             #expect(width <= 240)
             if let expected = nextRow { #expect(row == expected, "bands must follow each other") }
             nextRow = row + (height + 15) / 16

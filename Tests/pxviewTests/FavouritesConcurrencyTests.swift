@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Two real processes changing the favourites at once lose nothing: each
 /// runs a loop of `pxview fav add` (then `rm`) against the same file.
@@ -17,12 +17,16 @@ import TestSupport
         func loop(_ ids: ClosedRange<Int>, _ action: String) throws -> Process {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "for i in \(ids.map(String.init).joined(separator: " ")); do '\(binary)' fav \(action) $i \(options) >/dev/null 2>&1 || exit 1; done"]
+            process.arguments = [
+                "-c",
+                "for i in \(ids.map(String.init).joined(separator: " ")); do '\(binary)' fav \(action) $i \(options) >/dev/null 2>&1 || exit 1; done",
+            ]
             process.environment = sandbox.baseEnvironment
             try process.run()
             return process
         }
-        let first = try loop(1...Self.perLoop, "add"), second = try loop((Self.perLoop + 1)...(2 * Self.perLoop), "add")
+        let first = try loop(1...Self.perLoop, "add")
+        let second = try loop((Self.perLoop + 1)...(2 * Self.perLoop), "add")
         first.waitUntilExit()
         second.waitUntilExit()
         #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
@@ -37,7 +41,10 @@ import TestSupport
         let removeOdds = Process()
         removeOdds.executableURL = URL(fileURLWithPath: "/bin/sh")
         let odds = stride(from: Self.perLoop + 1, through: 2 * Self.perLoop, by: 1).filter { $0 % 2 == 1 }
-        removeOdds.arguments = ["-c", "for i in \(odds.map(String.init).joined(separator: " ")); do '\(binary)' fav rm $i >/dev/null 2>&1 || exit 1; done"]
+        removeOdds.arguments = [
+            "-c",
+            "for i in \(odds.map(String.init).joined(separator: " ")); do '\(binary)' fav rm $i >/dev/null 2>&1 || exit 1; done",
+        ]
         removeOdds.environment = sandbox.baseEnvironment
         try removeOdds.run()
         removeFirstHalf.waitUntilExit()

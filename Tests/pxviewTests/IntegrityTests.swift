@@ -1,8 +1,8 @@
 import Foundation
 import HTTP
 import Pixabay
-import Testing
 import TestSupport
+import Testing
 
 /// Nothing broken stands in for the real thing: against a real server on
 /// 127.0.0.1, a broken answer is never cached, a cut-short image is never
@@ -17,7 +17,8 @@ import TestSupport
         let served = ServedCount()
         pixabay.server.route("/api/") { _ in
             served.increment() == 1
-                ? TestHTTPServer.Response(headers: ["Content-Type": "application/json"], body: Array(#"{"total":2,"totalHits":2,"hits":[{"id":1"#.utf8))
+                ? TestHTTPServer.Response(
+                    headers: ["Content-Type": "application/json"], body: Array(#"{"total":2,"totalHits":2,"hits":[{"id":1"#.utf8))
                 : TestHTTPServer.Response(headers: ["Content-Type": "application/json"], body: pixabay.searchBody)
         }
         let broken = try sandbox.run(["search", "cat", "--no-images"] + pixabay.options)
@@ -100,7 +101,12 @@ final class ServedCount: @unchecked Sendable {
     private var count = 0
 
     /// The count after this one.
-    func increment() -> Int { lock.withLock { count += 1; return count } }
+    func increment() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
     var value: Int { lock.withLock { count } }
 }
 
@@ -109,7 +115,8 @@ final class ServedCount: @unchecked Sendable {
 @Suite struct StripBudgetTests {
     @Test func anOversizedPreviewIsRefusedNotDecoded() throws {
         let sandbox = try CLISandbox()
-        let huge = [UInt8](try Data(contentsOf: packageRoot().appendingPathComponent("Tests/Fixtures/images/p05_infinitesea_4096x4096.jpg")))
+        let huge = [UInt8](
+            try Data(contentsOf: packageRoot().appendingPathComponent("Tests/Fixtures/images/p05_infinitesea_4096x4096.jpg")))
         let small = try catalogFile("preview/cat.jpg")
         let pixabay = try CLIPixabay { server in
             server.route("/img/huge.jpg") { _ in TestHTTPServer.Response(body: huge) }

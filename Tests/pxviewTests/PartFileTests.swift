@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// An interrupted `save` leaves no `.NAME.part-PID-RAND` file behind, and
 /// what a killed one could not remove is swept by the next save.

@@ -1,7 +1,7 @@
-import TestSupport
 import Foundation
 import GraphicsReadback
 import Pixels
+import TestSupport
 import Testing
 
 /// `pxview show` as a script would use it: exact flags, exit codes, one-line
@@ -14,10 +14,11 @@ import Testing
         let sandbox = try CLISandbox()
         let result = try sandbox.run(["show", "--size", "800x600", "\(images)/p03_storm_1920x1280.jpg"])
         #expect(result.status == 0)
-        #expect(result.outLines == [
-            "\(images)/p03_storm_1920x1280.jpg: JPEG 1920x1280, fits 800x533 px in a 800x600 box"
-                + " (not a terminal: pass --protocol to draw)"
-        ])
+        #expect(
+            result.outLines == [
+                "\(images)/p03_storm_1920x1280.jpg: JPEG 1920x1280, fits 800x533 px in a 800x600 box"
+                    + " (not a terminal: pass --protocol to draw)"
+            ])
         #expect(!result.stdout.contains(0x1B))
     }
 
@@ -84,13 +85,14 @@ import Testing
             "\(bad)/bomb_100000x100000.png", "\(bad)/text.jpg", "\(bad)/empty.jpg", "/no/such/photo.jpg",
         ])
         #expect(result.status == 1)
-        #expect(result.errLines == [
-            "pxview: cannot decode \(bad)/truncated_header.jpg: truncated JPEG data",
-            "pxview: cannot decode \(bad)/bomb_100000x100000.png: image is 100000x100000 (10000000000 pixels), over the 100000000-pixel limit",
-            "pxview: cannot decode \(bad)/text.jpg: not a JPEG or PNG image",
-            "pxview: cannot decode \(bad)/empty.jpg: file is empty",
-            "pxview: cannot read /no/such/photo.jpg: no such file",
-        ])
+        #expect(
+            result.errLines == [
+                "pxview: cannot decode \(bad)/truncated_header.jpg: truncated JPEG data",
+                "pxview: cannot decode \(bad)/bomb_100000x100000.png: image is 100000x100000 (10000000000 pixels), over the 100000000-pixel limit",
+                "pxview: cannot decode \(bad)/text.jpg: not a JPEG or PNG image",
+                "pxview: cannot decode \(bad)/empty.jpg: file is empty",
+                "pxview: cannot read /no/such/photo.jpg: no such file",
+            ])
         #expect(result.outLines.count == 1)
     }
 
@@ -112,10 +114,11 @@ import Testing
     @Test func directoriesAndEndlessFilesAreRefusedByName() throws {
         let result = try CLISandbox().run(["show", "/tmp", "/dev/zero"])
         #expect(result.status == 1)
-        #expect(result.errLines == [
-            "pxview: cannot read /tmp: is a directory",
-            "pxview: cannot read /dev/zero: larger than 256 MB",
-        ])
+        #expect(
+            result.errLines == [
+                "pxview: cannot read /tmp: is a directory",
+                "pxview: cannot read /dev/zero: larger than 256 MB",
+            ])
     }
 
     @Test func hostileFileNameIsNotEchoedRaw() throws {
@@ -131,7 +134,10 @@ import Testing
         (["show", "--fit", "stretch", "a.jpg"], "pxview: --fit expects contain|cover|down (got 'stretch')"),
         (["show", "--protocol", "iterm", "a.jpg"], "pxview: --protocol expects auto|sixel|kitty|blocks (got 'iterm')"),
         (["show", "--size", "800", "a.jpg"], "pxview: --size expects WxH with positive whole numbers, like 800x600 (got '800')"),
-        (["show", "--center", "2,0", "a.jpg"], "pxview: --center expects X,Y fractions between 0 and 1, like 0.5,0.5 (got '2,0')"),
+        (
+            ["show", "--center", "2,0", "a.jpg"],
+            "pxview: --center expects X,Y fractions between 0 and 1, like 0.5,0.5 (got '2,0')"
+        ),
         (["show", "--bogus", "a.jpg"], "pxview: unknown option '--bogus' for 'pxview show'"),
         (["frobnicate"], "pxview: unknown command 'frobnicate'"),
         (["show", "--size", "100000x100000", "a.jpg"], "pxview: --size is at most 16384x16384 (got '100000x100000')"),
@@ -249,13 +255,15 @@ extension Array where Element == UInt8 {
             "show", "--size", "320x240", server.url("/photo.jpg"), server.url("/missing.jpg"), server.url("/page.jpg"),
         ])
         #expect(result.status == 1)
-        #expect(result.outLines == [
-            "\(server.url("/photo.jpg")): JPEG 640x427, fits 320x214 px in a 320x240 box (not a terminal: pass --protocol to draw)"
-        ])
-        #expect(result.errLines == [
-            "pxview: cannot read \(server.url("/missing.jpg")): HTTP status 404",
-            "pxview: cannot decode \(server.url("/page.jpg")): not a JPEG or PNG image",
-        ])
+        #expect(
+            result.outLines == [
+                "\(server.url("/photo.jpg")): JPEG 640x427, fits 320x214 px in a 320x240 box (not a terminal: pass --protocol to draw)"
+            ])
+        #expect(
+            result.errLines == [
+                "pxview: cannot read \(server.url("/missing.jpg")): HTTP status 404",
+                "pxview: cannot decode \(server.url("/page.jpg")): not a JPEG or PNG image",
+            ])
         #expect(server.requests.allSatisfy { $0.headers["user-agent"]?.hasPrefix("pxview/") == true })
     }
 }
