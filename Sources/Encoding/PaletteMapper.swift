@@ -34,7 +34,9 @@ public struct PaletteMapper: Sendable {
         self.palette = palette
         self.diffusionWeight = min(16, max(0, diffusionWeight))
         self.dither = dither
-        self.ditherAmplitude = dither == .none ? 0 : max(0, ditherAmplitude ?? Self.meanNeighbourStep(palette))
+        // Diffusion needs no threshold amplitude (nor the O(n²) search for it).
+        self.ditherAmplitude =
+            dither == .none || dither == .diffusion ? 0 : max(0, ditherAmplitude ?? Self.meanNeighbourStep(palette))
         let matrix = ThresholdMatrix.bayer8
         ditherSide = matrix.side
         ditherOffsets = matrix.offsets(amplitude: self.ditherAmplitude)
@@ -76,21 +78,32 @@ public struct PaletteMapper: Sendable {
         var transparent = hasAlpha ? [Bool](repeating: false, count: count) : []
         if dither == .diffusion {
             diffuse(image, into: &indices, transparent: &transparent, hasAlpha: hasAlpha)
-            return IndexedImage(
-                checkedWidth: width, height: height, indices: indices,
-                transparent: hasAlpha ? transparent : nil)
+        } else {
+            threshold(
+                image, into: &indices, transparent: &transparent, hasAlpha: hasAlpha, ditherOriginX: ditherOriginX,
+                ditherOriginY: ditherOriginY, parts: max(1, min(parts, height)))
         }
+        return IndexedImage(
+            checkedWidth: width, height: height, indices: indices,
+            transparent: hasAlpha ? transparent : nil)
+    }
+
+    /// The Bayer threshold (or no dither): each pixel on its own, so row
+    /// bands run in parallel, each with its own lazily filled lookup cube
+    /// (a cube is not shared: it fills as it is read).
+    private func threshold(
+        _ image: RGBAImage, into indices: inout [UInt8], transparent: inout [Bool], hasAlpha: Bool,
+        ditherOriginX: Int, ditherOriginY: Int, parts: Int
+    ) {
+        let width = image.width
         let dithering = dither != .none && ditherAmplitude > 0
         let side = ditherSide
         let tileMask = ditherSide - 1
-        let parts = max(1, min(parts, height))
         image.pixels.withUnsafeBufferPointer { p in
             ditherOffsets.withUnsafeBufferPointer { offsets in
                 indices.withUnsafeMutableBufferPointer { out in
                     transparent.withUnsafeMutableBufferPointer { mask in
-                        // Row bands run in parallel, each with its own lazily filled
-                        // lookup cube (a cube is not shared: it fills as it is read).
-                        ParallelRows.run(parts: parts, rows: height) { rows in
+                        ParallelRows.run(parts: parts, rows: image.height) { rows in
                             colormap.withLookup { lookup in
                                 for y in rows {
                                     let patternRow = ((y &+ ditherOriginY) & tileMask) &* side
@@ -121,9 +134,6 @@ public struct PaletteMapper: Sendable {
                 }
             }
         }
-        return IndexedImage(
-            checkedWidth: width, height: height, indices: indices,
-            transparent: hasAlpha ? transparent : nil)
     }
 
     /// Floyd–Steinberg error diffusion, serpentine, in row parts of

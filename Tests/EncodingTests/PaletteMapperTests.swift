@@ -120,12 +120,20 @@ import Testing
         #expect(dark < 64 / 255 && dark > 0.05, "grey 64 came out \(dark) white")
     }
 
-    /// The parts diffused in parallel follow the height, not the cores.
-    @Test func diffusionIsTheSameInOnePartOrMany() throws {
-        let photo = try RawFixture.china.load()
-        let mapper = PaletteMapper(palette: PaletteBuilder().build(from: photo), dither: .diffusion)
-        #expect(
-            mapper.map(photo, ditherOriginX: 0, ditherOriginY: 0, parts: 1)
-                == mapper.map(photo, ditherOriginX: 0, ditherOriginY: 0, parts: 4))
+    /// Diffusion runs in parts of about `diffusionRows` rows fixed by the
+    /// height (not the cores), each starting with no carried error: each
+    /// part of an image maps as it would alone.
+    @Test func diffusionPartsStartAfresh() {
+        let rows = PaletteMapper.diffusionRows
+        let image = TestImages.noise(width: 48, height: 2 * rows)
+        let mapper = PaletteMapper(palette: PaletteBuilder(maxColors: 16).build(from: image), dither: .diffusion)
+        let whole = mapper.map(image).indices
+        func alone(_ range: Range<Int>) -> [UInt8] {
+            mapper.map(image.cropped(to: PixelRect(x: 0, y: range.lowerBound, width: 48, height: range.count))).indices
+        }
+        #expect(Array(whole[0..<(rows * 48)]) == alone(0..<rows))
+        #expect(Array(whole[(rows * 48)...]) == alone(rows..<(2 * rows)))
+        // Inside a part the error carries on: the second half of a part mapped alone differs.
+        #expect(Array(whole[(rows / 2 * 48)..<(rows * 48)]) != alone((rows / 2)..<rows))
     }
 }
