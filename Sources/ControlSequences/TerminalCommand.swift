@@ -39,8 +39,6 @@ public enum TerminalCommand {
 
     // MARK: Erasing
 
-    /// Erases the whole line the cursor is on (`CSI 2 K`).
-    public static let clearLine: [UInt8] = csi("2K")
     /// Erases from the cursor to the end of its line (`CSI K`).
     public static let clearToEndOfLine: [UInt8] = csi("K")
     /// Erases the whole screen (`CSI 2 J`); for the first frame only, as
@@ -56,7 +54,6 @@ public enum TerminalCommand {
     public static let resetAttributes: [UInt8] = csi("0m")
     public static let bold: [UInt8] = csi("1m")
     public static let dim: [UInt8] = csi("2m")
-    public static let underline: [UInt8] = csi("4m")
     public static let inverse: [UInt8] = csi("7m")
     /// The terminal's own foreground colour (`CSI 39 m`).
     public static let defaultForeground: [UInt8] = csi("39m")
@@ -68,25 +65,10 @@ public enum TerminalCommand {
     /// `CSI 48 ; 2 ;`: a 24-bit background colour follows as `r ; g ; b m`.
     public static let backgroundRGBPrefix: [UInt8] = csi("48;2;")
 
-    /// 24-bit foreground colour (`CSI 38 ; 2 ; r ; g ; b m`).
-    public static func foreground(r: UInt8, g: UInt8, b: UInt8) -> [UInt8] {
-        foregroundRGBPrefix + Array("\(r);\(g);\(b)m".utf8)
-    }
-
-    /// 24-bit background colour (`CSI 48 ; 2 ; r ; g ; b m`).
-    public static func background(r: UInt8, g: UInt8, b: UInt8) -> [UInt8] {
-        backgroundRGBPrefix + Array("\(r);\(g);\(b)m".utf8)
-    }
-
     /// One of the 256 indexed foreground colours (`CSI 38 ; 5 ; n m`); kitty's
     /// placeholders name their image with it.
     public static func foreground(palette index: UInt8) -> [UInt8] {
         csi("38;5;\(index)m")
-    }
-
-    /// One of the 256 indexed background colours (`CSI 48 ; 5 ; n m`).
-    public static func background(palette index: UInt8) -> [UInt8] {
-        csi("48;5;\(index)m")
     }
 
     // MARK: Modes (DEC private, `CSI ? n h` on, `CSI ? n l` off)
@@ -103,7 +85,7 @@ public enum TerminalCommand {
     /// 2004: pastes arrive between `CSI 200 ~` and `bracketedPasteEnd`.
     public static let bracketedPasteOn: [UInt8] = csi("?2004h")
     public static let bracketedPasteOff: [UInt8] = csi("?2004l")
-    /// 1004: `focusIn` and `focusOut` reported.
+    /// 1004: focus reports (`focusIn` on gaining focus).
     public static let focusEventsOn: [UInt8] = csi("?1004h")
     public static let focusEventsOff: [UInt8] = csi("?1004l")
     /// DECCKM (1): arrow keys as `ESC O A` rather than `CSI A`.
@@ -164,8 +146,6 @@ public enum TerminalCommand {
 
     /// Focus reports, with `focusEventsOn`: the window (or pane) gained focus.
     public static let focusIn: [UInt8] = csi("I")
-    /// Focus reports: the window (or pane) lost focus.
-    public static let focusOut: [UInt8] = csi("O")
     /// With `bracketedPasteOn`: the end of pasted text (`CSI 201 ~`).
     public static let bracketedPasteEnd: [UInt8] = csi("201~")
 

@@ -25,13 +25,6 @@ import Testing
         #expect(lock.withLock { 42 } == 42)
     }
 
-    @Test func lockAndUnlockPairLikeWithLock() {
-        let lock = Lock()
-        lock.lock()
-        lock.unlock()
-        #expect(lock.withLock { "free" } == "free")
-    }
-
     @Test func indexedResultsComeBackInIndexOrder() {
         let results = IndexedResults<Int>(count: 64)
         DispatchQueue.concurrentPerform(iterations: 64) { index in
