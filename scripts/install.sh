@@ -38,9 +38,12 @@ put() {
   shift 2
   mkdir -p "$(dirname "$dest")"
   tmp=$(mktemp "$dest.XXXXXX")
+  # An interrupted install leaves no DEST.XXXXXX behind.
+  trap 'rm -f "$tmp"' EXIT
   if ! "$@" >"$tmp"; then rm -f "$tmp"; echo "scripts/install.sh: '$*' failed" >&2; exit 1; fi
   chmod "$mode" "$tmp"
   mv -f "$tmp" "$dest"
+  trap - EXIT
   echo "installed $dest"
 }
 

@@ -104,7 +104,7 @@ struct CompletionScripts {
     }
 
     private func bashQuoted(_ words: [String]) -> String {
-        "'" + words.joined(separator: " ").replacingAll("'", with: "'\\''") + "'"
+        "'" + words.joined(separator: " ").replacing("'", with: "'\\''") + "'"
     }
 
     // MARK: zsh
@@ -195,7 +195,7 @@ struct CompletionScripts {
     }
 
     private func zshQuoted(_ text: String) -> String {
-        "'" + text.replacingAll("'", with: "'\\''") + "'"
+        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 
     // MARK: fish
@@ -276,7 +276,7 @@ struct CompletionScripts {
     }
 
     private func fishQuoted(_ text: String) -> String {
-        "'" + text.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'") + "'"
+        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
     }
 }
 
