@@ -173,14 +173,18 @@ import Testing
             (["pxview", "completions", ""], "bash zsh fish"),
             (["pxview", "show", "SCRATCH/ph"], "SCRATCH/photo.jpg"),
             (["pxview", "save", "1", "-o", "SCRATCH/ph"], "SCRATCH/photo.jpg"),
+            // A name holding a newline is one candidate, not two.
+            (["pxview", "show", "SCRATCH/two"], "SCRATCH/two<NL>lines.jpg"),
         ]
         let scratch = try TemporaryDirectory()
         #expect(FileManager.default.createFile(atPath: scratch.file("photo.jpg"), contents: Data()))
+        #expect(FileManager.default.createFile(atPath: scratch.file("two\nlines.jpg"), contents: Data()))
         let quoted = { (word: String) in "'" + word.replacingOccurrences(of: "SCRATCH", with: scratch.path) + "'" }
         var script = scripts.bash + "\n"
         for (words, _) in cases {
             script += "COMP_WORDS=(\(words.map(quoted).joined(separator: " "))); COMP_CWORD=\(words.count - 1); COMPREPLY=()\n"
-            script += "_pxview; echo \"${COMPREPLY[*]}\"\n"
+            // A newline inside a candidate shows as <NL>, so lines stay lines.
+            script += "_pxview; echo \"${COMPREPLY[*]//$'\\n'/<NL>}\"\n"
         }
         let result = try runShell("/bin/bash", ["--norc", "/dev/stdin"], input: script)
         #expect(result.status == 0)
