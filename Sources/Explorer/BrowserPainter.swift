@@ -36,9 +36,7 @@ public struct BrowserPlan: Equatable, Sendable {
             // The end of what is typed stays in sight: a long query loses its start.
             let hint = "Enter search · Esc cancel"
             let room = max(1, width - TerminalText.displayWidth(hint) - 2 - "Search: █".count)
-            var shown = text
-            while TerminalText.displayWidth(shown) > room, !shown.isEmpty { shown.removeFirst() }
-            if shown != text { shown = "…" + shown.dropFirst() }
+            let shown = TerminalText.tail(text, toWidth: room)
             rows[layout.searchRow] = (StatusLine.compose(left: "Search: \(shown)█", right: hint, width: width), true)
         } else {
             let label =

@@ -254,8 +254,9 @@ public struct BrowserState: Equatable, Sendable {
             selection = index
             return [.openViewer(hits[index])]
         case .paste(let text):
-            // Pasting outside the field starts editing with the pasted text.
-            editText = query + TerminalText.sanitize(text)
+            // Pasting outside the field starts editing with the pasted text,
+            // bounded like typing (a 1 MB paste once froze the grid for good).
+            editText = Self.fieldText(query, pasted: text)
             return []
         case .unknown:
             return []
@@ -334,11 +335,19 @@ public struct BrowserState: Equatable, Sendable {
             default: break
             }
         case .paste(let pasted):
-            editText = String(TerminalText.sanitize(text + pasted).prefix(SearchQuery.maxQueryCharacters))
+            editText = Self.fieldText(text, pasted: pasted)
         case .mouse, .unknown:
             break
         }
         return []
+    }
+
+    /// The search field after `pasted` is added to `text`: at most
+    /// `SearchQuery.maxQueryCharacters`, cut before anything grows with the
+    /// paste (only the part that can fit is sanitized).
+    static func fieldText(_ text: String, pasted: String) -> String {
+        let room = max(0, SearchQuery.maxQueryCharacters - text.count)
+        return String(TerminalText.sanitize(text + String(pasted.prefix(room))).prefix(SearchQuery.maxQueryCharacters))
     }
 
     /// A new search from its first page.

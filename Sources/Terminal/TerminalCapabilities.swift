@@ -63,6 +63,11 @@ public enum TerminalLimits {
     public static let maxCellSide = 256
     /// Window text areas and sixel geometries: larger than any screen.
     public static let maxPixelSide = 16384
+    /// The window in cells, as TIOCGWINSZ gives it: the bound `--cells` has.
+    /// A broken or hostile terminal once reported 65535x65535 cells, and
+    /// the grid grew by 20 MB/s laying out tiles for it; no screen is near
+    /// 2048 columns (an 8K display at a 4-pixel font).
+    public static let maxWindowCells = 2048
     /// Sixel colour registers: XTSMGRAPHICS answers up to 1024 (mlterm);
     /// 65536 leaves room for any real terminal.
     public static let maxColorRegisters = 65536

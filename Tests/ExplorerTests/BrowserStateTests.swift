@@ -302,6 +302,22 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         #expect(state.editText?.contains("\u{1B}") == false)
     }
 
+    /// A paste is bounded like typing, in the field and outside it (where
+    /// it starts editing): a megabyte pasted into the grid once froze it.
+    @Test func pastesAreCappedAtTheQueryLength() {
+        var state = loadedBrowser()
+        _ = state.handle(.input(.paste(String(repeating: "y", count: 1 << 20))))
+        let typed = state.query
+        #expect(
+            state.editText == typed + String(repeating: "y", count: SearchQuery.maxQueryCharacters - typed.count))
+        _ = state.handle(press(.escape))
+        _ = state.handle(press("/"))
+        _ = state.handle(.input(.paste("ab")))
+        _ = state.handle(.input(.paste(String(repeating: "z", count: 1 << 20))))
+        let text = state.editText ?? ""
+        #expect(text.count == SearchQuery.maxQueryCharacters && text.hasPrefix(state.query + "ab"))
+    }
+
     @Test func qAndControlCQuit() {
         var state = loadedBrowser()
         #expect(state.handle(press("q")) == [.quit])
