@@ -54,7 +54,14 @@ final class ExplorerLoop {
         filters = query
         var state = BrowserState(
             layout: BrowserLayout(geometry: geometry), query: query.q, offline: source?.isOffline ?? true, folder: folder)
-        if let store = options.favourites, let saved = try? store.list() { state.favouriteIDs = Set(saved.map(\.id)) }
+        if let store = options.favourites {
+            do {
+                state.favouriteIDs = Set(try store.list().map(\.id))
+            } catch {
+                // Moved aside, or unreadable: said where the user looks.
+                state.message = Self.favouritesProblem(error)
+            }
+        }
         browserPainter = BrowserPainter(backend: backend)
         let effects = state.start()
         browser = state
@@ -80,20 +87,23 @@ final class ExplorerLoop {
         let session: TerminalSession
         let signals: SignalPipe
         do {
+            // The pipe first: from the moment the terminal is raw, a signal
+            // is an event for this loop (`ProcessSignals` reports to it).
+            signals = try SignalPipe()
             // Inside tmux, focus reports (with tmux's `focus-events on`) tell
             // when its pane is switched away from and back: tmux never sees
             // the pictures, so they are taken down and drawn again.
             session = try TerminalSession(
                 inputFD: options.inputFD, outputFD: options.outputFD,
                 options: TerminalSession.Options(focusEvents: display.multiplexer.wrapsGraphics))
-            signals = try SignalPipe()
         } catch {
             return 1
         }
-        session.installEmergencyRestore(signalPipe: signals)
+        self.session = session
         defer {
             _ = try? writer.write(backend.teardown())
             session.restore()
+            self.session = nil
         }
         start()
         var dirty = true
@@ -116,7 +126,11 @@ final class ExplorerLoop {
             var events = pendingEvents
             pendingEvents = []
             if ready == 0 && events.isEmpty { events += decoder.flushPendingEscape() }
-            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            if fds[1].revents & Int16(POLLIN) != 0 {
+                for signal in signals.takeSignals() { handle(signal: signal) }
+                dirty = true
+            }
+            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, exitStatus == nil {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let count = buffer.withUnsafeMutableBytes { read(options.inputFD, $0.baseAddress, $0.count) }
                 if count > 0 {
@@ -124,16 +138,6 @@ final class ExplorerLoop {
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                     exitStatus = 1  // the terminal went away
                 }
-            }
-            if fds[1].revents & Int16(POLLIN) != 0 {
-                for signal in signals.takeSignals() {
-                    if signal == SIGWINCH {
-                        relayout()
-                    } else {
-                        exitStatus = 128 + signal
-                    }
-                }
-                dirty = true
             }
             if fds[2].revents & Int16(POLLIN) != 0 {
                 for completion in completions.take() { apply(completion) }
@@ -145,6 +149,53 @@ final class ExplorerLoop {
             }
         }
         return exitStatus ?? 0
+    }
+
+    /// The terminal session while the loop runs (job control needs it).
+    private var session: TerminalSession?
+    /// True between coming back from a stop and the SIGCONT that reports it.
+    private var resumedFromStop = false
+
+    /// A signal `ProcessSignals` reported through the pipe.
+    private func handle(signal: Int32) {
+        switch signal {
+        case SIGWINCH:
+            relayout()
+        case SIGTSTP:
+            suspend()
+        case SIGCONT:
+            // After a stop of our own the screen is already back; after a
+            // SIGSTOP (which nobody sees) the shell may have put the
+            // terminal in cooked mode: take it again and redraw.
+            if resumedFromStop {
+                resumedFromStop = false
+            } else {
+                session?.resume()
+                redrawEverything()
+            }
+        default:
+            exitStatus = 128 + signal
+        }
+    }
+
+    /// Ctrl-Z or SIGTSTP, as every full-screen tool does it: pictures taken
+    /// down, the terminal given back to the shell (main screen, mouse off,
+    /// cooked), the process stopped; after `fg`, raw mode again and
+    /// everything redrawn (nothing is probed again).
+    private func suspend() {
+        guard let session else { return }
+        write(backend.teardown())
+        session.suspendUntilContinued()
+        resumedFromStop = true
+        redrawEverything()
+    }
+
+    /// Lays out and draws both screens afresh: the terminal's screen was
+    /// someone else's meanwhile.
+    private func redrawEverything() {
+        relayout()
+        browserPainter?.invalidate()
+        viewerPainter?.invalidate()
     }
 
     private func draw() {
@@ -197,6 +248,10 @@ final class ExplorerLoop {
     // MARK: Events and effects
 
     private func handle(_ event: InputEvent) {
+        if case .key(let key) = event, key.modifiers.contains(.control), key.code == .char("z") {
+            suspend()
+            return
+        }
         if case .unknown(let bytes) = event {
             if let cell = cellSizeReport(bytes) {
                 // Only a cell that really changed is worth a new layout.
@@ -453,12 +508,28 @@ final class ExplorerLoop {
         if let painter = browserPainter { write(painter.teardown()) }
         viewerBytes = bytes
         var favourite = isFavourite
-        if let hit, let store = options.favourites, let saved = try? store.contains(id: hit.id) { favourite = saved }
+        var problem: String?
+        if let hit, let store = options.favourites {
+            do {
+                favourite = try store.contains(id: hit.id)
+            } catch {
+                problem = Self.favouritesProblem(error)
+            }
+        }
         viewer = ViewerState(
             title: title, hit: hit, fullSize: decoded.fullSize, decodedSize: decoded.image.size,
             layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite)
         viewerSerial += 1
         viewerPainter = ViewerPainter(image: decoded.image, backend: backend, pictureID: -viewerSerial)
+        if let problem { _ = viewer?.handle(.message(problem)) }
+    }
+
+    /// A favourites file that could not be used, in a few words for the status line.
+    static func favouritesProblem(_ error: any Error) -> String {
+        if case PixabayError.corruptFavourites(_, let movedTo) = error {
+            return "favourites file was corrupt: kept as \((movedTo as NSString).lastPathComponent), a new list starts"
+        }
+        return "\(error)"
     }
 
     /// Numbers each viewer visit, so a sixel palette or a kitty upload is never

@@ -20,6 +20,7 @@ public enum KeyHelp {
         Entry(keys: "f", action: "toggle favourite"),
         Entry(keys: "F", action: "favourites (again: back to the search)"),
         Entry(keys: "q, Ctrl-C", action: "quit"),
+        Entry(keys: "Ctrl-Z", action: "suspend to the shell (fg comes back)"),
         Entry(keys: "?", action: "this help (any key closes it)"),
     ]
 
@@ -40,6 +41,7 @@ public enum KeyHelp {
         Entry(keys: "s", action: "save the image (NAME-2… if taken)"),
         Entry(keys: "*", action: "toggle favourite"),
         Entry(keys: "q, Esc", action: "back to the grid (or quit)"),
+        Entry(keys: "Ctrl-Z", action: "suspend to the shell (fg comes back)"),
         Entry(keys: "?", action: "this help (any key closes it)"),
     ]
 

@@ -39,22 +39,18 @@ public enum AtomicWrite {
     ///     a disk flush per thumbnail.
     ///   - beforeMove: called once the temporary file is written and closed,
     ///     just before it is moved (the cache sets its modification time there).
-    ///   - guarding: runs the whole write (`TemporaryFileGuard`, which removes
-    ///     the temporary file if a signal ends the process meanwhile).
     public static func write(
         _ bytes: [UInt8], to path: [UInt8], temporary: [UInt8],
         permissions: mode_t = 0o666, exactPermissions: Bool = false, synced: Bool = true,
         placement: Placement = .replacing,
-        beforeMove: () -> Void = {},
-        guarding: (_ temporary: [UInt8], _ body: () -> Void) -> Void = { $1() }
+        beforeMove: () -> Void = {}
     ) throws(SystemError) {
-        var failure: SystemError?
-        withoutActuallyEscaping(beforeMove) { beforeMove in
-            guarding(temporary) {
-                failure = writeAndMove(
-                    bytes, to: path, temporary: temporary, permissions: permissions, exactPermissions: exactPermissions,
-                    synced: synced, placement: placement, beforeMove: beforeMove)
-            }
+        // A signal ending the process meanwhile removes the temporary file
+        // (an interrupted save of a 32 MB photo once left its part behind).
+        let failure = ProcessSignals.removing(temporary) {
+            writeAndMove(
+                bytes, to: path, temporary: temporary, permissions: permissions, exactPermissions: exactPermissions,
+                synced: synced, placement: placement, beforeMove: beforeMove)
         }
         if let failure {
             // A temporary name that could not be created is someone else's.

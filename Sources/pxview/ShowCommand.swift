@@ -226,6 +226,8 @@ struct Screen {
         // it reads pixels from this machine (`PXVIEW_KITTY_TRANSFER=direct`:
         // never ask, always through the pty).
         var capabilities: TerminalCapabilities?
+        // What a killed pxview left for kitty goes before anything new is made.
+        KittyTransfer.sweepStale()
         if onTerminal {
             let mediumProbe = KittyMediumProbe(
                 multiplexer: multiplexer, asking: environment["PXVIEW_KITTY_TRANSFER"] != "direct")
