@@ -83,10 +83,22 @@ public enum AtomicWrite {
         }
     }
 
+    /// rename(2) over the destination, which must be a regular file (or a
+    /// link) if it exists: renaming over `/dev/null` as root once left a
+    /// regular file in its place, and every program after that broke.
     private static func moveReplacing(_ temporary: [UInt8], _ path: [UInt8]) -> SystemError? {
+        var info = stat()
+        if withPath(path, { lstat($0, &info) }) == 0 {
+            let kind = info.st_mode & S_IFMT
+            if kind != S_IFREG && kind != S_IFLNK { return notARegularFile }
+        }
         let status = withPath(temporary) { from in withPath(path) { rename(from, $0) } }
         return status == 0 ? nil : .last("rename")
     }
+
+    /// How a replacing write fails when the destination is a device, a
+    /// FIFO, a socket or a folder.
+    public static let notARegularFile = SystemError(operation: "rename", code: EPERM)
 
     /// link(2) then unlink the temporary name: atomic "create if absent".
     private static func moveRefusingExisting(_ temporary: [UInt8], _ path: [UInt8]) -> SystemError? {

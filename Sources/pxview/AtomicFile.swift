@@ -42,6 +42,9 @@ enum AtomicFile {
                 bytes, to: path, temporary: temporary, placement: replacing ? .replacing : .refusingExisting)
         } catch {
             if error == AtomicWrite.alreadyExists { throw AlreadyExists(path: path) }
+            if error == AtomicWrite.notARegularFile {
+                throw CommandError("cannot write \(RawFile.display(path)): not a regular file (a device or a folder is never replaced)")
+            }
             throw CommandError("cannot write \(RawFile.display(path)): \(error.reason)")
         }
     }
