@@ -43,7 +43,8 @@ enum AtomicFile {
         } catch {
             if error == AtomicWrite.alreadyExists { throw AlreadyExists(path: path) }
             if error == AtomicWrite.notARegularFile {
-                throw CommandError("cannot write \(RawFile.display(path)): not a regular file (a device or a folder is never replaced)")
+                throw CommandError(
+                    "cannot write \(RawFile.display(path)): not a regular file (a device or a folder is never replaced)")
             }
             throw CommandError("cannot write \(RawFile.display(path)): \(error.reason)")
         }
