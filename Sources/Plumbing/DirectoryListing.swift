@@ -15,7 +15,11 @@ public enum DirectoryListing {
         defer { closedir(handle) }
         var names: [[UInt8]] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            // Only up to the NUL: glibc allocates each entry at its name's
+            // length, so copying d_name's whole 256 bytes reads past it
+            // (AddressSanitizer caught it listing /dev/shm).
+            let start = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \.d_name)!
+            let name = Array(UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self))))
             if name != Array(".".utf8) && name != Array("..".utf8) { names.append(name) }
         }
         return names
