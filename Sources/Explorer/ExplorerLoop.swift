@@ -22,7 +22,15 @@ final class ExplorerLoop {
     /// The one backend of this run: the browser's tiles and the viewer's picture are its slots.
     private let backend: any GraphicsBackend
     private var decoder = InputDecoder()
-    private let writer: FrameWriter
+    private var writer: FrameWriter
+    /// Inside tmux, with pictures going through passthrough: whether they
+    /// may be drawn now and where (`PaneWatch`); nil elsewhere.
+    private var paneWatch: PaneWatch?
+    /// The tmux on this machine, asked about pxview's pane.
+    private let tmux: Tmux?
+    private var lastPaneCheckMs = 0
+    /// A frame was held back while pictures could not be drawn.
+    private var frameDeferred = false
 
     private var browser: BrowserState?
     private var browserPainter: BrowserPainter?
@@ -45,7 +53,20 @@ final class ExplorerLoop {
         writer = FrameWriter(
             fd: options.outputFD, synchronizedOutput: display.synchronizedOutput, multiplexer: display.multiplexer,
             fenceInputFD: options.inputFD)
+        let drawsThroughTmux = display.method != .blocks && display.multiplexer.passthroughOn
+        if drawsThroughTmux, case .tmux = display.multiplexer,
+            let tmux = Tmux(environment: ProcessInfo.processInfo.environment)
+        {
+            self.tmux = tmux
+            paneWatch = PaneWatch(mode: .asking, pane: tmux.paneState())
+            writer.paneOrigin = paneWatch?.origin
+        } else {
+            tmux = nil
+            if drawsThroughTmux { paneWatch = PaneWatch(mode: .keys, nowMs: Self.nowMs()) }
+        }
     }
+
+    static func nowMs() -> Int { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
 
     /// The window in the backend's units.
     private var geometry: ScreenGeometry { backend.screen }
@@ -101,7 +122,11 @@ final class ExplorerLoop {
         }
         self.session = session
         defer {
-            _ = try? writer.write(backend.teardown())
+            if let watch = paneWatch, !watch.mayDraw(nowMs: Self.nowMs()), tmux != nil {
+                hidePictures(clientTTY: watch.pane?.clientTTY)
+            } else {
+                _ = try? writer.write(backend.teardown())
+            }
             session.restore()
             self.session = nil
         }
@@ -117,11 +142,22 @@ final class ExplorerLoop {
                 pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: completions.readFD, events: Int16(POLLIN), revents: 0),
             ]
-            let timeout = !pendingEvents.isEmpty ? 0 : decoder.hasPendingEscape ? InputDecoder.escapeTimeoutMilliseconds : -1
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            var timeout = !pendingEvents.isEmpty ? 0 : decoder.hasPendingEscape ? Int(InputDecoder.escapeTimeoutMilliseconds) : -1
+            if tmux != nil, timeout < 0 || timeout > PaneWatch.intervalMs { timeout = PaneWatch.intervalMs }
+            if let due = paneWatch?.settleRedrawAt {
+                let wait = max(0, due - Self.nowMs())
+                if timeout < 0 || timeout > wait { timeout = wait }
+            }
+            let ready = poll(&fds, nfds_t(fds.count), Int32(timeout))
             if ready < 0 {
                 if errno == EINTR { continue }
                 return 1
+            }
+            if tmux != nil, Self.nowMs() - lastPaneCheckMs >= PaneWatch.intervalMs, checkPane() { dirty = true }
+            if paneWatch?.takeSettleRedraw(nowMs: Self.nowMs()) == true {
+                browserPainter?.invalidate()
+                viewerPainter?.invalidate()
+                dirty = true
             }
             var events = pendingEvents
             pendingEvents = []
@@ -147,6 +183,11 @@ final class ExplorerLoop {
                 handle(event)
                 dirty = true
             }
+            if !events.isEmpty, paneWatch?.mode == .keys {
+                // A key of its own: pxview's pane is the active one now.
+                paneWatch?.keyArrived(nowMs: Self.nowMs())
+                if frameDeferred { dirty = true }
+            }
         }
         return exitStatus ?? 0
     }
@@ -160,6 +201,8 @@ final class ExplorerLoop {
     private func handle(signal: Int32) {
         switch signal {
         case SIGWINCH:
+            // Inside tmux the pane may have moved as well as grown.
+            if tmux != nil { _ = checkPane(redrawing: false) }
             relayout()
         case SIGTSTP:
             suspend()
@@ -198,7 +241,53 @@ final class ExplorerLoop {
         viewerPainter?.invalidate()
     }
 
+    /// Asks tmux where pxview's pane is now and acts on the change; true
+    /// when a frame must be drawn.
+    @discardableResult
+    private func checkPane(redrawing: Bool = true) -> Bool {
+        guard let tmux else { return false }
+        lastPaneCheckMs = Self.nowMs()
+        let state = tmux.paneState()
+        switch paneWatch?.update(state) ?? .none {
+        case .none:
+            return false
+        case .hidden:
+            hidePictures(clientTTY: state?.clientTTY)
+            return false
+        case .redraw:
+            writer.paneOrigin = paneWatch?.origin
+            if let cell = state?.cellSize {
+                let reported = display.geometry.withReportedCellSize(cell)
+                if reported != display.geometry { display.geometry = reported }
+            }
+            if redrawing { redrawEverything() }
+            return true
+        }
+    }
+
+    /// pxview's window is no longer shown: tmux redraws its text over sixel
+    /// pictures by itself, but kitty keeps its pictures above whatever tmux
+    /// draws, and tmux 3.3 passes nothing from a window not shown. So kitty
+    /// is told directly, on the client's terminal device (one write of a
+    /// few delete commands), and everything is uploaded again on return.
+    private func hidePictures(clientTTY: String?) {
+        let deletes = backend.teardown()
+        browserPainter?.invalidate()
+        viewerPainter?.invalidate()
+        guard display.method == .kitty, !deletes.isEmpty, let clientTTY else { return }
+        let fd = Glibc.open(clientTTY, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = deletes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
     private func draw() {
+        if let watch = paneWatch, !watch.mayDraw(nowMs: Self.nowMs()) {
+            // Pictures now would land in another pane or be dropped.
+            frameDeferred = true
+            return
+        }
+        frameDeferred = false
         var frame: [UInt8]
         if let viewer, let viewerPainter {
             frame = viewerPainter.frame(for: viewer)
@@ -233,6 +322,7 @@ final class ExplorerLoop {
     /// Lays both screens out for `measured`, every picture removed first.
     private func apply(_ measured: DisplayGeometry) {
         display.geometry = measured
+        paneWatch?.laidOut(nowMs: Self.nowMs())
         write(backend.teardown())
         backend.update(geometry: display.geometry)
         if browser != nil {
