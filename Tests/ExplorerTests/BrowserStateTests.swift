@@ -48,6 +48,15 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         // Every slot is inside the window, above the detail rows.
         #expect(layout.slots.allSatisfy { $0.column + $0.columns <= 200 && $0.row + $0.rows <= layout.detailsRow })
     }
+
+    /// A huge window gets the grid of a large one, centred: never
+    /// thousands of slots, never tiles that take seconds to draw.
+    @Test func aHugeWindowHasAtMostTwelveByTwelveSlots() {
+        let layout = browserLayout(columns: 2048, rows: 2048)
+        #expect(layout.columns == 12 && layout.rows == 12)
+        #expect(layout.tileCells.width == 25)
+        #expect(layout.slots.allSatisfy { $0.column + $0.columns <= 2048 && $0.row + $0.rows <= layout.detailsRow })
+    }
 }
 
 @Suite struct BrowserStateTests {
