@@ -68,7 +68,8 @@ public struct BrowserPlan: Equatable, Sendable {
         if state.showHelp {
             // The keys over the grid: every tile is taken down while they show.
             let title = state.folder != nil ? "folder keys" : "browser keys"
-            let lines = ["\(title) (any key closes this help)", ""] + KeyHelp.lines(KeyHelp.browser)
+            var lines = ["\(title) (any key closes this help)", ""] + KeyHelp.lines(KeyHelp.browser)
+            if let notice = state.notice { lines += [""] + notice.helpLines(width: max(20, width - 4)) }
             let top = layout.searchRow + 1
             for row in top..<layout.detailsRow {
                 let index = row - top - 1

@@ -81,6 +81,9 @@ public struct BrowserState: Equatable, Sendable {
     public var note: String?
     /// A transient message (an error, "added to favourites").
     public var message: String?
+    /// A lasting note about how pictures are drawn (why half-blocks), on
+    /// the status line after the position; its fix is in the `?` help.
+    public var notice: DisplayNotice?
     /// True for the offline catalog: the status line must not say the photos are Pixabay's.
     public var offline: Bool
     /// The folder shown by `pxview show DIR` (nil for Pixabay and the catalog).
@@ -406,7 +409,8 @@ public struct BrowserState: Equatable, Sendable {
         if let message { return message }
         if searching { return "searching…" }
         if showingFavourites { return "favourites: \(hits.count) · F: back to the search" }
-        let position = hits.isEmpty ? "no results" : "\(selection + 1) of \(max(totalHits, hits.count))"
+        var position = hits.isEmpty ? "no results" : "\(selection + 1) of \(max(totalHits, hits.count))"
+        if let notice { position += " · \(notice.status) (? for why)" }
         let more = loadingMore ? " · loading more…" : ""
         if let folder { return "\(position) · \(folder)\(more)" }
         let source =

@@ -66,6 +66,11 @@ final class ExplorerLoop {
         }
     }
 
+    /// Why pictures are half-blocks, when the user can change it.
+    private var notice: DisplayNotice? {
+        display.shortfall.map { DisplayNotice(status: $0.status, fix: $0.fix) }
+    }
+
     static func nowMs() -> Int { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
 
     /// The window in the backend's units.
@@ -75,6 +80,7 @@ final class ExplorerLoop {
         filters = query
         var state = BrowserState(
             layout: BrowserLayout(geometry: geometry), query: query.q, offline: source?.isOffline ?? true, folder: folder)
+        state.notice = notice
         if let store = options.favourites {
             do {
                 state.favouriteIDs = Set(try store.list().map(\.id))
@@ -609,6 +615,7 @@ final class ExplorerLoop {
         viewer = ViewerState(
             title: title, hit: hit, fullSize: decoded.fullSize, decodedSize: decoded.image.size,
             layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite)
+        viewer?.notice = notice
         viewerSerial += 1
         viewerPainter = ViewerPainter(image: decoded.image, backend: backend, pictureID: -viewerSerial)
         if let problem { _ = viewer?.handle(.message(problem)) }

@@ -55,6 +55,33 @@ public enum KeyHelp {
     }
 }
 
+/// Why pictures are half-blocks where the terminal could do better: a few
+/// words for the status line and the fix, for the `?` help.
+public struct DisplayNotice: Equatable, Sendable {
+    public var status: String
+    public var fix: String
+
+    public init(status: String, fix: String) {
+        self.status = status
+        self.fix = fix
+    }
+
+    /// The help's lines about it: the fix, wrapped to `width` cells.
+    public func helpLines(width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in ("why " + status + ": " + fix).split(separator: " ") {
+            if !line.isEmpty, TerminalText.displayWidth(line) + 1 + TerminalText.displayWidth(String(word)) > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}
+
 /// One status or header line: `left` (a message, a title) cut with an
 /// ellipsis so that `right` (the zoom, the `? keys · q quit` hint) always
 /// shows, never wrapped. When even `right` does not fit, it is cut too.

@@ -66,6 +66,8 @@ public struct ViewerState: Equatable, Sendable {
     public var showHelp = false
     public var isFavourite = false
     public var message: String?
+    /// A lasting note about how pictures are drawn (`BrowserState.notice`).
+    public var notice: DisplayNotice?
     /// True when closing leaves the program instead of returning to a browser.
     public var openedDirectly: Bool
     public private(set) var fullResolutionRequested = false

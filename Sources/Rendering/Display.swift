@@ -203,17 +203,16 @@ public enum GraphicsShortfall: Equatable, Sendable {
     public var fix: String {
         switch self {
         case .passthroughOff:
-            return "tmux passes no graphics: 'set -g allow-passthrough on' in ~/.tmux.conf (tmux 3.3+) gives sixel or kitty"
+            return "add 'set -g allow-passthrough on' to ~/.tmux.conf (tmux 3.3+) for sixel or kitty pictures"
         case .probeTimedOut(let milliseconds):
-            return "no answer within \(milliseconds) ms: PXVIEW_PROBE_TIMEOUT_MS=5000 waits longer; "
+            return "no answer within \(milliseconds) ms: PXVIEW_PROBE_TIMEOUT_MS=5000 waits longer, "
                 + "--protocol sixel|kitty skips the question"
         case .xtermWithoutSixel:
-            return "this xterm draws no sixel: start it as 'xterm -ti vt340' (XTerm*decTerminalID: vt340 in ~/.Xresources)"
+            return "start xterm as 'xterm -ti vt340' (or XTerm*decTerminalID: vt340 in ~/.Xresources) for sixel pictures"
         case .notProbed(.background):
             return "a background job cannot ask the terminal: --protocol sixel|kitty (or PXVIEW_PROTOCOL) says what it draws"
         case .notProbed:
-            return "pxview's tmux pane was not the active one, so the terminal was not asked: "
-                + "--protocol sixel|kitty says what it draws"
+            return "pxview's tmux pane was not the active one when it started: --protocol sixel|kitty says what it draws"
         }
     }
 }

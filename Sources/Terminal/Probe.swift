@@ -35,6 +35,13 @@ public struct ProbeOutcome: Sendable, Equatable {
     public var elapsedMs: Int
     /// No DA1 answer within the limit.
     public var timedOut: Bool
+
+    public init(replies: ProbeReplies, leftover: [UInt8], elapsedMs: Int, timedOut: Bool) {
+        self.replies = replies
+        self.leftover = leftover
+        self.elapsedMs = elapsedMs
+        self.timedOut = timedOut
+    }
 }
 
 /// Asks the terminal what it supports: writes `queries` (`ProbeQuery.bytes`,

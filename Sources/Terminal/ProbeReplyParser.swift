@@ -47,6 +47,9 @@ public struct ProbeReplies: Sendable, Equatable {
 /// that are not a reply are kept, in order, in `leftoverInput` for the input
 /// decoder; nothing is ever echoed.
 public struct ProbeReplyParser: Sendable {
+    /// What tmux answers to DA1 itself (`input.c`: a VT100 with AVO).
+    static let tmuxDeviceAttributes = [1, 2]
+
     /// Replies are short; an escape string longer than this is not a reply.
     static let maxReplyLength = 4096
 
@@ -128,7 +131,11 @@ public struct ProbeReplyParser: Sendable {
         case (question, [UInt8(ascii: "$")], UInt8(ascii: "y")):
             if csi.param(0) == 2026, let status = csi.param(1) { result.synchronizedOutputStatus = status }
         case (question, [], UInt8(ascii: "c")):
-            result.deviceAttributes = csi.params.compactMap { $0 }
+            let attributes = csi.params.compactMap { $0 }
+            // tmux's own answer (`?1;2c`, once it named itself) never hides
+            // the outer terminal's, whichever came first.
+            let tmuxsOwn = result.multiplexerVersion != nil && attributes == Self.tmuxDeviceAttributes
+            if !tmuxsOwn || result.deviceAttributes == nil { result.deviceAttributes = attributes }
             result.deviceAttributeReplies += 1
         case (nil, [], UInt8(ascii: "t")):
             guard let height = csi.param(1), let width = csi.param(2), height > 0, width > 0 else { return true }

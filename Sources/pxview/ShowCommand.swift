@@ -220,7 +220,11 @@ struct Screen {
 
     /// The probe's whole report and the display decided from it (`pxview
     /// doctor` shows both).
-    static func report(view: ViewOptions, environment: [String: String]) -> (report: ProbeReport, display: Display) {
+    /// `debugLines`: `PXVIEW_DEBUG`'s lines and the tmux hint go to stderr
+    /// (not for `doctor`, which says it all on stdout).
+    static func report(view: ViewOptions, environment: [String: String], debugLines: Bool = true)
+        -> (report: ProbeReport, display: Display)
+    {
         // What a killed pxview left for kitty goes before anything new is made.
         KittyTransfer.sweepStale()
         // kitty is also asked whether it reads pixels from this machine
@@ -238,6 +242,7 @@ struct Screen {
             capabilities: report.capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
         let display = Display.decide(
             choice: view.protocolChoice, report: report, geometry: geometry, background: view.background)
+        guard debugLines else { return (report, display) }
         if !(environment["PXVIEW_DEBUG"] ?? "").isEmpty {
             let capabilities = report.capabilities
             Output.err("pxview: terminal \(capabilities.map { String(describing: $0) } ?? "none")\n")

@@ -7,18 +7,66 @@ import Testing
 /// terminal emulator, answers the capability probe like a sixel terminal
 /// or like kitty, types keys, and checks the frames and the restore.
 final class PseudoTerminalSession: @unchecked Sendable {
-    enum Emulation {
+    indirect enum Emulation: Sendable {
         case sixel, kitty
         /// A terminal that answers nothing (a very slow link, a dead one).
         case silent
+        /// tmux without `$TMUX` (a remote shell): it answers XTVERSION and
+        /// DA1 sent to it itself, and passes what is wrapped to `outer`
+        /// (whose answers come back) only with passthrough on.
+        case remoteTmux(passthrough: Bool, outer: Emulation)
 
         var probeReply: [UInt8] {
             switch self {
             case .sixel: return Array("\u{1B}[?62;4;22c".utf8)
             case .kitty: return Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c".utf8)
             case .silent: return []
+            case .remoteTmux: return Array("\u{1B}[?1;2c".utf8)
             }
         }
+
+        /// The answers to one query the program sent: a DA1 sent directly
+        /// or wrapped in passthrough (every probe ends with one), or XTVERSION sent directly.
+        func answer(_ query: Query) -> [UInt8] {
+            switch (self, query) {
+            case (.remoteTmux, .version): return Array("\u{1B}P>|tmux 3.3a\u{1B}\\".utf8)
+            case (.remoteTmux, .deviceAttributes): return probeReply
+            case (.remoteTmux(let passthrough, let outer), .wrappedDeviceAttributes):
+                return passthrough ? outer.probeReply : []
+            case (_, .version): return []
+            default: return probeReply
+            }
+        }
+    }
+
+    enum Query: Sendable {
+        case deviceAttributes, wrappedDeviceAttributes, version
+    }
+
+    /// The queries that end in `bytes` after `skip` (bytes already looked at).
+    static func queries(in bytes: [UInt8], after skip: Int) -> [Query] {
+        var found: [Query] = []
+        var index = 0
+        func at(_ pattern: String) -> Bool {
+            let needle = Array(pattern.utf8)
+            return index + needle.count <= bytes.count && Array(bytes[index..<(index + needle.count)]) == needle
+                && index + needle.count > skip
+        }
+        while index < bytes.count {
+            if at("\u{1B}\u{1B}[c") {
+                found.append(.wrappedDeviceAttributes)
+                index += 4
+            } else if at("\u{1B}[c"), index == 0 || bytes[index - 1] != 0x1B {
+                found.append(.deviceAttributes)
+                index += 3
+            } else if at("\u{1B}[>q"), index == 0 || bytes[index - 1] != 0x1B {
+                found.append(.version)
+                index += 4
+            } else {
+                index += 1
+            }
+        }
+        return found
     }
 
     let master: Int32
@@ -38,7 +86,8 @@ final class PseudoTerminalSession: @unchecked Sendable {
     init(
         arguments: [String], emulation: Emulation, rows: UInt16 = 12, columns: UInt16 = 40,
         executable: URL = PseudoTerminalSession.binary, environment: [String: String] = PseudoTerminalSession.environment,
-        controllingTerminal: Bool = false, pixelsPerCell: (UInt16, UInt16) = (8, 16), workingDirectory: String? = nil
+        controllingTerminal: Bool = false, pixelsPerCell: (UInt16, UInt16) = (8, 16), workingDirectory: String? = nil,
+        replyDelayMs: Int = 0
     ) throws {
         let (master, slavePath) = try PseudoTerminalDevice.openMaster()
         self.master = master
@@ -64,7 +113,6 @@ final class PseudoTerminalSession: @unchecked Sendable {
         try process.run()
         try slave.close()
         let fd = master
-        let reply = emulation.probeReply
         Thread { [self] in
             while true {
                 if lock.withLock({ paused }) {
@@ -82,14 +130,20 @@ final class PseudoTerminalSession: @unchecked Sendable {
                 var buffer = [UInt8](repeating: 0, count: 65536)
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count <= 0 { break }
-                // Every probe is answered (a shell may start pxview twice).
-                let probes: Int = lock.withLock {
-                    let overlap = Array(received.suffix(2))
+                // Every query is answered (a shell may start pxview twice).
+                let queries: [Query] = lock.withLock {
+                    let overlap = Array(received.suffix(4))
                     received += buffer.prefix(count)
-                    return (overlap + buffer.prefix(count)).occurrences(of: Array("\u{1B}[c".utf8))
+                    return Self.queries(in: overlap + buffer.prefix(count), after: overlap.count)
                 }
-                if !reply.isEmpty {
-                    for _ in 0..<probes { _ = reply.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+                // tmux answers what was sent to it while it reads it; the
+                // outer terminal's answers come through it after.
+                let answers =
+                    queries.filter { $0 != .wrappedDeviceAttributes }.flatMap(emulation.answer)
+                    + queries.filter { $0 == .wrappedDeviceAttributes }.flatMap(emulation.answer)
+                if !answers.isEmpty {
+                    if replyDelayMs > 0 { usleep(useconds_t(replyDelayMs * 1000)) }
+                    _ = answers.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
                 }
             }
             lock.withLock { readerDone = true }

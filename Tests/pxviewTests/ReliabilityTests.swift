@@ -194,7 +194,7 @@ func noisePNG(width: Int, height: Int) -> [UInt8] {
             arguments: ["--offline"], emulation: .sixel, rows: 65535, columns: 65535, pixelsPerCell: (0, 0))
         #expect(session.waitFor(alternateScreenOn))
         // The frames drawn (megabytes of text in a debug build), then `q`.
-        #expect(session.waitForQuiet(quietMs: 700))
+        #expect(session.waitForQuiet(quietMs: 1500))
         let peak = try #require(peakResidentMB(of: session.process.processIdentifier))
         #expect(peak < 600, "\(peak) MB")
         let start = Date()
