@@ -43,28 +43,37 @@ final class PseudoTerminalSession: @unchecked Sendable {
         case deviceAttributes, wrappedDeviceAttributes, version
     }
 
+    static let wrappedDA1 = Array("\u{1B}\u{1B}[c".utf8)
+    static let rawDA1 = Array("\u{1B}[c".utf8)
+    static let rawVersion = Array("\u{1B}[>q".utf8)
+
     /// The queries that end in `bytes` after `skip` (bytes already looked at).
+    /// Only ESCs are looked at closely: the reader must keep up with
+    /// megabytes of frames, or pxview's writes block on it.
     static func queries(in bytes: [UInt8], after skip: Int) -> [Query] {
         var found: [Query] = []
-        var index = 0
-        func at(_ pattern: String) -> Bool {
-            let needle = Array(pattern.utf8)
-            return index + needle.count <= bytes.count && Array(bytes[index..<(index + needle.count)]) == needle
-                && index + needle.count > skip
+        func matches(_ needle: [UInt8], at index: Int) -> Bool {
+            guard index + needle.count <= bytes.count, index + needle.count > skip else { return false }
+            for offset in 1..<needle.count where bytes[index + offset] != needle[offset] { return false }
+            return true
         }
-        while index < bytes.count {
-            if at("\u{1B}\u{1B}[c") {
+        var index = 0
+        while let next = bytes[index...].firstIndex(of: 0x1B) {
+            index = next
+            let afterEscape = index == 0 || bytes[index - 1] != 0x1B
+            if matches(wrappedDA1, at: index) {
                 found.append(.wrappedDeviceAttributes)
-                index += 4
-            } else if at("\u{1B}[c"), index == 0 || bytes[index - 1] != 0x1B {
+                index += wrappedDA1.count
+            } else if afterEscape, matches(rawDA1, at: index) {
                 found.append(.deviceAttributes)
-                index += 3
-            } else if at("\u{1B}[>q"), index == 0 || bytes[index - 1] != 0x1B {
+                index += rawDA1.count
+            } else if afterEscape, matches(rawVersion, at: index) {
                 found.append(.version)
-                index += 4
+                index += rawVersion.count
             } else {
                 index += 1
             }
+            if index >= bytes.count { break }
         }
         return found
     }
