@@ -310,8 +310,17 @@ public enum ProcessSignals {
 
     /// Forgets the registration of `path`, wherever it was made.
     public static func forget(path: String) {
+        slot(holding: path)?.state.store(0, ordering: .releasing)
+    }
+
+    /// True while `path` is registered for removal.
+    public static func isRegistered(path: String) -> Bool {
+        slot(holding: path) != nil
+    }
+
+    private static func slot(holding path: String) -> RemovalSlot? {
         let bytes = Array(path.utf8).map { CChar(bitPattern: $0) }
-        guard bytes.count <= pathCapacity else { return }
+        guard bytes.count <= pathCapacity else { return nil }
         for slot in storage.slots where slot.state.load(ordering: .acquiring) == 2 {
             var same = slot.path[bytes.count] == 0
             var index = 0
@@ -319,11 +328,9 @@ public enum ProcessSignals {
                 same = slot.path[index] == bytes[index]
                 index += 1
             }
-            if same {
-                slot.state.store(0, ordering: .releasing)
-                return
-            }
+            if same { return slot }
         }
+        return nil
     }
 
     /// `body`, with `path` removed should the process end meanwhile.

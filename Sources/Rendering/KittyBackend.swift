@@ -75,8 +75,9 @@ final class KittyBackend: GraphicsBackend {
         let down = Array("\r".utf8) + [UInt8](repeating: UInt8(ascii: "\n"), count: cells.height)
         guard display.multiplexer.wrapsGraphics else {
             let bytes: [UInt8]
-            if let (raw, reference) = handOver(pixels) {
-                // Left for kitty to read and remove: this run may end first.
+            if let (raw, reference) = handOver(pixels, outlivingThisRun: true) {
+                // Left for kitty to read and remove: this run may end first
+                // (one it never reads is swept by the next run).
                 bytes = encoder.transmitAndPlace(raw, from: reference, imageID: imageID, placementID: 1, columns: 0, rows: 0)
             } else {
                 bytes = encoder.transmitAndPlace(pixels, imageID: imageID, placementID: 1, columns: 0, rows: 0)
@@ -287,16 +288,19 @@ final class KittyBackend: GraphicsBackend {
 
     /// Raw pixels in a shared-memory object or temporary file, when the
     /// probe showed kitty reads them; nil for the pty (or when none could be made).
-    private func handOver(_ image: RGBAImage) -> (KittyEncoder.RawPixels, KittyReference)? {
+    /// `outlivingThisRun`: a one-shot drawing's object, which kitty may read
+    /// after pxview has exited, is not removed at exit (a slow hop to the
+    /// terminal once showed an empty box where the picture was).
+    private func handOver(_ image: RGBAImage, outlivingThisRun: Bool = false) -> (KittyEncoder.RawPixels, KittyReference)? {
         let medium = display.kittyMedium
         guard medium != .direct else { return nil }
         let raw = KittyEncoder.rawPixels(image)
         switch medium {
         case .sharedMemory:
-            guard let name = KittyTransfer.sharedMemory(raw.bytes) else { return nil }
+            guard let name = KittyTransfer.sharedMemory(raw.bytes, removedAtExit: !outlivingThisRun) else { return nil }
             return (raw, KittyReference(medium: .sharedMemory, name: name))
         case .file:
-            guard let path = KittyTransfer.temporaryFile(raw.bytes) else { return nil }
+            guard let path = KittyTransfer.temporaryFile(raw.bytes, removedAtExit: !outlivingThisRun) else { return nil }
             return (raw, KittyReference(medium: .file, name: path))
         case .direct:
             return nil

@@ -35,10 +35,12 @@ public enum KittyTransfer {
 
     /// A new shared-memory object holding `bytes`, readable by this user
     /// only; its name (`/pxview-PID-RANDOM`), or nil when it could not be made.
-    public static func sharedMemory(_ bytes: [UInt8]) -> String? {
+    /// `removedAtExit`: registered with `ProcessSignals` (false for an
+    /// object kitty may read after pxview has gone).
+    public static func sharedMemory(_ bytes: [UInt8], removedAtExit: Bool = true) -> String? {
         for _ in 0..<4 {
             let name = "/\(sharedMemoryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max) & 0xFFFF_FFFF_FFFF)"
-            let removal = ProcessSignals.removeOnExit(sharedMemoryDirectory + name)
+            let removal = removedAtExit ? ProcessSignals.removeOnExit(sharedMemoryDirectory + name) : nil
             let fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
             if fd < 0 {
                 ProcessSignals.forget(removal)
@@ -59,14 +61,14 @@ public enum KittyTransfer {
     /// A new file in /tmp holding `bytes`, named so kitty removes it after
     /// reading (`/tmp/tty-graphics-protocol-pxview-PID-XXXXXX`); its path,
     /// or nil when it could not be made.
-    public static func temporaryFile(_ bytes: [UInt8]) -> String? {
+    public static func temporaryFile(_ bytes: [UInt8], removedAtExit: Bool = true) -> String? {
         var template = Array("\(fileDirectory)/\(filePrefix)\(getpid())-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         // A signal before the next line leaves the file to the next run's sweep.
         let made = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        let removal = ProcessSignals.removeOnExit(made)
+        let removal = removedAtExit ? ProcessSignals.removeOnExit(made) : nil
         guard writeAll(bytes, to: fd) else {
             unlink(made)
             ProcessSignals.forget(removal)

@@ -1,6 +1,7 @@
 import Encoding
 import Foundation
 import Pixels
+import Plumbing
 import Scaling
 import Testing
 
@@ -110,6 +111,31 @@ import Testing
         #expect(Self.contents(ofSharedMemory: name) == Array([[UInt8]](repeating: [200, 100, 50], count: 256).joined()))
         _ = backend.teardown()
         #expect(Self.contents(ofSharedMemory: name) == nil)
+    }
+
+    /// A one-shot drawing's object outlives pxview: kitty may read it after
+    /// the process has exited, so it is not registered for removal at exit
+    /// (a slow hop to the terminal showed an empty box); the viewer's are.
+    @Test func aOneShotDrawingsObjectIsLeftForKitty() throws {
+        var display = Display(
+            method: .kitty,
+            geometry: DisplayGeometry(windowCells: PixelSize(width: 40, height: 12), cellPixels: PixelSize(width: 8, height: 16)))
+        display.kittyMedium = .sharedMemory
+        let backend = display.makeBackend(resampler: Resampler(threads: 1))
+        let image = RGBAImage(
+            width: 4, height: 4, pixels: Array([[UInt8]](repeating: [9, 8, 7, 255], count: 16).joined()))
+        let bytes = backend.inline(image, imageID: 9).bytes
+        let text = String(decoding: bytes, as: UTF8.self)
+        let encoded = try #require(text.split(separator: ";").dropFirst().first?.split(separator: "\u{1B}").first)
+        let name = try #require(Data(base64Encoded: String(encoded)).map { String(decoding: $0, as: UTF8.self) })
+        #expect(Self.contents(ofSharedMemory: name) != nil)
+        #expect(!ProcessSignals.isRegistered(path: "/dev/shm" + name))
+        KittyTransfer.remove(name, medium: .sharedMemory)
+        // A viewer's upload is registered while it waits for kitty.
+        let viewers = try #require(KittyTransfer.sharedMemory([1]))
+        #expect(ProcessSignals.isRegistered(path: "/dev/shm" + viewers))
+        KittyTransfer.remove(viewers, medium: .sharedMemory)
+        #expect(!ProcessSignals.isRegistered(path: "/dev/shm" + viewers))
     }
 
     /// An object kitty has not read after a while is removed at the next
