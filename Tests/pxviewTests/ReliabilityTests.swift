@@ -193,8 +193,10 @@ func noisePNG(width: Int, height: Int) -> [UInt8] {
         let session = try PseudoTerminalSession(
             arguments: ["--offline"], emulation: .sixel, rows: 65535, columns: 65535, pixelsPerCell: (0, 0))
         #expect(session.waitFor(alternateScreenOn))
-        // The frames drawn (megabytes of text in a debug build), then `q`.
-        #expect(session.waitForQuiet(quietMs: 1500))
+        // Every photo of the catalog drawn (fitting thumbnails takes seconds
+        // in a sanitized debug build), then `q`.
+        #expect(session.waitFor(sixelStart, count: 15, seconds: 60))
+        #expect(session.waitForQuiet(quietMs: 500))
         let peak = try #require(peakResidentMB(of: session.process.processIdentifier))
         #expect(peak < 600, "\(peak) MB")
         let start = Date()
