@@ -231,6 +231,40 @@ extension Array where Element == UInt8 {
                 "fix               add 'set -g allow-passthrough on' to ~/.tmux.conf (tmux 3.3+) for sixel or kitty pictures\n"))
     }
 
+    /// A terminal that never answers, and a tmux without `$TMUX`: doctor
+    /// names each, with the fix.
+    @Test func doctorNamesATimeoutAndARemoteTmux() throws {
+        var environment = PseudoTerminalSession.environment
+        environment["PXVIEW_PROBE_TIMEOUT_MS"] = "300"
+        let silent = try PseudoTerminalSession(
+            arguments: ["doctor"], emulation: .silent, rows: 20, columns: 160, environment: environment)
+        #expect(silent.waitForExit() == 0)
+        let timedOut = Self.findings(silent.output)
+        #expect(timedOut.contains("probe no answer within 300 ms (PXVIEW_PROBE_TIMEOUT_MS)\n"))
+        #expect(timedOut.contains("protocol blocks (auto: the terminal did not answer)\n"))
+        #expect(timedOut.contains("fix no answer within 300 ms: PXVIEW_PROBE_TIMEOUT_MS=5000 waits longer"))
+
+        environment["PXVIEW_PROBE_TIMEOUT_MS"] = nil
+        environment["TERM"] = "tmux-256color"
+        let remote = try PseudoTerminalSession(
+            arguments: ["doctor"], emulation: .remoteTmux(passthrough: true, outer: .kitty), rows: 20, columns: 160,
+            environment: environment)
+        #expect(remote.waitForExit() == 0)
+        let text = Self.findings(remote.output)
+        #expect(
+            text.contains(
+                "multiplexer tmux without $TMUX (a remote shell?): passthrough on (the outer terminal answered through it)\n"))
+        #expect(text.contains("tmux answered tmux 3.3a\n"))
+        #expect(text.contains("kitty graphics answered OK\n"))
+        #expect(text.contains("kitty transfer through the terminal (inside tmux)\n"))
+    }
+
+    /// doctor's lines with the label column's padding made one space.
+    static func findings(_ output: [UInt8]) -> String {
+        String(decoding: output, as: UTF8.self).replacingOccurrences(of: "\r", with: "")
+            .replacing(#/ {2,}/#, with: " ")
+    }
+
     /// Off a terminal it says there is none (exact output), and `--json`
     /// gives the same for scripts.
     @Test func doctorWithoutATerminal() throws {
