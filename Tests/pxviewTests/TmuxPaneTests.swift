@@ -118,7 +118,7 @@ extension Array where Element == UInt8 {
         #expect(!Array(session.output[hidden...]).containsSequence(Array("P0;1;0q".utf8)), "a picture while hidden")
         tmux.set(.init())
         let back = session.output.count
-        let deadline = Date().addingTimeInterval(1.0)
+        let deadline = Date().addingTimeInterval(1.0 * sanitizerTimeFactor)
         var redrawn = false
         while Date() < deadline, !redrawn {
             usleep(20_000)
