@@ -8,9 +8,11 @@
 /// one: a save's `.NAME.part-PID-RAND`, kitty's `/dev/shm/pxview-PID-…`
 /// and `/tmp/tty-graphics-protocol-pxview-PID-…` objects.
 public enum DirectoryListing {
-    /// The entries of `directory`, as bytes ("." and ".." left out); empty
-    /// when it cannot be read.
-    public static func names(in directory: [UInt8]) -> [[UInt8]] {
+    /// The entries of `directory` whose names start with `prefix`, as bytes
+    /// ("." and ".." left out); empty when it cannot be read. Names are
+    /// compared in place and only those wanted are copied: /tmp can hold
+    /// thousands of entries (2,500 here) that a sweep has no use for.
+    public static func names(in directory: [UInt8], prefix: [UInt8] = []) -> [[UInt8]] {
         guard let handle = withPath(directory, { opendir($0) }) else { return [] }
         defer { closedir(handle) }
         var names: [[UInt8]] = []
@@ -19,7 +21,9 @@ public enum DirectoryListing {
             // length, so copying d_name's whole 256 bytes reads past it
             // (AddressSanitizer caught it listing /dev/shm).
             let start = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \.d_name)!
-            let name = Array(UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self))))
+            let length = strlen(start.assumingMemoryBound(to: CChar.self))
+            guard length >= prefix.count, memcmp(start, prefix, prefix.count) == 0 else { continue }
+            let name = Array(UnsafeRawBufferPointer(start: start, count: length))
             if name != Array(".".utf8) && name != Array("..".utf8) { names.append(name) }
         }
         return names
@@ -30,10 +34,15 @@ public enum DirectoryListing {
     /// that no longer runs. This process's own entries, another running
     /// pxview's, and every other file are left alone. A process id reused
     /// since keeps its files until that process ends too.
-    public static func removeEntriesOfDeadProcesses(in directory: [UInt8], owner: (String) -> pid_t?) {
+    ///
+    /// Only names starting with `prefix` are looked at: /tmp can hold
+    /// thousands of entries (2,500 here), each made a string otherwise.
+    public static func removeEntriesOfDeadProcesses(
+        in directory: [UInt8], prefix: [UInt8] = [], owner: (String) -> pid_t?
+    ) {
         let base = directory.last == UInt8(ascii: "/") ? directory : directory + [UInt8(ascii: "/")]
         let me = getpid()
-        for name in names(in: directory) {
+        for name in names(in: directory, prefix: prefix) {
             guard let pid = owner(String(decoding: name, as: UTF8.self)), pid > 0, pid != me else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH { _ = withPath(base + name) { unlink($0) } }
         }

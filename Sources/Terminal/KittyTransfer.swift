@@ -107,10 +107,12 @@ public enum KittyTransfer {
     /// SIGKILL, or one whose terminal never read its objects, leaves them
     /// behind, and nothing else would ever remove them.
     public static func sweepStale() {
-        DirectoryListing.removeEntriesOfDeadProcesses(in: Array(sharedMemoryDirectory.utf8)) {
-            owner(in: $0, prefix: sharedMemoryPrefix)
+        DirectoryListing.removeEntriesOfDeadProcesses(
+            in: Array(sharedMemoryDirectory.utf8), prefix: Array(sharedMemoryPrefix.utf8)
+        ) { owner(in: $0, prefix: sharedMemoryPrefix) }
+        DirectoryListing.removeEntriesOfDeadProcesses(in: Array(fileDirectory.utf8), prefix: Array(filePrefix.utf8)) {
+            owner(in: $0, prefix: filePrefix)
         }
-        DirectoryListing.removeEntriesOfDeadProcesses(in: Array(fileDirectory.utf8)) { owner(in: $0, prefix: filePrefix) }
     }
 
     /// The process id in `PREFIX` `PID-REST`, or nil for any other name.

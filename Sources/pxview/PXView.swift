@@ -12,6 +12,7 @@ struct PXView {
         ProcessSignals.install()
         OutputGuard.protectStandardDescriptors()
         let code = await run(Array(CommandLine.arguments.dropFirst()), raw: rawArguments())
+        Chores.finish()
         ProcessSignals.exit(finished(code))
     }
 
