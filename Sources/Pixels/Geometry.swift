@@ -68,3 +68,39 @@ public struct SourceRect: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }
+
+/// A rectangle of character cells, 0-based (row 0 is the terminal's row 1).
+public struct CellRect: Equatable, Sendable {
+    public var column: Int
+    public var row: Int
+    public var columns: Int
+    public var rows: Int
+
+    public init(column: Int, row: Int, columns: Int, rows: Int) {
+        self.column = column
+        self.row = row
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// True when the 0-based cell (column, row) lies inside.
+    public func contains(column: Int, row: Int) -> Bool {
+        column >= self.column && column < self.column + columns && row >= self.row && row < self.row + rows
+    }
+
+    /// `COLSxROWS@X,Y`, as `--place` takes it (X, Y zero-based, as lf
+    /// passes them); nil for anything else.
+    public init?(placeText text: String) {
+        let halves = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard halves.count == 2 else { return nil }
+        let size = halves[0].split(separator: "x", omittingEmptySubsequences: false)
+        let origin = halves[1].split(separator: ",", omittingEmptySubsequences: false)
+        guard size.count == 2, origin.count == 2, let columns = Int(size[0]), let rows = Int(size[1]),
+            let column = Int(origin[0]), let row = Int(origin[1]), columns > 0, rows > 0, column >= 0, row >= 0
+        else { return nil }
+        self.init(column: column, row: row, columns: columns, rows: rows)
+    }
+
+    /// `COLSxROWS@X,Y`.
+    public var placeText: String { "\(columns)x\(rows)@\(column),\(row)" }
+}

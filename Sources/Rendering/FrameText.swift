@@ -1,4 +1,5 @@
 import ControlSequences
+import Pixels
 import Terminal
 
 /// Text pieces of a frame. Untrusted text (tags, user names, file names,

@@ -32,6 +32,9 @@ public struct ProbeReport: Sendable {
     public var skipped: ProbeSkip?
     /// The limit the probe waited up to.
     public var timeoutMs: Int
+    /// Where the capabilities came from when nothing was asked: an earlier
+    /// probe on this terminal, tmux's name for it, the environment.
+    public var knownFrom: String?
 
     public init(
         capabilities: TerminalCapabilities?, multiplexer: Multiplexer, tmuxPane: TmuxPaneState? = nil,
@@ -169,4 +172,45 @@ public final class ControllingTerminal {
     public func close() {
         if opened { Glibc.close(fd) }
     }
+}
+
+/// What the terminal on `ttyFD` can draw without asking it anything: for a
+/// previewer (`show --place`, `clear`) writing to a terminal another program
+/// reads, and for a run whose standard input is not the terminal. In order:
+/// what an earlier pxview's probe on the same terminal found
+/// (`TerminalMemory`), inside tmux tmux's name for the outer terminal,
+/// the environment (`TerminalGuess`), else nothing (half-blocks). The
+/// window and cell size come from TIOCGWINSZ on `ttyFD`.
+public func recallTerminal(
+    environment: [String: String], ttyFD: Int32, memory: TerminalMemory,
+    runTmux: @escaping @Sendable ([String]) -> String? = Tmux.spawn
+) -> ProbeReport {
+    let tmux = Tmux(environment: environment, run: runTmux)
+    let localTmux: Multiplexer? = tmux.map { .tmux(passthrough: $0.passthrough().passes) }
+    let pane = tmux?.paneState()
+    guard let window = windowSize(fd: ttyFD) else {
+        return ProbeReport(capabilities: nil, multiplexer: localTmux ?? .none, skipped: .notATerminal)
+    }
+    if var remembered = memory.recalled(winsize: window) {
+        if let localTmux { remembered.multiplexer = localTmux }
+        remembered.tmuxPane = pane
+        remembered.knownFrom = "an earlier probe of this terminal"
+        return remembered
+    }
+    var report = ProbeReport(
+        capabilities: capabilities(from: ProbeReplies(), winsize: window, tmuxCell: pane?.cellSize),
+        multiplexer: localTmux ?? .none, tmuxPane: pane, skipped: .notAsked)
+    if let type = pane?.clientTermType, localTmux?.passthroughOn == true {
+        report.capabilities?.terminalVersion = type
+        report.capabilities?.kittyGraphics = type.hasPrefix("kitty(")
+        report.knownFrom = "tmux (client_termtype \(type))"
+    } else if let guess = TerminalGuess(environment: environment) {
+        var guessed = guess.capabilities(winsize: window, cell: pane?.cellSize)
+        guessed.cellSize = guessed.cellSize ?? report.capabilities?.cellSize
+        report.capabilities = guessed
+        report.knownFrom = "the environment (\(guess.reason))"
+    } else {
+        report.knownFrom = "nothing (no earlier probe, no telling variable)"
+    }
+    return report
 }

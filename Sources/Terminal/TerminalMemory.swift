@@ -1,0 +1,205 @@
+import Pixels
+import Plumbing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What an earlier pxview on the same terminal learnt by asking it, for a
+/// run that must not ask: a previewer (`show --place`) writes to the
+/// terminal while lf or fzf reads it, so the terminal's answers would become
+/// their keystrokes (in lf, `e` from the `XTerm` answer opened vim).
+///
+/// One small file per terminal in `$XDG_RUNTIME_DIR/pxview` (else the
+/// cache folder), named after the terminal: its tty device and that
+/// device's creation time (a new terminal on a reused `/dev/pts/N` is
+/// another terminal), `TERM`, `KITTY_WINDOW_ID` and `WINDOWID`. Kept
+/// `maxAgeSeconds`; written whole through `AtomicWrite` (0600).
+public struct TerminalMemory: Sendable {
+    /// Long enough for a day's work in one window, short enough that a
+    /// changed terminal setup is asked again soon.
+    public static let maxAgeSeconds = 24 * 3600
+
+    public let directory: String
+    /// The terminal this run writes to, or nil when it has no tty.
+    public let key: String?
+
+    public init(directory: String, key: String?) {
+        self.directory = directory
+        self.key = key
+    }
+
+    /// For the terminal on `ttyFD` (the controlling terminal, or stdout's).
+    public init(environment: [String: String], ttyFD: Int32) {
+        self.init(directory: Self.directory(environment: environment), key: Self.key(environment: environment, ttyFD: ttyFD))
+    }
+
+    /// `$XDG_RUNTIME_DIR/pxview` (per user, on tmpfs, gone at logout) when
+    /// set, else `$XDG_CACHE_HOME/pxview/terminals`.
+    public static func directory(environment: [String: String]) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/pxview" }
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/pxview/terminals" }
+        let home = environment["HOME"] ?? "/tmp"
+        return home + "/.cache/pxview/terminals"
+    }
+
+    /// The terminal's name for the file: a hash of what tells terminals apart.
+    public static func key(environment: [String: String], ttyFD: Int32) -> String? {
+        guard let name = ttyname(ttyFD).map({ String(cString: $0) }) else { return nil }
+        var info = stat()
+        guard stat(name, &info) == 0 else { return nil }
+        let parts = [
+            name, "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)", environment["TERM"] ?? "",
+            environment["KITTY_WINDOW_ID"] ?? "", environment["WINDOWID"] ?? "", environment["TMUX_PANE"] ?? "",
+        ]
+        return Self.hash(parts.joined(separator: "\u{1F}"))
+    }
+
+    /// FNV-1a, 64 bits: a file name, not a secret.
+    static func hash(_ text: String) -> String {
+        var value: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 {
+            value ^= UInt64(byte)
+            value = value &* 0x0000_0100_0000_01B3
+        }
+        return String(value, radix: 16)
+    }
+
+    private func path(_ kind: String) -> String? {
+        key.map { "\(directory)/\(kind)-\($0)" }
+    }
+
+    // MARK: The probe
+
+    /// Records what the probe found (nothing for a probe that timed out).
+    public func remember(_ report: ProbeReport, now: Int = Int(time(nil))) {
+        guard let path = path("terminal"), let capabilities = report.capabilities, report.outcome?.timedOut == false
+        else { return }
+        var fields: [String: String] = [
+            "time": "\(now)", "kitty": capabilities.kittyGraphics ? "1" : "0", "sixel": capabilities.sixel ? "1" : "0",
+            "multiplexer": Self.name(of: report.multiplexer), "medium": capabilities.kittyMedium.rawValue,
+            "sync": capabilities.synchronizedOutput ? "1" : "0",
+        ]
+        fields["registers"] = capabilities.colorRegisters.map(String.init)
+        fields["sixel-max"] = capabilities.sixelMaxSize.map(Self.size)
+        fields["cell"] = capabilities.cellSize.map(Self.size)
+        fields["version"] = capabilities.terminalVersion
+        fields["background"] = capabilities.backgroundColor.map { "\($0.r),\($0.g),\($0.b)" }
+        write(fields, to: path)
+    }
+
+    /// What an earlier probe on this terminal found, for a window of
+    /// `winsize` now; nil when none was kept (or it is too old).
+    public func recalled(winsize: WindowSize, now: Int = Int(time(nil))) -> ProbeReport? {
+        guard let path = path("terminal"), let fields = read(path), let time = fields["time"].flatMap(Int.init),
+            now - time <= Self.maxAgeSeconds, now >= time
+        else { return nil }
+        var capabilities = TerminalCapabilities(
+            kittyGraphics: fields["kitty"] == "1", sixel: fields["sixel"] == "1",
+            colorRegisters: fields["registers"].flatMap(Int.init), sixelMaxSize: fields["sixel-max"].flatMap(Self.size),
+            cellSize: fields["cell"].flatMap(Self.size).flatMap { TerminalLimits.cell($0) ? $0 : nil },
+            windowPixels: winsize.pixels, windowCells: winsize.cells, synchronizedOutput: fields["sync"] == "1",
+            terminalVersion: fields["version"], backgroundColor: fields["background"].flatMap(Self.color))
+        // The kernel's pixels beat what was remembered, as in a probe.
+        if let pixels = winsize.pixels, !winsize.cells.isEmpty {
+            let cell = PixelSize(width: pixels.width / winsize.cells.width, height: pixels.height / winsize.cells.height)
+            if TerminalLimits.cell(cell) { capabilities.cellSize = cell }
+        }
+        capabilities.kittyMedium = fields["medium"].flatMap(KittyMedium.init(rawValue:)) ?? .direct
+        let multiplexer = fields["multiplexer"].flatMap(Self.multiplexer(named:)) ?? .none
+        return ProbeReport(capabilities: capabilities, multiplexer: multiplexer, skipped: .notAsked)
+    }
+
+    // MARK: The last preview
+
+    /// Where the last preview on this terminal was drawn (`pxview clear`
+    /// without a box blanks it for sixel and half-blocks).
+    public func rememberPreview(_ box: CellRect, method: String, now: Int = Int(time(nil))) {
+        guard let path = path("preview") else { return }
+        write(
+            [
+                "time": "\(now)", "method": method,
+                "box": box.placeText,
+            ], to: path)
+    }
+
+    /// The last preview's box and method, if one was kept.
+    public func lastPreview(now: Int = Int(time(nil))) -> (box: CellRect, method: String)? {
+        guard let path = path("preview"), let fields = read(path), let time = fields["time"].flatMap(Int.init),
+            now - time <= Self.maxAgeSeconds, let method = fields["method"], let text = fields["box"],
+            let box = CellRect(placeText: text)
+        else { return nil }
+        return (box, method)
+    }
+
+    public func forgetPreview() {
+        if let path = path("preview") { unlink(path) }
+    }
+
+    // MARK: Files
+
+    private func write(_ fields: [String: String], to path: String) {
+        var folder = ""
+        for component in directory.split(separator: "/") {
+            folder += "/" + component
+            mkdir(folder, 0o700)
+        }
+        let text = fields.keys.sorted().map { "\($0)=\(fields[$0] ?? "")\n" }.joined()
+        let temporary = path + ".part-\(getpid())"
+        try? AtomicWrite.write(
+            Array(text.utf8), to: Array(path.utf8), temporary: Array(temporary.utf8), permissions: 0o600,
+            exactPermissions: true, synced: false)
+    }
+
+    /// A regular file of at most 4 KB, as `write` made it.
+    private func read(_ path: String) -> [String: String]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 4096 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        var fields: [String: String] = [:]
+        for line in String(decoding: buffer.prefix(count), as: UTF8.self).split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            fields[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        return fields
+    }
+
+    static func size(_ size: PixelSize) -> String { "\(size.width)x\(size.height)" }
+
+    static func size(_ text: String) -> PixelSize? {
+        let parts = text.split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
+            return nil
+        }
+        return PixelSize(width: width, height: height)
+    }
+
+    static func color(_ text: String) -> RGBA? {
+        let parts = text.split(separator: ",").compactMap { UInt8($0) }
+        return parts.count == 3 ? RGBA(r: parts[0], g: parts[1], b: parts[2]) : nil
+    }
+
+    static func name(of multiplexer: Multiplexer) -> String {
+        switch multiplexer {
+        case .none: return "none"
+        case .tmux(let passthrough): return passthrough ? "tmux-on" : "tmux-off"
+        case .remoteTmux(let passthrough): return passthrough ? "remote-tmux-on" : "remote-tmux-off"
+        }
+    }
+
+    static func multiplexer(named name: String) -> Multiplexer? {
+        switch name {
+        case "none": return Multiplexer.none
+        case "tmux-on": return .tmux(passthrough: true)
+        case "tmux-off": return .tmux(passthrough: false)
+        case "remote-tmux-on": return .remoteTmux(passthrough: true)
+        case "remote-tmux-off": return .remoteTmux(passthrough: false)
+        default: return nil
+        }
+    }
+}
