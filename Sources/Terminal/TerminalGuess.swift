@@ -18,7 +18,9 @@ public struct TerminalGuess: Equatable, Sendable {
         let program = environment["TERM_PROGRAM"] ?? ""
         func has(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
         if term == "xterm-kitty" || has("KITTY_WINDOW_ID") {
-            self.init(kittyGraphics: true, sixel: false, version: "kitty()", reason: has("KITTY_WINDOW_ID") ? "KITTY_WINDOW_ID" : "TERM=xterm-kitty")
+            self.init(
+                kittyGraphics: true, sixel: false, version: "kitty()",
+                reason: has("KITTY_WINDOW_ID") ? "KITTY_WINDOW_ID" : "TERM=xterm-kitty")
         } else if term == "xterm-ghostty" || program == "ghostty" {
             self.init(kittyGraphics: true, sixel: false, version: nil, reason: "TERM_PROGRAM=ghostty")
         } else if program == "WezTerm" || has("WEZTERM_EXECUTABLE") {
