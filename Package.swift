@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "GraphicsReadback", dependencies: ["Pixels", "Encoding", "Decoding", "CZlib"]),
         .target(name: "HTTP", dependencies: ["Plumbing", "ControlSequences", "CCurl", "CShims"]),
         .target(
-            name: "Pixabay", dependencies: ["HTTP", "Plumbing", "Pixels"],
+            name: "Pixabay", dependencies: ["HTTP", "Plumbing", "Pixels", "Decoding"],
             resources: [.copy("Catalog")]),
         /// The one home of the graphics protocols: the display geometry, one
         /// backend per way of drawing (sixel, kitty, kitty placeholders,
@@ -96,7 +96,7 @@ let package = Package(
             name: "EncodingTests", dependencies: ["Encoding", "Pixels", "Decoding", "Scaling", "CZlib", "GraphicsReadback"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "ControlSequences", "Plumbing", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
-        .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP", "TestSupport"]),
+        .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP", "Decoding", "TestSupport"]),
         .testTarget(
             name: "RenderingTests",
             dependencies: ["Rendering", "GraphicsReadback", "Decoding", "Scaling", "Encoding", "Pixels", "Terminal"]),

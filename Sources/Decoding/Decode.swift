@@ -37,14 +37,12 @@ public struct DecodedImage: Sendable {
     }
 }
 
-/// Decodes a JPEG or PNG (recognised by its magic bytes) to upright RGBA.
+/// Decodes an image of any format in the codec table (recognised by its
+/// magic bytes) to upright RGBA, through that format's row.
 public func decodeImage(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> DecodedImage {
     if bytes.isEmpty { throw DecodeError(.empty) }
-    switch sniffImageFormat(bytes) {
-    case .jpeg: return try decodeJPEG(bytes, options: options)
-    case .png: return try decodePNG(bytes, options: options)
-    case nil: throw DecodeError(.unknownFormat)
-    }
+    guard let format = ImageFormat(sniffing: bytes) else { throw DecodeError(.unknownFormat) }
+    return try format.codec.decode(bytes, options)
 }
 
 /// Refuses sizes the caller cannot afford or that hold no pixels. Called

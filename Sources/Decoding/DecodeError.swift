@@ -6,7 +6,7 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// No bytes at all.
         case empty
-        /// Neither a JPEG nor a PNG signature.
+        /// No signature of the codec table's formats.
         case unknownFormat
         /// The data stops before the image does.
         case truncated
@@ -41,7 +41,7 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .empty:
             return "file is empty"
         case .unknownFormat:
-            return "not a JPEG or PNG image"
+            return "not a \(ImageFormat.namesPhrase) image"
         case .truncated:
             return "truncated \(formatName) data"
         case .corrupt:

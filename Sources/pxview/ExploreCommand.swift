@@ -68,7 +68,7 @@ enum ExplorerSetup {
     /// The same, into `directory` (nil: the current one).
     static func saveAction(in directory: String?) -> ExplorerSaveAction {
         { bytes, hit, title in
-            let ext = ImageFileType(sniffing: bytes)?.fileExtension ?? "jpg"
+            let ext = ImageFormat(sniffing: bytes)?.fileExtension ?? "jpg"
             let stem =
                 hit.map { "pixabay-\($0.id)" }
                 ?? "pxview-" + ((title as NSString).lastPathComponent as NSString).deletingPathExtension

@@ -22,7 +22,7 @@ enum Show: PXCommand {
         usage: "pxview show [OPTIONS] PATH|URL|DIR...",
         summary: """
             On a terminal, opens the viewer on the first image (n/p step through the others);
-            a folder opens as a grid of its JPEG and PNG images. With --once, or when standard
+            a folder opens as a grid of its \(ImageFormat.namesPhrase) images. With --once, or when standard
             output is not a terminal, draws each image once instead (without --size/--cells in
             the terminal's box); with no terminal and no --protocol, prints a one-line
             description of each image instead of escape codes.
@@ -124,8 +124,8 @@ enum Show: PXCommand {
         }
     }
 
-    /// No JPEG or PNG a terminal can show is larger (the 100-megapixel
-    /// decode limit is reached long before).
+    /// No image a terminal can show is larger (the 100-megapixel decode
+    /// limit is reached long before).
     static let maxFileBytes = 256 << 20
 
     /// "cannot read NAME: reason", the one line a failed input gets.
