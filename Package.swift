@@ -33,11 +33,27 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // The image formats beyond JPEG and PNG (rows of the codec table,
+        // Sources/Decoding/CodecTable.swift). giflib and libwebp are linked;
+        // libavif, libheif and libjxl are headers only, loaded by CShims with
+        // dlopen on first use (they and their codecs, 40 libraries, would
+        // add ~10 ms to every start: see CShims/include/pxview_codec.h).
+        .systemLibrary(
+            name: "CGIF", path: "Sources/CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(
+            name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(
+            name: "CAVIF", path: "Sources/CAVIF", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(
+            name: "CHEIF", path: "Sources/CHEIF", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(
+            name: "CJXL", path: "Sources/CJXL", providers: [.apt(["libjxl-dev"])]),
         // libjpeg (jpeglib.h, libjpeg62-turbo-dev: the same library as
         // TurboJPEG) decodes the chroma samplings TurboJPEG 2.1 refuses.
         .target(
-            name: "CShims", dependencies: ["CPNG", "CCurl"], path: "Sources/CShims",
-            linkerSettings: [.linkedLibrary("jpeg")]),
+            name: "CShims", dependencies: ["CPNG", "CCurl", "CGIF", "CWebP", "CAVIF", "CHEIF", "CJXL"],
+            path: "Sources/CShims",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
 
         // MARK: Libraries
         /// The system plumbing every layer shares, below them all and using

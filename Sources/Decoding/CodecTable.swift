@@ -24,35 +24,51 @@ public struct Codec: Sendable {
     /// True when the bytes are the whole file, not one cut short.
     let isComplete: @Sendable (_ bytes: [UInt8], _ maxPixels: Int) -> Bool
 
-    /// The rows, in the order sniffing tries them.
+    /// The rows, in the order sniffing tries them: AVIF before HEIC, since
+    /// AVIF files carry HEIF's `mif1` brand too.
     public static let table: [Codec] = [
         Codec(
-            format: .jpeg, name: "JPEG", signature: .prefix(ImageSignature.jpeg),
+            format: .jpeg, name: "JPEG", signature: .prefix([ImageSignature.jpeg]),
             fileExtensions: ["jpg", "jpeg", "jpe"],
             packages: ["libturbojpeg0-dev", "libjpeg62-turbo-dev"],
             readInfo: readJPEGInfo, decode: decodeJPEG, isComplete: jpegIsComplete),
         Codec(
-            format: .png, name: "PNG", signature: .prefix(ImageSignature.png), fileExtensions: ["png"],
+            format: .png, name: "PNG", signature: .prefix([ImageSignature.png]), fileExtensions: ["png"],
             packages: ["libpng-dev"],
             readInfo: readPNGInfo, decode: decodePNG, isComplete: { bytes, _ in pngReachesEnd(bytes) }),
+        Codec(
+            format: .gif, name: "GIF", signature: .prefix([Array("GIF87a".utf8), Array("GIF89a".utf8)]),
+            fileExtensions: ["gif"],
+            packages: ["libgif-dev"],
+            readInfo: readGIFInfo, decode: decodeGIF, isComplete: { bytes, _ in GIFStructure(scanning: bytes).isComplete }),
+        Codec(
+            format: .webp, name: "WebP", signature: .riff("WEBP"), fileExtensions: ["webp"],
+            packages: ["libwebp-dev"],
+            readInfo: LibraryCodec.webp.readInfo, decode: LibraryCodec.webp.decode,
+            isComplete: { bytes, _ in riffIsComplete(bytes) }),
+        Codec(
+            format: .avif, name: "AVIF", signature: .ftyp(["avif", "avis"]), fileExtensions: ["avif"],
+            packages: ["libavif-dev"],
+            readInfo: LibraryCodec.avif.readInfo, decode: LibraryCodec.avif.decodeBoxed,
+            isComplete: { bytes, _ in boxesAreComplete(bytes, requiring: "mdat") ?? true }),
+        Codec(
+            format: .heic, name: "HEIC",
+            signature: .ftyp(["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]),
+            fileExtensions: ["heic", "heif", "hif"],
+            packages: ["libheif-dev"],
+            readInfo: LibraryCodec.heif.readInfo, decode: LibraryCodec.heif.decodeBoxed,
+            isComplete: { bytes, _ in boxesAreComplete(bytes, requiring: "mdat") ?? true }),
+        Codec(
+            format: .jxl, name: "JPEG XL", signature: .prefix([jxlCodestream, jxlContainer]), fileExtensions: ["jxl"],
+            packages: ["libjxl-dev"],
+            readInfo: LibraryCodec.jxl.readInfo, decode: LibraryCodec.jxl.decode,
+            isComplete: jxlIsComplete),
     ]
 
     /// The row of `format`.
     static func row(_ format: ImageFormat) -> Codec {
         // Every case has exactly one row (CodecTableTests checks it).
         table.first { $0.format == format }!
-    }
-}
-
-/// How a format's files start.
-enum Signature: Sendable {
-    /// These bytes, at the very start.
-    case prefix([UInt8])
-
-    func matches(_ bytes: some Collection<UInt8>) -> Bool {
-        switch self {
-        case .prefix(let magic): return bytes.starts(with: magic)
-        }
     }
 }
 

@@ -20,6 +20,8 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case unsupported
         /// The pixel buffer could not be allocated.
         case outOfMemory
+        /// The format's shared library (loaded on first use) is missing; `detail` says which.
+        case noDecoder
     }
 
     public var kind: Kind
@@ -54,6 +56,8 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
             return "unsupported \(formatName) image" + suffix
         case .outOfMemory:
             return "not enough memory to decode the image"
+        case .noDecoder:
+            return "no \(formatName) decoder" + suffix
         }
     }
 }

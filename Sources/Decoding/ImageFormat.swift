@@ -3,12 +3,12 @@ import Pixels
 /// The image formats pxview decodes: one case per row of the codec table
 /// (`Codec.table`), which holds everything else about each.
 public enum ImageFormat: String, Sendable, CaseIterable {
-    case jpeg, png
+    case jpeg, png, gif, webp, avif, heic, jxl
 
     /// This format's row of the codec table.
     public var codec: Codec { Codec.row(self) }
 
-    /// The name used in messages and help: "JPEG", "PNG".
+    /// The name used in messages and help: "JPEG", "WebP", "JPEG XL".
     public var displayName: String { codec.name }
 
     /// The format of `bytes`, judged only by their first bytes (magic numbers).

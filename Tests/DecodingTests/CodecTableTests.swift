@@ -17,6 +17,8 @@ import Testing
         #expect(ImageFormat(sniffing: [0xFF, 0xD8, 0xFF, 0xE1]) == .jpeg)
         #expect(ImageFormat(sniffing: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]) == .png)
         #expect(ImageFormat(sniffing: [0x89, 0x50, 0x4E, 0x47]) == nil)
+        #expect(ImageFormat(sniffing: Array("GIF89a".utf8)) == .gif)
+        #expect(ImageFormat(sniffing: Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp)
         #expect(ImageFormat(sniffing: [UInt8]()) == nil)
     }
 
@@ -24,9 +26,13 @@ import Testing
         #expect(ImageFormat.jpeg.fileExtension == "jpg")
         #expect(ImageFormat.png.fileExtension == "png")
         #expect(ImageFormat.jpeg.displayName == "JPEG")
-        #expect(ImageFormat.fileExtensions == ["jpg", "jpeg", "jpe", "png"])
-        #expect(ImageFormat.namesPhrase == "JPEG or PNG")
-        #expect(DecodeError(.unknownFormat).description == "not a JPEG or PNG image")
+        #expect(ImageFormat.gif.fileExtension == "gif")
+        #expect(ImageFormat.heic.fileExtension == "heic")
+        #expect(ImageFormat.jxl.displayName == "JPEG XL")
+        #expect(
+            ImageFormat.fileExtensions == ["jpg", "jpeg", "jpe", "png", "gif", "webp", "avif", "heic", "heif", "hif", "jxl"])
+        #expect(ImageFormat.namesPhrase == "JPEG, PNG, GIF, WebP, AVIF, HEIC or JPEG XL")
+        #expect(DecodeError(.unknownFormat).description == "not a JPEG, PNG, GIF, WebP, AVIF, HEIC or JPEG XL image")
     }
 
     @Test func nonImageBodiesAreDescribed() {

@@ -376,7 +376,7 @@ func expectRestored(_ session: PseudoTerminalSession) {
             let session = try PseudoTerminalSession(arguments: arguments, emulation: .sixel)
             #expect(session.waitForExit() == 1)
             let text = String(decoding: session.output, as: UTF8.self)
-            #expect(text.contains("pxview: no JPEG or PNG images in \(empty)"))
+            #expect(text.contains("pxview: no JPEG, PNG, GIF, WebP, AVIF, HEIC or JPEG XL images in \(empty)"))
             #expect(!session.output.containsSequence(Array(alternateScreenOn.utf8)))
         }
     }

@@ -89,7 +89,7 @@ import Testing
             result.errLines == [
                 "pxview: cannot decode \(bad)/truncated_header.jpg: truncated JPEG data",
                 "pxview: cannot decode \(bad)/bomb_100000x100000.png: image is 100000x100000 (10000000000 pixels), over the 100000000-pixel limit",
-                "pxview: cannot decode \(bad)/text.jpg: not a JPEG or PNG image",
+                "pxview: cannot decode \(bad)/text.jpg: not a JPEG, PNG, GIF, WebP, AVIF, HEIC or JPEG XL image",
                 "pxview: cannot decode \(bad)/empty.jpg: file is empty",
                 "pxview: cannot read /no/such/photo.jpg: no such file",
             ])
@@ -262,7 +262,7 @@ extension Array where Element == UInt8 {
         #expect(
             result.errLines == [
                 "pxview: cannot read \(server.url("/missing.jpg")): HTTP status 404",
-                "pxview: cannot decode \(server.url("/page.jpg")): not a JPEG or PNG image",
+                "pxview: cannot decode \(server.url("/page.jpg")): not a JPEG, PNG, GIF, WebP, AVIF, HEIC or JPEG XL image",
             ])
         #expect(server.requests.allSatisfy { $0.headers["user-agent"]?.hasPrefix("pxview/") == true })
     }
