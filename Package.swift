@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "ExplorerTests",
             dependencies: ["Explorer", "Rendering", "Encoding", "GraphicsReadback", "Decoding", "Scaling", "Pixels", "Terminal"]),
-        .testTarget(name: "pxviewTests", dependencies: ["pxview", "TestSupport", "GraphicsReadback", "Pixels"]),
+        .testTarget(name: "pxviewTests", dependencies: ["pxview", "TestSupport", "GraphicsReadback", "Pixels", "Decoding"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -107,7 +107,8 @@ final class ExplorerLoop {
                 pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: completions.readFD, events: Int16(POLLIN), revents: 0),
             ]
-            let timeout = !pendingEvents.isEmpty ? 0 : decoder.hasPendingEscape ? InputDecoder.escapeTimeoutMilliseconds : -1
+            var timeout = !pendingEvents.isEmpty ? 0 : decoder.hasPendingEscape ? InputDecoder.escapeTimeoutMilliseconds : -1
+            if let wake = animationTimeout(), timeout < 0 || wake < timeout { timeout = wake }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -143,6 +144,7 @@ final class ExplorerLoop {
                 handle(event)
                 dirty = true
             }
+            if tickAnimation() { dirty = true }
         }
         return exitStatus ?? 0
     }
@@ -211,8 +213,7 @@ final class ExplorerLoop {
             return
         }
         if viewer != nil {
-            let time = Int(DispatchTime.now().uptimeNanoseconds / 1_000_000)
-            perform(viewer?.handle(.input(event, timeMs: time)) ?? [])
+            perform(viewer?.handle(.input(event, timeMs: Self.nowMs())) ?? [])
         } else if browser != nil {
             perform(browser?.handle(.input(event)) ?? [])
         }
@@ -254,8 +255,8 @@ final class ExplorerLoop {
                 let display = self.display
                 let visit = viewerSerial
                 Task.detached {
-                    let image = try? display.decode(bytes, options: DecodeOptions(maxPixels: maxPixels)).image
-                    queue.post(.fullResolution(image, visit: visit))
+                    let frames = try? display.decode(bytes, options: DecodeOptions(maxPixels: maxPixels)).frames.map(\.image)
+                    queue.post(.fullResolution(frames, visit: visit))
                 }
             }
         }
@@ -327,8 +328,11 @@ final class ExplorerLoop {
         guard let source, let layout = browser?.layout else { return }
         let queue = completions
         // Decode straight to about the tile size (DCT scaling for JPEGs).
-        let previews = DecodeSize.thumbnail(box: layout.tileBox, screen: geometry, maxPixels: self.options.maxPixels)
-        let files = DecodeSize.thumbnail(box: layout.tileBox, screen: geometry, maxPixels: self.options.maxPixels, local: true)
+        // A tile shows an animation's first frame (and says how many there are).
+        var previews = DecodeSize.thumbnail(box: layout.tileBox, screen: geometry, maxPixels: self.options.maxPixels)
+        var files = DecodeSize.thumbnail(box: layout.tileBox, screen: geometry, maxPixels: self.options.maxPixels, local: true)
+        previews.maxFrames = 1
+        files.maxFrames = 1
         let display = self.display
         for hit in hits {
             let options = hit.isLocal ? files : previews
@@ -337,7 +341,8 @@ final class ExplorerLoop {
                 if let bytes = try? await source.imageBytes(for: hit, size: .preview) {
                     decoded = try? display.decode(bytes, options: options)
                 }
-                queue.post(.thumbnail(id: hit.id, image: decoded?.image, fullSize: decoded?.fullSize))
+                queue.post(
+                    .thumbnail(id: hit.id, image: decoded?.image, fullSize: decoded?.fullSize, frames: decoded?.frameCount ?? 1))
             }
         }
     }
@@ -413,7 +418,8 @@ final class ExplorerLoop {
         switch completion {
         case .search(let query, let page, let outcome):
             perform(browser?.handle(.searchFinished(query: query, page: page, result: outcome)) ?? [])
-        case .thumbnail(let id, let image, let fullSize):
+        case .thumbnail(let id, let image, let fullSize, let frames):
+            if frames > 1 { _ = browser?.handle(.animated(id: id, frames: frames)) }
             if let image {
                 if thumbnails[id] != nil { browserPainter?.thumbnailReplaced(id: id) }
                 thumbnails[id] = image
@@ -438,11 +444,13 @@ final class ExplorerLoop {
             guard opening == hit.id else { return }
             opening = nil
             if viewer != nil { _ = viewer?.handle(.message(message)) } else { perform(browser?.handle(.message(message)) ?? []) }
-        case .fullResolution(let image, let visit):
-            // A decode for a photo since closed is not this one's.
-            guard let image, visit == viewerSerial, let painter = viewerPainter else { return }
-            painter.replaceImage(image)
-            _ = viewer?.handle(.fullResolutionDecoded(image.size))
+        case .fullResolution(let frames, let visit):
+            // A decode for a photo since closed is not this one's; an
+            // animation's frames are replaced only all together.
+            guard let frames, let first = frames.first, visit == viewerSerial, let painter = viewerPainter,
+                painter.replaceFrames(frames)
+            else { return }
+            _ = viewer?.handle(.fullResolutionDecoded(first.size))
         }
     }
 
@@ -456,9 +464,10 @@ final class ExplorerLoop {
         if let hit, let store = options.favourites, let saved = try? store.contains(id: hit.id) { favourite = saved }
         viewer = ViewerState(
             title: title, hit: hit, fullSize: decoded.fullSize, decodedSize: decoded.image.size,
-            layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite)
+            layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite,
+            frameDelays: decoded.frames.count > 1 ? decoded.frames.map(\.playbackDelayMs) : [], plays: decoded.loopCount)
         viewerSerial += 1
-        viewerPainter = ViewerPainter(image: decoded.image, backend: backend, pictureID: -viewerSerial)
+        viewerPainter = ViewerPainter(frames: decoded.frames.map(\.image), backend: backend, pictureID: -viewerSerial)
     }
 
     /// Numbers each viewer visit, so a sixel palette or a kitty upload is never
@@ -488,4 +497,29 @@ func cellSizeReport(_ bytes: [UInt8]) -> PixelSize? {
     var parser = ProbeReplyParser()
     parser.feed(bytes)
     return parser.result.cellPixels
+}
+
+// MARK: The animation's clock
+
+/// An animated image in the viewer plays by this small piece alone: the
+/// loop's poll(2) waits no longer than the viewer's next frame is due, and
+/// after every wake-up the viewer gets a `.tick` once that time has come.
+extension ExplorerLoop {
+    /// The monotonic clock, in ms, of every time the viewer is given.
+    static func nowMs() -> Int { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
+
+    /// How long poll(2) may wait for the next frame (ms); nil when nothing plays.
+    fileprivate func animationTimeout() -> Int32? {
+        let now = Self.nowMs()
+        guard let wake = viewer?.nextWakeMs(now: now) else { return nil }
+        return Int32(clamping: max(0, wake - now))
+    }
+
+    /// Ticks the viewer when its frame is due; true when it was (draw again).
+    fileprivate func tickAnimation() -> Bool {
+        let now = Self.nowMs()
+        guard let wake = viewer?.nextWakeMs(now: now), wake <= now else { return false }
+        _ = viewer?.handle(.tick(timeMs: now))
+        return true
+    }
 }

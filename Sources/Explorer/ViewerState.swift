@@ -23,9 +23,12 @@ public enum ViewerEffect: Equatable, Sendable {
 }
 
 /// What can happen to the viewer: input (with a monotonic time in ms, for
-/// double clicks), a new window size, or an answer to one of its effects.
+/// double clicks and the animation's clock), the animation's wake-up time
+/// coming, a new window size, or an answer to one of its effects.
 public enum ViewerEvent: Equatable, Sendable {
     case input(InputEvent, timeMs: Int)
+    /// The time `nextWakeMs` asked for has come (or passed).
+    case tick(timeMs: Int)
     case resized(ViewerLayout)
     /// The full-resolution decode arrived: its pixel size.
     case fullResolutionDecoded(PixelSize)
@@ -66,6 +69,8 @@ public struct ViewerState: Equatable, Sendable {
     public var showHelp = false
     public var isFavourite = false
     public var message: String?
+    /// An animated image's clock (nil for a still image): the frame shown.
+    public private(set) var animation: AnimationState?
     /// True when closing leaves the program instead of returning to a browser.
     public var openedDirectly: Bool
     public private(set) var fullResolutionRequested = false
@@ -79,10 +84,14 @@ public struct ViewerState: Equatable, Sendable {
         public var row: Int
     }
 
+    /// `frameDelays` (the frames' playback delays, ms) and `plays` (passes
+    /// in all, 0: for ever) for an animation; a still image has none.
     public init(
         title: String, hit: PixabayHit? = nil, fullSize: PixelSize, decodedSize: PixelSize, layout: ViewerLayout,
-        openedDirectly: Bool, framing: ViewSettings = ViewSettings(), isFavourite: Bool = false
+        openedDirectly: Bool, framing: ViewSettings = ViewSettings(), isFavourite: Bool = false, frameDelays: [Int] = [],
+        plays: Int = 0
     ) {
+        if frameDelays.count > 1 { animation = AnimationState(delays: frameDelays, plays: plays) }
         self.title = title
         self.hit = hit
         self.fullSize = fullSize
@@ -102,7 +111,7 @@ public struct ViewerState: Equatable, Sendable {
             && lhs.showHelp == rhs.showHelp && lhs.isFavourite == rhs.isFavourite && lhs.message == rhs.message
             && lhs.openedDirectly == rhs.openedDirectly && lhs.fullResolutionRequested == rhs.fullResolutionRequested
             && lhs.dragFrom == rhs.dragFrom && lhs.lastClick?.0 == rhs.lastClick?.0
-            && lhs.lastClick?.1 == rhs.lastClick?.1
+            && lhs.lastClick?.1 == rhs.lastClick?.1 && lhs.animation == rhs.animation
     }
 
     /// `(state, event) -> (state, effects)` as a free-standing function.
@@ -115,6 +124,9 @@ public struct ViewerState: Equatable, Sendable {
     /// Applies `event`; returns what the I/O loop must do.
     public mutating func handle(_ event: ViewerEvent) -> [ViewerEffect] {
         switch event {
+        case .tick(let time):
+            animation?.advance(to: time)
+            return []
         case .input(let input, let time):
             var effects = handleInput(input, timeMs: time)
             if needsFullResolution {
@@ -146,6 +158,13 @@ public struct ViewerState: Equatable, Sendable {
         }
     }
 
+    /// The frame to draw: 0 for a still image.
+    public var frameIndex: Int { animation?.frame ?? 0 }
+
+    /// When the I/O loop must send `.tick` next (ms, the clock of the events),
+    /// nil when nothing moves: a still image, a paused or finished animation.
+    public func nextWakeMs(now: Int) -> Int? { animation?.wakeTime(now: now) }
+
     /// True when the view shows more screen units per decoded pixel than one,
     /// and the decoder had scaled the image down.
     public var needsFullResolution: Bool {
@@ -158,7 +177,7 @@ public struct ViewerState: Equatable, Sendable {
         switch input {
         case .key(let key):
             message = nil
-            return handleKey(key)
+            return handleKey(key, timeMs: timeMs)
         case .mouse(let mouse):
             return handleMouse(mouse, timeMs: timeMs)
         case .paste, .unknown:
@@ -166,11 +185,20 @@ public struct ViewerState: Equatable, Sendable {
         }
     }
 
-    private mutating func handleKey(_ key: Key) -> [ViewerEffect] {
+    private mutating func handleKey(_ key: Key, timeMs: Int) -> [ViewerEffect] {
         if key.modifiers.contains(.control), key.code == .char("c") { return [.quit] }
         if showHelp {
             // Any key closes the help; `q` and Esc only close it, too.
             showHelp = false
+            return []
+        }
+        if key.modifiers.contains(.control), key.code == .char("a") {
+            // nsxiv's key: Space and n/p already step through the photos.
+            guard animation != nil else {
+                message = "not an animation"
+                return []
+            }
+            animation?.togglePause(at: timeMs)
             return []
         }
         switch key.code {
@@ -203,6 +231,12 @@ public struct ViewerState: Equatable, Sendable {
                 return []
             }
             return [.toggleFavourite]
+        case .char(","), .char("."):
+            guard animation != nil else {
+                message = "not an animation"
+                return []
+            }
+            animation?.step(key.code == .char(".") ? 1 : -1)
         case .char("n"), .char(" "): return [.step(1)]
         case .char("p"), .backspace: return [.step(-1)]
         case .char("q"), .escape:

@@ -83,11 +83,15 @@ public struct ImageRenderer: Sendable {
     }
 
     /// Decodes `bytes` no larger than `box` (in `screen`'s units) framed
-    /// by `settings` needs, composited as `display` says.
+    /// by `settings` needs, composited as `display` says; of an animation
+    /// at most `maxFrames` frames (nil: all).
     public func decode(
-        _ bytes: [UInt8], settings: ViewSettings, box: PixelSize, display: Display, screen: ScreenGeometry, maxPixels: Int
+        _ bytes: [UInt8], settings: ViewSettings, box: PixelSize, display: Display, screen: ScreenGeometry, maxPixels: Int,
+        maxFrames: Int? = nil
     ) throws(DecodeError) -> DecodedImage {
-        try display.decode(bytes, options: DecodeSize.options(box: box, screen: screen, settings: settings, maxPixels: maxPixels))
+        var options = DecodeSize.options(box: box, screen: screen, settings: settings, maxPixels: maxPixels)
+        options.maxFrames = maxFrames
+        return try display.decode(bytes, options: options)
     }
 
     /// The viewport of an image of `image` size (its full size, even when

@@ -171,7 +171,7 @@ final class SixelBackend: GraphicsBackend {
     private func makePalette(for picture: Picture, still: Bool = false) -> (Palette, PaletteMapper) {
         let registers = display.geometry.colorRegisters - (display.geometry.background == nil ? 0 : 1)
         let (palette, exact) = PaletteBuilder(maxColors: max(1, registers)).buildReportingExactness(
-            from: Self.sample(picture.image, resampler: resampler))
+            from: Self.sample(picture.paletteSample ?? picture.image, resampler: resampler))
         if still {
             let mapper = SixelRenderer.stillMapper(palette, isExact: exact)
             return (mapper.palette, mapper)

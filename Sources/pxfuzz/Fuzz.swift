@@ -1,8 +1,8 @@
-import Decoding
 import Foundation
 import GraphicsReadback
 import Pixels
 
+@testable import Decoding
 @testable import HTTP
 @testable import Pixabay
 @testable import Terminal
@@ -27,6 +27,9 @@ enum FuzzTarget: String, CaseIterable {
     case url
     /// The sixel and kitty readback decoders.
     case readback
+    /// Each newer row of the codec table on its own (the bytes go straight to
+    /// the row, sniffing skipped, so mutations of the signature still test it).
+    case gif, webp, avif, heic, jxl
 
     static let current: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["PXFUZZ_TARGET"] ?? ""
@@ -92,6 +95,19 @@ enum FuzzTarget: String, CaseIterable {
         case .readback:
             _ = try? SixelDecoder.decode(bytes)
             _ = try? KittyDecoder.image(bytes)
+        case .gif, .webp, .avif, .heic, .jxl:
+            guard let format = ImageFormat(rawValue: rawValue) else { return }
+            let codec = format.codec
+            let options = DecodeOptions(maxPixels: 1_000_000, targetSize: PixelSize(width: 64, height: 64))
+            if let decoded = try? codec.decode(bytes, options) {
+                for frame in decoded.frames {
+                    check(frame.image.size == decoded.image.size, "frames of different sizes")
+                    check(frame.image.pixels.count == frame.image.width * frame.image.height * 4, "pixel count")
+                }
+                check(decoded.frames.count <= decoded.frameCount, "more frames than the file has")
+            }
+            _ = try? codec.readInfo(bytes)
+            _ = codec.isComplete(bytes, 1_000_000)
         }
     }
 

@@ -68,9 +68,10 @@ enum Show: PXCommand {
             // (peak RSS of a 2560x1440 sixel `show`: 70 MB with it kept, 62 MB without).
             let pixels: RGBAImage
             do {
+                // A drawing shows an animation's first frame; a description counts them all.
                 let decoded = try renderer.decode(
                     bytes, settings: view.settings, box: screen.box, display: screen.display, screen: screen.backend.screen,
-                    maxPixels: view.maxPixels)
+                    maxPixels: view.maxPixels, maxFrames: screen.drawsGraphics ? 1 : nil)
                 for warning in decoded.warnings {
                     Output.err("pxview: warning: \(name): \(TerminalText.sanitize(warning))\n")
                 }
@@ -78,7 +79,7 @@ enum Show: PXCommand {
                     for: decoded.fullSize, settings: view.settings, box: screen.box, screen: screen.backend.screen)
                 guard screen.drawsGraphics else {
                     Output.out(
-                        "\(name): \(decoded.format.displayName) \(decoded.fullSize), fits \(viewport.outputSize) px in a \(screen.box) box"
+                        "\(name): \(describe(decoded)), fits \(viewport.outputSize) px in a \(screen.box) box"
                             + " (not a terminal: pass --protocol to draw)\n")
                     return ExitCode.success
                 }
@@ -91,6 +92,15 @@ enum Show: PXCommand {
             Output.err("pxview: cannot decode \(name): \(error)\n")
             return ExitCode.failure
         }
+    }
+
+    /// "GIF 400x250, 12 frames, 0.96 s" (one pass, as the viewer plays it), or "JPEG 1920x1280".
+    static func describe(_ decoded: DecodedImage) -> String {
+        let still = "\(decoded.format.displayName) \(decoded.fullSize)"
+        guard decoded.isAnimated else { return still }
+        let centiseconds = (decoded.durationMs + 5) / 10
+        let seconds = "\(centiseconds / 100).\(centiseconds % 100 < 10 ? "0" : "")\(centiseconds % 100)"
+        return still + ", \(decoded.frameCount) frames, \(seconds) s"
     }
 
     /// True for what `load` fetches through libcurl rather than reads from disk.

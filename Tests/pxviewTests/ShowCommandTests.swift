@@ -1,3 +1,4 @@
+import Decoding
 import Foundation
 import GraphicsReadback
 import Pixels
@@ -265,5 +266,71 @@ extension Array where Element == UInt8 {
                 "pxview: cannot decode \(server.url("/page.jpg")): not a JPEG, PNG, GIF, WebP, AVIF, HEIC or JPEG XL image",
             ])
         #expect(server.requests.allSatisfy { $0.headers["user-agent"]?.hasPrefix("pxview/") == true })
+    }
+}
+
+/// `show` on every format of the codec table, as a script sees it.
+@Suite struct ShowFormatsTests {
+    let formats = packageRoot().appendingPathComponent("Tests/Fixtures/formats").path
+
+    @Test func describesEveryFormatOffATerminal() throws {
+        let names = [
+            "china.gif", "anim.gif", "china-lossy.webp", "anim.webp", "china.avif", "china-irot1-imir1.avif", "china.heic",
+            "china.jxl", "anim.jxl",
+        ]
+        let result = try CLISandbox().run(["show", "--size", "800x600"] + names.map { "\(formats)/\($0)" })
+        #expect(result.status == 0)
+        let tail = " (not a terminal: pass --protocol to draw)"
+        #expect(
+            result.outLines == [
+                "\(formats)/china.gif: GIF 96x64, fits 800x533 px in a 800x600 box" + tail,
+                "\(formats)/anim.gif: GIF 48x32, 12 frames, 0.96 s, fits 800x533 px in a 800x600 box" + tail,
+                "\(formats)/china-lossy.webp: WebP 96x64, fits 800x533 px in a 800x600 box" + tail,
+                "\(formats)/anim.webp: WebP 48x32, 12 frames, 0.96 s, fits 800x533 px in a 800x600 box" + tail,
+                "\(formats)/china.avif: AVIF 96x64, fits 800x533 px in a 800x600 box" + tail,
+                "\(formats)/china-irot1-imir1.avif: AVIF 64x96, fits 400x600 px in a 800x600 box" + tail,
+                "\(formats)/china.heic: HEIC 96x64, fits 800x533 px in a 800x600 box" + tail,
+                "\(formats)/china.jxl: JPEG XL 96x64, fits 800x533 px in a 800x600 box" + tail,
+                "\(formats)/anim.jxl: JPEG XL 48x32, 12 frames, 0.96 s, fits 800x533 px in a 800x600 box" + tail,
+            ])
+    }
+
+    /// Cut in half, or claiming 12000x12000: one line each naming the file,
+    /// exit 1, nothing drawn, quickly.
+    @Test func badFilesOfEveryFormatGetOneLineEach() throws {
+        let sandbox = try CLISandbox()
+        let folder = sandbox.root.file("bad")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let names = ["china.gif", "anim.webp", "china.avif", "china.heic", "china.jxl"]
+        var arguments = ["show", "--protocol", "kitty", "--size", "200x200"]
+        for name in names {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(formats)/\(name)"))
+            let path = "\(folder)/cut-\(name)"
+            FileManager.default.createFile(atPath: path, contents: bytes.prefix(bytes.count / 2))
+            arguments.append(path)
+        }
+        let started = Date()
+        let result = try sandbox.run(arguments)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.errLines == [
+                "pxview: cannot decode \(folder)/cut-china.gif: truncated GIF data",
+                "pxview: cannot decode \(folder)/cut-anim.webp: truncated WebP data",
+                "pxview: cannot decode \(folder)/cut-china.avif: truncated AVIF data",
+                "pxview: cannot decode \(folder)/cut-china.heic: truncated HEIC data",
+                "pxview: cannot decode \(folder)/cut-china.jxl: truncated JPEG XL data",
+            ])
+    }
+
+    /// A drawing of an animation is its first frame, pixel for pixel (kitty is lossless).
+    @Test(arguments: ["anim.gif", "anim.webp", "anim.jxl"])
+    func aDrawingShowsTheFirstFrame(name: String) throws {
+        let result = try CLISandbox().run(["show", "--protocol", "kitty", "--size", "48x32", "\(formats)/\(name)"])
+        #expect(result.status == 0)
+        let drawn = try KittyDecoder.image(result.stdout.dropLastNewlines()).image
+        let first = try decodeImage(try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(formats)/\(name)")))).image
+        #expect(drawn == first)
     }
 }
