@@ -506,7 +506,7 @@ func cellSizeReport(_ bytes: [UInt8]) -> PixelSize? {
 /// after every wake-up the viewer gets a `.tick` once that time has come.
 extension ExplorerLoop {
     /// The monotonic clock, in ms, of every time the viewer is given.
-    static func nowMs() -> Int { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
+    static func nowMs() -> Int { InlineAnimation.monotonicMs() }
 
     /// How long poll(2) may wait for the next frame (ms); nil when nothing plays.
     fileprivate func animationTimeout() -> Int32? {

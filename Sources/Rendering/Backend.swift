@@ -128,7 +128,7 @@ public struct InlinePicture: Sendable {
 
     /// Blank lines, then back up: `rows` rows made for a picture without the
     /// terminal scrolling under it.
-    static func reserving(rows: Int) -> [UInt8] {
+    public static func reserving(rows: Int) -> [UInt8] {
         guard rows > 0 else { return [] }
         return [UInt8](repeating: UInt8(ascii: "\n"), count: rows) + Array("\r".utf8) + TerminalCommand.cursorUp(rows)
     }

@@ -391,6 +391,32 @@ func expectRestored(_ session: PseudoTerminalSession) {
         #expect(session.waitFor("7 of 7"))
         #expect(session.waitFor(sixelStart, count: 7))
         #expect(!session.output.containsSequence(Array("no image".utf8)))
+        // The GIF's tile is marked as an animation of 12 frames.
+        #expect(session.waitFor("▶ 12"))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        expectRestored(session)
+    }
+
+    /// An animated GIF plays in the viewer at its pace (12 frames of 80 ms:
+    /// a dozen pictures in well under 3 s); Ctrl-A pauses it (no picture
+    /// comes while paused), `.` steps a frame, Ctrl-A plays on.
+    @Test func theViewerPlaysAnAnimationThatCtrlAPausesAndDotSteps() throws {
+        let formats = packageRoot().appendingPathComponent("Tests/Fixtures/formats").path
+        let session = try PseudoTerminalSession(
+            arguments: ["show", "\(formats)/anim.gif"], emulation: .sixel, rows: 24, columns: 80)
+        #expect(session.waitFor("anim.gif"))
+        #expect(session.waitFor(sixelStart, count: 12, seconds: 3))
+        session.send("\u{01}")
+        #expect(session.waitFor("paused "))
+        Thread.sleep(forTimeInterval: 0.2)
+        let paused = session.output.occurrences(of: Array(sixelStart.utf8))
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(session.output.occurrences(of: Array(sixelStart.utf8)) == paused)
+        session.send(".")
+        #expect(session.waitFor(sixelStart, count: paused + 1))
+        session.send("\u{01}")
+        #expect(session.waitFor(sixelStart, count: paused + 6, seconds: 3))
         session.send("q")
         #expect(session.waitForExit() == 0)
         expectRestored(session)

@@ -334,3 +334,80 @@ extension Array where Element == UInt8 {
         #expect(drawn == first)
     }
 }
+
+/// `show --once --animate`: played in place, at the file's pace.
+@Suite struct ShowAnimateTests {
+    let formats = packageRoot().appendingPathComponent("Tests/Fixtures/formats").path
+
+    /// kitty is lossless: every frame arrives as the decoder made it, under
+    /// one image id, each after the cursor goes back to the picture.
+    @Test func kittyGetsEveryFrameInTurnAtThePictureItsRowsWereMadeFor() throws {
+        let started = Date()
+        let result = try CLISandbox().run([
+            "show", "--protocol", "kitty", "--size", "48x32", "--cell-size", "8x16", "--animate", "--loops", "1",
+            "\(formats)/anim.webp",
+        ])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 0)
+        // 12 frames of 80 ms: the last shows from 880 ms; the run ends at 960.
+        #expect(elapsed > 0.9)
+        let expected = try decodeImage(try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(formats)/anim.webp")))).frames
+        let out = result.stdout
+        // Two rows made (32 px of 16-px cells), the cursor saved, then frame after frame.
+        #expect(out.starts(with: Array("\n\n\r\u{1B}[2A\u{1B}7".utf8)))
+        #expect(out.count(of: "\u{1B}8") == 12)
+        #expect(Array(out.suffix(5)) == Array("\u{1B}8\r\n\n".utf8))
+        let pieces = out.split(separator: Array("\u{1B}8".utf8)).map(Array.init)
+        var drawn: [RGBAImage] = []
+        for piece in pieces {
+            guard let start = piece.indices.first(where: { piece[$0...].starts(with: Array("\u{1B}_G".utf8)) }) else { continue }
+            drawn.append(try KittyDecoder.image(Array(piece[start...])).image)
+        }
+        #expect(drawn == expected.map(\.image))
+    }
+
+    @Test func sixelDrawsEachFrameAndAStillJustDraws() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run([
+            "show", "--protocol", "sixel", "--size", "48x32", "--cell-size", "8x16", "--once", "--animate", "--loops", "1",
+            "\(formats)/anim.gif",
+        ])
+        #expect(result.status == 0)
+        #expect(result.stdout.count(of: "\u{1B}P0;1;0q") == 12)
+        let still = try sandbox.run([
+            "show", "--protocol", "sixel", "--size", "48x32", "--once", "--animate", "\(formats)/china.gif",
+        ])
+        #expect(still.stdout.count(of: "\u{1B}P0;1;0q") == 1 && still.stdout.count(of: "\u{1B}7") == 0)
+    }
+
+    @Test func loopsMustBePositive() throws {
+        let result = try CLISandbox().run(["show", "--animate", "--loops", "0", "\(formats)/anim.gif"])
+        #expect(result.status == 2)
+        #expect(result.errLines.first?.hasPrefix("pxview: --loops") == true)
+    }
+}
+
+extension Array where Element == UInt8 {
+    func split(separator: [UInt8]) -> [ArraySlice<UInt8>] {
+        var pieces: [ArraySlice<UInt8>] = []
+        var start = startIndex
+        var i = startIndex
+        while i + separator.count <= endIndex {
+            if self[i..<(i + separator.count)].elementsEqual(separator) {
+                pieces.append(self[start..<i])
+                i += separator.count
+                start = i
+            } else {
+                i += 1
+            }
+        }
+        pieces.append(self[start..<endIndex])
+        return pieces
+    }
+
+    func count(of text: String) -> Int {
+        let needle = Array(text.utf8)
+        guard count >= needle.count else { return 0 }
+        return (0...(count - needle.count)).filter { self[$0..<($0 + needle.count)].elementsEqual(needle) }.count
+    }
+}
