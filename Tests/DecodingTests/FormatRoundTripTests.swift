@@ -120,9 +120,15 @@ import Testing
         #expect(halved.frames[3].image == reference)
     }
 
+    /// Into a 24x20 box the 96x64 image could shrink by 4; libwebp shrinks
+    /// it by 2 (as `dwebp -scale 48 32` does) and leaves the rest to the
+    /// resampler. Into 48x40 (a factor of 2) it decodes whole.
     @Test func webPScalesWhileDecodingAsDwebpDoes() throws {
-        let decoded = try decodeImage(
-            try Fixtures.format("china-lossy.webp"), options: DecodeOptions(targetSize: PixelSize(width: 48, height: 40)))
+        let bytes = try Fixtures.format("china-lossy.webp")
+        #expect(
+            try decodeImage(bytes, options: DecodeOptions(targetSize: PixelSize(width: 48, height: 40))).image.size
+                == PixelSize(width: 96, height: 64))
+        let decoded = try decodeImage(bytes, options: DecodeOptions(targetSize: PixelSize(width: 24, height: 20)))
         let reference = try #require(Fixtures.formatReference["china-lossy.webp@48x32"]?.first)
         #expect(decoded.image.size == PixelSize(width: 48, height: 32))
         #expect(decoded.fullSize == PixelSize(width: 96, height: 64))

@@ -43,6 +43,10 @@ typedef struct pxview_codec_info {
     int orientation;
     /// 1 when `frame` can write any smaller size, scaling while decoding (WebP stills).
     int scales;
+    /// Set by the caller before `frame`: no frame is wanted after this one,
+    /// so the decoder need keep nothing for the next (GIF then composites
+    /// straight into `out`, without a canvas of its own).
+    int final_frame;
     /// The library's words for a failure, NUL-terminated ("" when none).
     char message[200];
 } pxview_codec_info;
