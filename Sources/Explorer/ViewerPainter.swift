@@ -168,7 +168,7 @@ public final class ViewerPainter {
             out += backend.draw(
                 Picture.view(
                     of: frames[index], key: PictureKey(id: pictureID, version: version, frame: index), viewport: viewport,
-                    area: layout.imageArea, paletteSample: paletteSample),
+                    area: layout.imageArea, paletteSample: paletteSample, isAnimationFrame: frames.count > 1),
                 slot: Self.slot)
         } else {
             out += backend.erase(slot: Self.slot)

@@ -43,10 +43,14 @@ public struct Picture: Sendable {
     /// frame of an animation, so the first frame's colours do not stand in
     /// for the others'.
     public var paletteSample: RGBAImage?
+    /// One of an animation's frames: drawn as one picture (sixel: one
+    /// sequence, not bands), so no terminal ever shows the top of one
+    /// frame over the bottom of the last (seen in xterm between two bands).
+    public var isAnimationFrame: Bool
 
     public init(
         image: RGBAImage, key: PictureKey, source: SourceRect, area: CellRect, placement: PixelRect,
-        stablePalette: Bool = false, reusable: Bool = false, paletteSample: RGBAImage? = nil
+        stablePalette: Bool = false, reusable: Bool = false, paletteSample: RGBAImage? = nil, isAnimationFrame: Bool = false
     ) {
         self.image = image
         self.key = key
@@ -56,6 +60,7 @@ public struct Picture: Sendable {
         self.stablePalette = stablePalette
         self.reusable = reusable
         self.paletteSample = paletteSample
+        self.isAnimationFrame = isAnimationFrame
     }
 
     /// `image` at its own size (already fitted, in units), centred in `area`.
@@ -74,11 +79,12 @@ public struct Picture: Sendable {
     /// The view of `viewport` (in units) laid out in `area`.
     public static func view(
         of image: RGBAImage, key: PictureKey, viewport: Viewport, area: CellRect, stablePalette: Bool = true,
-        paletteSample: RGBAImage? = nil
+        paletteSample: RGBAImage? = nil, isAnimationFrame: Bool = false
     ) -> Picture {
         Picture(
             image: image, key: key, source: viewport.sourceRect(inImageOf: image.size), area: area,
-            placement: viewport.placement, stablePalette: stablePalette, paletteSample: paletteSample)
+            placement: viewport.placement, stablePalette: stablePalette, paletteSample: paletteSample,
+            isAnimationFrame: isAnimationFrame)
     }
 
     /// True when `image` is shown whole at its own size.

@@ -202,7 +202,7 @@ final class SixelBackend: GraphicsBackend {
         let bands =
             display.multiplexer.wrapsGraphics
             ? canvas.bands(rowsPerBand: multiplexedBandRows(width: canvas.size.width))
-            : canvas.bands(maxBands: max(1, min(4, resampler.threads)))
+            : canvas.bands(maxBands: picture.isAnimationFrame ? 1 : max(1, min(4, resampler.threads)))
         let origin = canvas.ditherOrigin
         let serial = Resampler(threads: 1, upscaling: resampler.upscaling)
         let cellHeight = screen.unitsPerCell.height

@@ -1,6 +1,7 @@
 import GraphicsReadback
 import Pixels
 import Rendering
+import Scaling
 import Terminal
 import Testing
 
@@ -240,6 +241,20 @@ import Testing
             drawn.map { [$0.r > 128, $0.g > 100, $0.b > 128] } == [
                 [true, false, false], [false, true, false], [false, false, true], [true, false, false],
             ])
+    }
+
+    /// xterm paints each sixel as it comes: two bands of one frame would
+    /// show the new frame's top over the old one's bottom in between.
+    @Test func anAnimationFrameIsOneSixelWhereAStillIsBanded() {
+        let backend = testDisplay(.sixel, cells: smallCells, cell: smallCell).makeBackend(resampler: Resampler(threads: 2))
+        let still = ViewerPainter(image: frames[0], backend: backend)
+        #expect(still.frame(for: smallViewer(.sixel)).sixels.count == 2)
+        let animated = ViewerPainter(
+            frames: frames,
+            backend: testDisplay(.sixel, cells: smallCells, cell: smallCell).makeBackend(resampler: Resampler(threads: 2)))
+        var state = animatedViewer(.sixel)
+        _ = state.handle(.tick(timeMs: 0))
+        #expect(animated.frame(for: state).sixels.count == 1)
     }
 
     @Test func blocksRedrawEachFrame() {
