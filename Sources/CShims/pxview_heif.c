@@ -18,6 +18,9 @@ static struct {
     void (*handle_release)(const struct heif_image_handle *);
     int (*handle_width)(const struct heif_image_handle *);
     int (*handle_height)(const struct heif_image_handle *);
+    int (*thumbnail_count)(const struct heif_image_handle *);
+    int (*thumbnail_ids)(const struct heif_image_handle *, heif_item_id *, int);
+    struct heif_error (*thumbnail)(const struct heif_image_handle *, heif_item_id, struct heif_image_handle **);
     struct heif_decoding_options *(*options_alloc)(void);
     void (*options_free)(struct heif_decoding_options *);
     struct heif_error (*decode)(const struct heif_image_handle *, struct heif_image **, enum heif_colorspace,
@@ -42,6 +45,9 @@ static void load(void) {
     PXVIEW_RESOLVE(handle, api, handle_release, "heif_image_handle_release", library.error, "libheif");
     PXVIEW_RESOLVE(handle, api, handle_width, "heif_image_handle_get_width", library.error, "libheif");
     PXVIEW_RESOLVE(handle, api, handle_height, "heif_image_handle_get_height", library.error, "libheif");
+    PXVIEW_RESOLVE(handle, api, thumbnail_count, "heif_image_handle_get_number_of_thumbnails", library.error, "libheif");
+    PXVIEW_RESOLVE(handle, api, thumbnail_ids, "heif_image_handle_get_list_of_thumbnail_IDs", library.error, "libheif");
+    PXVIEW_RESOLVE(handle, api, thumbnail, "heif_image_handle_get_thumbnail", library.error, "libheif");
     PXVIEW_RESOLVE(handle, api, options_alloc, "heif_decoding_options_alloc", library.error, "libheif");
     PXVIEW_RESOLVE(handle, api, options_free, "heif_decoding_options_free", library.error, "libheif");
     PXVIEW_RESOLVE(handle, api, decode, "heif_decode_image", library.error, "libheif");
@@ -55,6 +61,9 @@ static void load(void) {
 typedef struct heif_decoder {
     struct heif_context *context;
     struct heif_image_handle *handle;
+    /// The primary image's first thumbnail (phones write one of about 320x240), or NULL.
+    struct heif_image_handle *thumbnail;
+    unsigned width, height;
     int done;
 } heif_decoder;
 
@@ -73,6 +82,7 @@ static pxview_codec_status heif_status(struct heif_error error, pxview_codec_inf
 void pxview_heif_close(void *handle) {
     heif_decoder *decoder = handle;
     if (!decoder) return;
+    if (decoder->thumbnail) api.handle_release(decoder->thumbnail);
     if (decoder->handle) api.handle_release(decoder->handle);
     if (decoder->context) api.context_free(decoder->context);
     free(decoder);
@@ -100,8 +110,18 @@ pxview_codec_status pxview_heif_open(const unsigned char *data, size_t size, pxv
     }
     int width = api.handle_width(decoder->handle);
     int height = api.handle_height(decoder->handle);
-    info->width = width > 0 ? (unsigned)width : 0;
-    info->height = height > 0 ? (unsigned)height : 0;
+    info->width = decoder->width = width > 0 ? (unsigned)width : 0;
+    info->height = decoder->height = height > 0 ? (unsigned)height : 0;
+    heif_item_id id;
+    if (api.thumbnail_count(decoder->handle) > 0 && api.thumbnail_ids(decoder->handle, &id, 1) == 1 &&
+        api.thumbnail(decoder->handle, id, &decoder->thumbnail).code == heif_error_Ok) {
+        int preview_width = api.handle_width(decoder->thumbnail);
+        int preview_height = api.handle_height(decoder->thumbnail);
+        if (preview_width > 0 && preview_height > 0 && (unsigned)preview_width < info->width) {
+            info->preview_width = (unsigned)preview_width;
+            info->preview_height = (unsigned)preview_height;
+        }
+    }
     *out = decoder;
     return PXVIEW_CODEC_OK;
 }
@@ -117,8 +137,11 @@ pxview_codec_status pxview_heif_frame(void *handle, unsigned char *out, unsigned
     options->ignore_transformations = 0;
     options->convert_hdr_to_8bit = 1;
     struct heif_image *image = NULL;
-    pxview_codec_status status =
-        heif_status(api.decode(d->handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options), info);
+    // The thumbnail when exactly its size is asked for (see info->preview_width).
+    int preview = d->thumbnail && (out_width != d->width || out_height != d->height);
+    pxview_codec_status status = heif_status(
+        api.decode(preview ? d->thumbnail : d->handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
+        info);
     api.options_free(options);
     if (status != PXVIEW_CODEC_OK) return status;
     int stride = 0;

@@ -126,6 +126,15 @@ private func decodeOpened(
         let allowed = pngReduction(imageSize: fullSize, target: options.targetSize)
         while factor < allowed, frameCount * max(minimumFrameCost, reduced(stored, by: factor).area) > budget { factor += 1 }
     }
+    // A thumbnail the file holds (HEIF) when it covers the fitted size:
+    // the grid's tiles of a folder of phone photos decode about 320x240
+    // each instead of 12 megapixels.
+    let preview = PixelSize(width: Int(info.preview_width), height: Int(info.preview_height))
+    if !preview.isEmpty, frameCount == 1, let target = options.targetSize, !target.isEmpty {
+        let needed = fittedSize(of: fullSize, in: target)
+        let shown = orientation.displaySize(ofStored: preview)
+        if shown.width >= needed.width && shown.height >= needed.height { written = preview }
+    }
     let kept = reduced(written, by: factor)
     let keepable = max(1, budget / max(minimumFrameCost, kept.area))
     let wanted = min(frameCount, options.maxFrames ?? Int.max, keepable)

@@ -55,7 +55,8 @@ public struct BrowserPlan: Equatable, Sendable {
         if let hit = state.selectedHit {
             if state.folder != nil {
                 let size = hit.imageWidth > 0 ? "  \(hit.imageWidth)x\(hit.imageHeight)" : ""
-                rows[layout.detailsRow] = ("\(hit.tags)\(size)", false)
+                let frames = state.animatedFrames[hit.id].map { "  \($0) frames" } ?? ""
+                rows[layout.detailsRow] = ("\(hit.tags)\(size)\(frames)", false)
                 rows[layout.detailsRow + 1] = (Self.byteSize(hit.imageSize), false)
             } else {
                 let favourite = state.favouriteIDs.contains(hit.id) ? "  ★ favourite" : ""

@@ -13,7 +13,7 @@ import Testing
         ("china.gif", .gif), ("anim.gif", .gif), ("disposal.gif", .gif),
         ("china-lossy.webp", .webp), ("china-lossless.webp", .webp), ("chelsea-alpha.webp", .webp), ("anim.webp", .webp),
         ("china.avif", .avif), ("chelsea-alpha.avif", .avif), ("china-irot1-imir1.avif", .avif),
-        ("china.heic", .heic), ("chelsea-alpha.heic", .heic),
+        ("china.heic", .heic), ("chelsea-alpha.heic", .heic), ("china-thumbnail.heic", .heic),
         ("china.jxl", .jxl), ("china-lossless.jxl", .jxl), ("chelsea-alpha.jxl", .jxl), ("anim.jxl", .jxl),
     ]
 
@@ -148,6 +148,23 @@ import Testing
         let throughLibavif = try decodeImage(bytes)
         #expect(throughLibavif.fullSize == PixelSize(width: 64, height: 96))
         #expect(meanAbsoluteDifference(throughLibavif.image, throughLibheif.image) < 0.5)
+    }
+
+    /// A HEIF's thumbnail (48x32 here, heif-enc -t 48) stands in for the
+    /// primary image when it covers the fitted size: the grid's tiles.
+    @Test func aHEIFThumbnailServesSmallBoxes() throws {
+        let bytes = try Fixtures.format("china-thumbnail.heic")
+        let small = try decodeImage(bytes, options: DecodeOptions(targetSize: PixelSize(width: 40, height: 30)))
+        #expect(small.image.size == PixelSize(width: 48, height: 32))
+        #expect(small.fullSize == PixelSize(width: 96, height: 64))
+        let full = try decodeImage(bytes)
+        #expect(full.image.size == PixelSize(width: 96, height: 64))
+        // The same picture, coded again small by heif-enc (7.2 levels apart
+        // on average from the primary image halved).
+        #expect(meanAbsoluteDifference(small.image, full.image.reduced(by: 2)) < 12)
+        // A box the thumbnail does not cover gets the primary image.
+        let larger = try decodeImage(bytes, options: DecodeOptions(targetSize: PixelSize(width: 60, height: 40)))
+        #expect(larger.image == full.image)
     }
 
     @Test func sniffingReadsContainerBrands() {

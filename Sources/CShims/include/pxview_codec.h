@@ -43,6 +43,10 @@ typedef struct pxview_codec_info {
     int orientation;
     /// 1 when `frame` can write any smaller size, scaling while decoding (WebP stills).
     int scales;
+    /// A smaller picture the file holds (a HEIF thumbnail), 0x0 when none:
+    /// `frame` decodes it instead when asked for exactly this size.
+    unsigned preview_width;
+    unsigned preview_height;
     /// Set by the caller before `frame`: no frame is wanted after this one,
     /// so the decoder need keep nothing for the next (GIF then composites
     /// straight into `out`, without a canvas of its own).

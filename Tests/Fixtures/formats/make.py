@@ -132,6 +132,7 @@ def main():
         for name, args, source in [
             ("china.heic", ["-q", "60"], china),
             ("chelsea-alpha.heic", ["-q", "60"], chelsea),
+            ("china-thumbnail.heic", ["-q", "60", "-t", "48"], china),
         ]:
             run("heif-enc", *args, source, "-o", out(name))
             run("heif-convert", out(name), os.path.join(tmp, "ref.png"))
