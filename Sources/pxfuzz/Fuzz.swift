@@ -13,7 +13,7 @@ import Pixels
 /// cleanly or handled: a trap, an ASan report or a broken invariant is a
 /// crash that libFuzzer saves.
 enum FuzzTarget: String, CaseIterable {
-    /// JPEG and PNG through `decodeImage`, with a small pixel limit.
+    /// Every format through `decodeImage` (seeded with JPEG and PNG), with a small pixel limit.
     case decode
     /// The keyboard and mouse decoder: every split of the same bytes decodes the same.
     case input

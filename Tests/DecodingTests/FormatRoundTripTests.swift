@@ -10,7 +10,7 @@ import Testing
 /// ImageMagick's coalesce for GIF animations).
 @Suite struct FormatRoundTripTests {
     static let fixtures: [(name: String, format: ImageFormat)] = [
-        ("china.gif", .gif), ("anim.gif", .gif), ("disposal.gif", .gif),
+        ("china.gif", .gif), ("china-interlaced.gif", .gif), ("anim.gif", .gif), ("disposal.gif", .gif),
         ("china-lossy.webp", .webp), ("china-lossless.webp", .webp), ("chelsea-alpha.webp", .webp), ("anim.webp", .webp),
         ("china.avif", .avif), ("chelsea-alpha.avif", .avif), ("china-irot1-imir1.avif", .avif),
         ("china.heic", .heic), ("chelsea-alpha.heic", .heic), ("china-thumbnail.heic", .heic),
@@ -123,6 +123,24 @@ import Testing
     /// Into a 24x20 box the 96x64 image could shrink by 4; libwebp shrinks
     /// it by 2 (as `dwebp -scale 48 32` does) and leaves the rest to the
     /// resampler. Into 48x40 (a factor of 2) it decodes whole.
+    /// A still GIF into a box a quarter its size or less is reduced by half
+    /// that factor as it is read (or, interlaced, once all its rows are in):
+    /// the same pixels as the whole decode averaged in blocks. Into half its
+    /// size it is read whole.
+    @Test(arguments: ["china.gif", "china-interlaced.gif"])
+    func aStillGIFShrinksByWholeFactorsAsItIsRead(name: String) throws {
+        let bytes = try Fixtures.format(name)
+        let whole = try decodeImage(bytes).image
+        let half = try decodeImage(bytes, options: DecodeOptions(targetSize: PixelSize(width: 40, height: 30)))
+        #expect(half.image == whole)
+        let quarter = try decodeImage(bytes, options: DecodeOptions(targetSize: PixelSize(width: 24, height: 16)))
+        #expect(quarter.image.size == PixelSize(width: 48, height: 32))
+        #expect(quarter.fullSize == PixelSize(width: 96, height: 64))
+        #expect(quarter.image == whole.reduced(by: 2))
+        let sixth = try decodeImage(bytes, options: DecodeOptions(targetSize: PixelSize(width: 16, height: 10)))
+        #expect(sixth.image == whole.reduced(by: 3))
+    }
+
     @Test func webPScalesWhileDecodingAsDwebpDoes() throws {
         let bytes = try Fixtures.format("china-lossy.webp")
         #expect(

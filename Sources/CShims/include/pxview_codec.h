@@ -43,6 +43,10 @@ typedef struct pxview_codec_info {
     int orientation;
     /// 1 when `frame` can write any smaller size, scaling while decoding (WebP stills).
     int scales;
+    /// 1 when the first frame, if it is also the final one wanted, can be
+    /// written reduced by a whole factor f, ceil(width/f) x ceil(height/f),
+    /// each pixel the alpha-weighted average of its block (GIF stills).
+    int reduces;
     /// A smaller picture the file holds (a HEIF thumbnail), 0x0 when none:
     /// `frame` decodes it instead when asked for exactly this size.
     unsigned preview_width;

@@ -70,6 +70,8 @@ def main():
         run("convert", china, "-dither", "FloydSteinberg", "-colors", "256", os.path.join(tmp, "still.gif"))
         run("gifsicle", "-O2", "--no-comments", "--no-names", os.path.join(tmp, "still.gif"), "-o", out("china.gif"))
         reference["china.gif"] = [fingerprint(rgba(out("china.gif")))]
+        run("gifsicle", "--interlace", out("china.gif"), "-o", out("china-interlaced.gif"))
+        reference["china-interlaced.gif"] = [fingerprint(rgba(out("china-interlaced.gif")))]
         frames = []
         for i in range(12):
             frame = os.path.join(tmp, "f%02d.png" % i)
