@@ -130,7 +130,8 @@ let package = Package(
 if Context.environment["PXVIEW_FUZZ"] != nil {
     package.targets.append(
         .executableTarget(
-            name: "pxfuzz", dependencies: ["Decoding", "GraphicsReadback", "HTTP", "Pixabay", "Terminal", "Pixels"],
+            name: "pxfuzz",
+            dependencies: ["Decoding", "GraphicsReadback", "HTTP", "Pixabay", "Terminal", "Pixels", "Rendering", "Explorer"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
     package.products.append(.executable(name: "pxfuzz", targets: ["pxfuzz"]))
 }

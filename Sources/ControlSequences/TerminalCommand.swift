@@ -34,6 +34,10 @@ public enum TerminalCommand {
     public static let saveCursor: [UInt8] = [escape, UInt8(ascii: "7")]
     /// DECRC (`ESC 8`): back to the position `saveCursor` saved.
     public static let restoreCursor: [UInt8] = [escape, UInt8(ascii: "8")]
+    /// DECSTBM with no margins (`CSI r`): the whole screen scrolls again, and
+    /// the cursor goes home. Sent to the outer terminal before a picture
+    /// placed through tmux, which may have left a pane's margins set.
+    public static let resetScrollMargins: [UInt8] = csi("r")
     public static let hideCursor: [UInt8] = csi("?25l")
     public static let showCursor: [UInt8] = csi("?25h")
 

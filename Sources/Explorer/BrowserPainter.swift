@@ -39,9 +39,7 @@ public struct BrowserPlan: Equatable, Sendable {
             // The end of what is typed stays in sight: a long query loses its start.
             let hint = "Enter search · Esc cancel"
             let room = max(1, width - TerminalText.displayWidth(hint) - 2 - "Search: █".count)
-            var shown = text
-            while TerminalText.displayWidth(shown) > room, !shown.isEmpty { shown.removeFirst() }
-            if shown != text { shown = "…" + shown.dropFirst() }
+            let shown = TerminalText.tail(text, toWidth: room)
             rows[layout.searchRow] = (StatusLine.compose(left: "Search: \(shown)█", right: hint, width: width), true)
         } else {
             let label =
@@ -74,7 +72,8 @@ public struct BrowserPlan: Equatable, Sendable {
         if state.showHelp {
             // The keys over the grid: every tile is taken down while they show.
             let title = state.folder != nil ? "folder keys" : "browser keys"
-            let lines = ["\(title) (any key closes this help)", ""] + KeyHelp.lines(KeyHelp.browser)
+            var lines = ["\(title) (any key closes this help)", ""] + KeyHelp.lines(KeyHelp.browser)
+            if let notice = state.notice { lines += [""] + notice.helpLines(width: max(20, width - 4)) }
             let top = layout.searchRow + 1
             for row in top..<layout.detailsRow {
                 let index = row - top - 1

@@ -83,6 +83,9 @@ public struct BrowserState: Equatable, Sendable {
     public var note: String?
     /// A transient message (an error, "added to favourites").
     public var message: String?
+    /// A lasting note about how pictures are drawn (why half-blocks), on
+    /// the status line after the position; its fix is in the `?` help.
+    public var notice: DisplayNotice?
     /// True for the offline catalog: the status line must not say the photos are Pixabay's.
     public var offline: Bool
     /// The folder shown by `pxview show DIR` (nil for Pixabay and the catalog).
@@ -261,8 +264,9 @@ public struct BrowserState: Equatable, Sendable {
             selection = index
             return [.openViewer(hits[index])]
         case .paste(let text):
-            // Pasting outside the field starts editing with the pasted text.
-            editText = query + TerminalText.sanitize(text)
+            // Pasting outside the field starts editing with the pasted text,
+            // bounded like typing (a 1 MB paste once froze the grid for good).
+            editText = Self.fieldText(query, pasted: text)
             return []
         case .unknown:
             return []
@@ -341,11 +345,19 @@ public struct BrowserState: Equatable, Sendable {
             default: break
             }
         case .paste(let pasted):
-            editText = String(TerminalText.sanitize(text + pasted).prefix(SearchQuery.maxQueryCharacters))
+            editText = Self.fieldText(text, pasted: pasted)
         case .mouse, .unknown:
             break
         }
         return []
+    }
+
+    /// The search field after `pasted` is added to `text`: at most
+    /// `SearchQuery.maxQueryCharacters`, cut before anything grows with the
+    /// paste (only the part that can fit is sanitized).
+    static func fieldText(_ text: String, pasted: String) -> String {
+        let room = max(0, SearchQuery.maxQueryCharacters - text.count)
+        return String(TerminalText.sanitize(text + String(pasted.prefix(room))).prefix(SearchQuery.maxQueryCharacters))
     }
 
     /// A new search from its first page.
@@ -404,7 +416,8 @@ public struct BrowserState: Equatable, Sendable {
         if let message { return message }
         if searching { return "searching…" }
         if showingFavourites { return "favourites: \(hits.count) · F: back to the search" }
-        let position = hits.isEmpty ? "no results" : "\(selection + 1) of \(max(totalHits, hits.count))"
+        var position = hits.isEmpty ? "no results" : "\(selection + 1) of \(max(totalHits, hits.count))"
+        if let notice { position += " · \(notice.status) (? for why)" }
         let more = loadingMore ? " · loading more…" : ""
         if let folder { return "\(position) · \(folder)\(more)" }
         let source =

@@ -22,7 +22,15 @@ final class ExplorerLoop {
     /// The one backend of this run: the browser's tiles and the viewer's picture are its slots.
     private let backend: any GraphicsBackend
     private var decoder = InputDecoder()
-    private let writer: FrameWriter
+    private var writer: FrameWriter
+    /// Inside tmux, with pictures going through passthrough: whether they
+    /// may be drawn now and where (`PaneWatch`); nil elsewhere.
+    private var paneWatch: PaneWatch?
+    /// The tmux on this machine, asked about pxview's pane.
+    private let tmux: Tmux?
+    private var lastPaneCheckMs = 0
+    /// A frame was held back while pictures could not be drawn.
+    private var frameDeferred = false
 
     private var browser: BrowserState?
     private var browserPainter: BrowserPainter?
@@ -45,7 +53,25 @@ final class ExplorerLoop {
         writer = FrameWriter(
             fd: options.outputFD, synchronizedOutput: display.synchronizedOutput, multiplexer: display.multiplexer,
             fenceInputFD: options.inputFD)
+        let drawsThroughTmux = display.method != .blocks && display.multiplexer.passthroughOn
+        if drawsThroughTmux, case .tmux = display.multiplexer,
+            let tmux = Tmux(environment: ProcessInfo.processInfo.environment)
+        {
+            self.tmux = tmux
+            paneWatch = PaneWatch(mode: .asking, pane: tmux.paneState())
+            writer.paneOrigin = paneWatch?.origin
+        } else {
+            tmux = nil
+            if drawsThroughTmux { paneWatch = PaneWatch(mode: .keys, nowMs: Self.nowMs()) }
+        }
     }
+
+    /// Why pictures are half-blocks, when the user can change it.
+    private var notice: DisplayNotice? {
+        display.shortfall.map { DisplayNotice(status: $0.status, fix: $0.fix) }
+    }
+
+    static func nowMs() -> Int { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
 
     /// The window in the backend's units.
     private var geometry: ScreenGeometry { backend.screen }
@@ -54,7 +80,15 @@ final class ExplorerLoop {
         filters = query
         var state = BrowserState(
             layout: BrowserLayout(geometry: geometry), query: query.q, offline: source?.isOffline ?? true, folder: folder)
-        if let store = options.favourites, let saved = try? store.list() { state.favouriteIDs = Set(saved.map(\.id)) }
+        state.notice = notice
+        if let store = options.favourites {
+            do {
+                state.favouriteIDs = Set(try store.list().map(\.id))
+            } catch {
+                // Moved aside, or unreadable: said where the user looks.
+                state.message = Self.favouritesProblem(error)
+            }
+        }
         browserPainter = BrowserPainter(backend: backend)
         let effects = state.start()
         browser = state
@@ -80,20 +114,27 @@ final class ExplorerLoop {
         let session: TerminalSession
         let signals: SignalPipe
         do {
+            // The pipe first: from the moment the terminal is raw, a signal
+            // is an event for this loop (`ProcessSignals` reports to it).
+            signals = try SignalPipe()
             // Inside tmux, focus reports (with tmux's `focus-events on`) tell
             // when its pane is switched away from and back: tmux never sees
             // the pictures, so they are taken down and drawn again.
             session = try TerminalSession(
                 inputFD: options.inputFD, outputFD: options.outputFD,
                 options: TerminalSession.Options(focusEvents: display.multiplexer.wrapsGraphics))
-            signals = try SignalPipe()
         } catch {
             return 1
         }
-        session.installEmergencyRestore(signalPipe: signals)
+        self.session = session
         defer {
-            _ = try? writer.write(backend.teardown())
+            if let watch = paneWatch, !watch.mayDraw(nowMs: Self.nowMs()), tmux != nil {
+                hidePictures(clientTTY: watch.pane?.clientTTY)
+            } else {
+                _ = try? writer.write(backend.teardown())
+            }
             session.restore()
+            self.session = nil
         }
         start()
         var dirty = true
@@ -107,17 +148,32 @@ final class ExplorerLoop {
                 pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: completions.readFD, events: Int16(POLLIN), revents: 0),
             ]
-            var timeout = !pendingEvents.isEmpty ? 0 : decoder.hasPendingEscape ? InputDecoder.escapeTimeoutMilliseconds : -1
+            var timeout = !pendingEvents.isEmpty ? 0 : decoder.hasPendingEscape ? Int(InputDecoder.escapeTimeoutMilliseconds) : -1
+            if tmux != nil, timeout < 0 || timeout > PaneWatch.intervalMs { timeout = PaneWatch.intervalMs }
+            if let due = paneWatch?.settleRedrawAt {
+                let wait = max(0, due - Self.nowMs())
+                if timeout < 0 || timeout > wait { timeout = wait }
+            }
             if let wake = animationTimeout(), timeout < 0 || wake < timeout { timeout = wake }
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            let ready = poll(&fds, nfds_t(fds.count), Int32(timeout))
             if ready < 0 {
                 if errno == EINTR { continue }
                 return 1
             }
+            if tmux != nil, Self.nowMs() - lastPaneCheckMs >= PaneWatch.intervalMs, checkPane() { dirty = true }
+            if paneWatch?.takeSettleRedraw(nowMs: Self.nowMs()) == true {
+                browserPainter?.invalidate()
+                viewerPainter?.invalidate()
+                dirty = true
+            }
             var events = pendingEvents
             pendingEvents = []
             if ready == 0 && events.isEmpty { events += decoder.flushPendingEscape() }
-            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            if fds[1].revents & Int16(POLLIN) != 0 {
+                for signal in signals.takeSignals() { handle(signal: signal) }
+                dirty = true
+            }
+            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, exitStatus == nil {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let count = buffer.withUnsafeMutableBytes { read(options.inputFD, $0.baseAddress, $0.count) }
                 if count > 0 {
@@ -125,16 +181,6 @@ final class ExplorerLoop {
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                     exitStatus = 1  // the terminal went away
                 }
-            }
-            if fds[1].revents & Int16(POLLIN) != 0 {
-                for signal in signals.takeSignals() {
-                    if signal == SIGWINCH {
-                        relayout()
-                    } else {
-                        exitStatus = 128 + signal
-                    }
-                }
-                dirty = true
             }
             if fds[2].revents & Int16(POLLIN) != 0 {
                 for completion in completions.take() { apply(completion) }
@@ -144,12 +190,112 @@ final class ExplorerLoop {
                 handle(event)
                 dirty = true
             }
+            if !events.isEmpty, paneWatch?.mode == .keys {
+                // A key of its own: pxview's pane is the active one now.
+                paneWatch?.keyArrived(nowMs: Self.nowMs())
+                if frameDeferred { dirty = true }
+            }
             if tickAnimation() { dirty = true }
         }
         return exitStatus ?? 0
     }
 
+    /// The terminal session while the loop runs (job control needs it).
+    private var session: TerminalSession?
+    /// True between coming back from a stop and the SIGCONT that reports it.
+    private var resumedFromStop = false
+
+    /// A signal `ProcessSignals` reported through the pipe.
+    private func handle(signal: Int32) {
+        switch signal {
+        case SIGWINCH:
+            // Inside tmux the pane may have moved as well as grown.
+            if tmux != nil { _ = checkPane(redrawing: false) }
+            relayout()
+        case SIGTSTP:
+            suspend()
+        case SIGCONT:
+            // After a stop of our own the screen is already back; after a
+            // SIGSTOP (which nobody sees) the shell may have put the
+            // terminal in cooked mode: take it again and redraw.
+            if resumedFromStop {
+                resumedFromStop = false
+            } else {
+                session?.resume()
+                redrawEverything()
+            }
+        default:
+            exitStatus = 128 + signal
+        }
+    }
+
+    /// Ctrl-Z or SIGTSTP, as every full-screen tool does it: pictures taken
+    /// down, the terminal given back to the shell (main screen, mouse off,
+    /// cooked), the process stopped; after `fg`, raw mode again and
+    /// everything redrawn (nothing is probed again).
+    private func suspend() {
+        guard let session else { return }
+        write(backend.teardown())
+        session.suspendUntilContinued()
+        resumedFromStop = true
+        redrawEverything()
+    }
+
+    /// Lays out and draws both screens afresh: the terminal's screen was
+    /// someone else's meanwhile.
+    private func redrawEverything() {
+        relayout()
+        browserPainter?.invalidate()
+        viewerPainter?.invalidate()
+    }
+
+    /// Asks tmux where pxview's pane is now and acts on the change; true
+    /// when a frame must be drawn.
+    @discardableResult
+    private func checkPane(redrawing: Bool = true) -> Bool {
+        guard let tmux else { return false }
+        lastPaneCheckMs = Self.nowMs()
+        let state = tmux.paneState()
+        switch paneWatch?.update(state) ?? .none {
+        case .none:
+            return false
+        case .hidden:
+            hidePictures(clientTTY: state?.clientTTY)
+            return false
+        case .redraw:
+            writer.paneOrigin = paneWatch?.origin
+            if let cell = state?.cellSize {
+                let reported = display.geometry.withReportedCellSize(cell)
+                if reported != display.geometry { display.geometry = reported }
+            }
+            if redrawing { redrawEverything() }
+            return true
+        }
+    }
+
+    /// pxview's window is no longer shown: tmux redraws its text over sixel
+    /// pictures by itself, but kitty keeps its pictures above whatever tmux
+    /// draws, and tmux 3.3 passes nothing from a window not shown. So kitty
+    /// is told directly, on the client's terminal device (one write of a
+    /// few delete commands), and everything is uploaded again on return.
+    private func hidePictures(clientTTY: String?) {
+        let deletes = backend.teardown()
+        browserPainter?.invalidate()
+        viewerPainter?.invalidate()
+        guard display.method == .kitty, !deletes.isEmpty, let clientTTY else { return }
+        let fd = Glibc.open(clientTTY, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = deletes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
     private func draw() {
+        if let watch = paneWatch, !watch.mayDraw(nowMs: Self.nowMs()) {
+            // Pictures now would land in another pane or be dropped.
+            frameDeferred = true
+            return
+        }
+        frameDeferred = false
         var frame: [UInt8]
         if let viewer, let viewerPainter {
             frame = viewerPainter.frame(for: viewer)
@@ -184,6 +330,7 @@ final class ExplorerLoop {
     /// Lays both screens out for `measured`, every picture removed first.
     private func apply(_ measured: DisplayGeometry) {
         display.geometry = measured
+        paneWatch?.laidOut(nowMs: Self.nowMs())
         write(backend.teardown())
         backend.update(geometry: display.geometry)
         if browser != nil {
@@ -199,6 +346,10 @@ final class ExplorerLoop {
     // MARK: Events and effects
 
     private func handle(_ event: InputEvent) {
+        if case .key(let key) = event, key.modifiers.contains(.control), key.code == .char("z") {
+            suspend()
+            return
+        }
         if case .unknown(let bytes) = event {
             if let cell = cellSizeReport(bytes) {
                 // Only a cell that really changed is worth a new layout.
@@ -461,13 +612,30 @@ final class ExplorerLoop {
         if let painter = browserPainter { write(painter.teardown()) }
         viewerBytes = bytes
         var favourite = isFavourite
-        if let hit, let store = options.favourites, let saved = try? store.contains(id: hit.id) { favourite = saved }
+        var problem: String?
+        if let hit, let store = options.favourites {
+            do {
+                favourite = try store.contains(id: hit.id)
+            } catch {
+                problem = Self.favouritesProblem(error)
+            }
+        }
         viewer = ViewerState(
             title: title, hit: hit, fullSize: decoded.fullSize, decodedSize: decoded.image.size,
             layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite,
             frameDelays: decoded.frames.count > 1 ? decoded.frames.map(\.playbackDelayMs) : [], plays: decoded.loopCount)
+        viewer?.notice = notice
         viewerSerial += 1
         viewerPainter = ViewerPainter(frames: decoded.frames.map(\.image), backend: backend, pictureID: -viewerSerial)
+        if let problem { _ = viewer?.handle(.message(problem)) }
+    }
+
+    /// A favourites file that could not be used, in a few words for the status line.
+    static func favouritesProblem(_ error: any Error) -> String {
+        if case PixabayError.corruptFavourites(_, let movedTo) = error {
+            return "favourites file was corrupt: kept as \((movedTo as NSString).lastPathComponent), a new list starts"
+        }
+        return "\(error)"
     }
 
     /// Numbers each viewer visit, so a sixel palette or a kitty upload is never
@@ -505,14 +673,11 @@ func cellSizeReport(_ bytes: [UInt8]) -> PixelSize? {
 /// loop's poll(2) waits no longer than the viewer's next frame is due, and
 /// after every wake-up the viewer gets a `.tick` once that time has come.
 extension ExplorerLoop {
-    /// The monotonic clock, in ms, of every time the viewer is given.
-    static func nowMs() -> Int { InlineAnimation.monotonicMs() }
-
     /// How long poll(2) may wait for the next frame (ms); nil when nothing plays.
-    fileprivate func animationTimeout() -> Int32? {
+    fileprivate func animationTimeout() -> Int? {
         let now = Self.nowMs()
         guard let wake = viewer?.nextWakeMs(now: now) else { return nil }
-        return Int32(clamping: max(0, wake - now))
+        return max(0, wake - now)
     }
 
     /// Ticks the viewer when its frame is due; true when it was (draw again).

@@ -20,6 +20,7 @@ public enum KeyHelp {
         Entry(keys: "f", action: "toggle favourite"),
         Entry(keys: "F", action: "favourites (again: back to the search)"),
         Entry(keys: "q, Ctrl-C", action: "quit"),
+        Entry(keys: "Ctrl-Z", action: "suspend to the shell (fg comes back)"),
         Entry(keys: "?", action: "this help (any key closes it)"),
     ]
 
@@ -42,6 +43,7 @@ public enum KeyHelp {
         Entry(keys: "s", action: "save the image (NAME-2… if taken)"),
         Entry(keys: "*", action: "toggle favourite"),
         Entry(keys: "q, Esc", action: "back to the grid (or quit)"),
+        Entry(keys: "Ctrl-Z", action: "suspend to the shell (fg comes back)"),
         Entry(keys: "?", action: "this help (any key closes it)"),
     ]
 
@@ -52,6 +54,33 @@ public enum KeyHelp {
         return entries.map { entry in
             entry.keys + String(repeating: " ", count: width - TerminalText.displayWidth(entry.keys) + 2) + entry.action
         }
+    }
+}
+
+/// Why pictures are half-blocks where the terminal could do better: a few
+/// words for the status line and the fix, for the `?` help.
+public struct DisplayNotice: Equatable, Sendable {
+    public var status: String
+    public var fix: String
+
+    public init(status: String, fix: String) {
+        self.status = status
+        self.fix = fix
+    }
+
+    /// The help's lines about it: the fix, wrapped to `width` cells.
+    public func helpLines(width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in ("why " + status + ": " + fix).split(separator: " ") {
+            if !line.isEmpty, TerminalText.displayWidth(line) + 1 + TerminalText.displayWidth(String(word)) > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 }
 

@@ -63,6 +63,12 @@ public struct BrowserLayout: Equatable, Sendable {
     public static let targetSlotColumns = 27.0
     /// 3:2 landscape tiles, the shape most photos have.
     public static let tileAspect = 1.5
+    /// At most this many slots across and down, the grid centred in a
+    /// larger window: a window a broken terminal reported as 2048x2048 cells
+    /// once laid out 15,000 slots and took seconds a frame (and tiles grown
+    /// to fill it took 19 s to encode in a debug build).
+    public static let maxColumns = 12
+    public static let maxRows = 12
 
     public init(geometry: ScreenGeometry) {
         self.geometry = geometry
@@ -74,8 +80,10 @@ public struct BrowserLayout: Equatable, Sendable {
         statusRow = max(0, height - 1)
         detailsRow = max(gridTop, height - 3)
         let gridRows = max(3, detailsRow - gridTop)
-        columns = max(1, Int((Double(width) / Self.targetSlotColumns).rounded()))
-        let slotWidth = max(3, width / columns)
+        let wanted = max(1, Int((Double(width) / Self.targetSlotColumns).rounded()))
+        columns = min(Self.maxColumns, wanted)
+        // Past the cap the slots keep the target width, the grid centred.
+        let slotWidth = wanted > columns ? Int(Self.targetSlotColumns) : max(3, width / columns)
         let tileColumns = max(1, slotWidth - 2)
         // Tile rows for the 3:2 shape, fewer when that leaves room for only
         // one row of slots where two would fit (80x24 keeps two rows).
@@ -83,7 +91,7 @@ public struct BrowserLayout: Equatable, Sendable {
         if gridRows / (tileRows + 2) < 2, gridRows >= 2 * 4 { tileRows = gridRows / 2 - 2 }
         tileRows = max(1, min(tileRows, gridRows - 2))
         tileCells = PixelSize(width: tileColumns, height: tileRows)
-        rows = max(1, gridRows / (tileRows + 2))
+        rows = min(Self.maxRows, max(1, gridRows / (tileRows + 2)))
         let margin = max(0, (width - columns * slotWidth) / 2)
         var slots: [CellRect] = []
         for row in 0..<rows {

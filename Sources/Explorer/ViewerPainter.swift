@@ -23,7 +23,10 @@ public struct ViewerPlan: Equatable, Sendable {
         status = Self.statusText(state)
         if state.showHelp {
             viewport = nil
-            let lines = ["viewer keys (any key closes this help)", ""] + ViewerState.helpLines
+            var lines = ["viewer keys (any key closes this help)", ""] + ViewerState.helpLines
+            if let notice = state.notice {
+                lines += [""] + notice.helpLines(width: max(20, layout.geometry.windowCells.width - 4))
+            }
             let top = layout.imageArea.row + max(0, (layout.imageArea.rows - lines.count) / 2)
             overlay = lines.enumerated().compactMap { index, line in
                 let row = top + index
@@ -43,6 +46,7 @@ public struct ViewerPlan: Equatable, Sendable {
         let star = state.isFavourite ? " ★" : ""
         let viewport = state.viewport
         var left = state.title + star
+        if let notice = state.notice { left += " · \(notice.status) (? for why)" }
         if state.showInfo {
             // Source in full-image pixels (the viewport may count half-block units).
             let source = viewport.sourceRect(inImageOf: state.fullSize)

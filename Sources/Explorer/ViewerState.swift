@@ -71,6 +71,8 @@ public struct ViewerState: Equatable, Sendable {
     public var message: String?
     /// An animated image's clock (nil for a still image): the frame shown.
     public private(set) var animation: AnimationState?
+    /// A lasting note about how pictures are drawn (`BrowserState.notice`).
+    public var notice: DisplayNotice?
     /// True when closing leaves the program instead of returning to a browser.
     public var openedDirectly: Bool
     public private(set) var fullResolutionRequested = false

@@ -230,12 +230,9 @@ final class CurlTransfer: @unchecked Sendable {
         case CURLE_COULDNT_CONNECT:
             return .couldNotConnect(url)
         case CURLE_OPERATION_TIMEDOUT:
-            var connectMicroseconds: curl_off_t = 0
-            _ = pxview_curl_getinfo_off_t(easy, CURLINFO_CONNECT_TIME_T, &connectMicroseconds)
-            // No connection yet means the connect timeout was the limit hit.
-            let limit =
-                connectMicroseconds == 0 && request.connectTimeout < request.totalTimeout
-                ? request.connectTimeout : request.totalTimeout
+            var totalMicroseconds: curl_off_t = 0
+            _ = pxview_curl_getinfo_off_t(easy, CURLINFO_TOTAL_TIME_T, &totalMicroseconds)
+            let limit = Self.timeoutLimit(elapsed: Double(totalMicroseconds) / 1_000_000, request: request)
             return .timedOut(url, seconds: limit)
         case CURLE_PARTIAL_FILE:
             return .truncated(url)
@@ -251,6 +248,16 @@ final class CurlTransfer: @unchecked Sendable {
         default:
             return .other(url, detail: detail)
         }
+    }
+
+    /// Which limit a timed-out transfer hit, in seconds: the one the time
+    /// spent reached. A transfer that ran to the total limit timed out on
+    /// it whatever its connect time says (a reused connection reports 0, and
+    /// a save stalled mid-body after 60 s was once said to time out after
+    /// 10 s); one that ended well before it, on the connect limit.
+    static func timeoutLimit(elapsed: Double, request: HTTPRequest) -> Double {
+        guard request.connectTimeout < request.totalTimeout else { return request.totalTimeout }
+        return elapsed < request.totalTimeout * 0.9 ? request.connectTimeout : request.totalTimeout
     }
 
     /// libcurl's specific message when it left one, else the generic text for the code.

@@ -47,6 +47,9 @@ public struct DiskCache: Sendable {
     public let maxBytes: Int
     /// Injected so tests can age entries without waiting.
     let now: @Sendable () -> Date
+    /// Told what was skipped and why (`PXVIEW_DEBUG`): a cache entry that is
+    /// not what pxview wrote is passed over silently otherwise.
+    public var note: (@Sendable (String) -> Void)?
 
     static let magic: [UInt8] = Array("PXC1".utf8)
     /// magic (4) + store time (8) + payload length (8) + SHA-256 of those two and the payload (32).
@@ -81,7 +84,14 @@ public struct DiskCache: Sendable {
     /// for LRU.
     public func entry(forKey key: String) -> Entry? {
         let path = path(forKey: key)
-        guard let bytes = Self.readWholeFile(path) else { return nil }
+        let bytes: [UInt8]
+        switch Self.readWholeFile(path, limit: maxBytes) {
+        case .read(let read): bytes = read
+        case .missing: return nil
+        case .skipped(let reason):
+            note?("cache entry \(path) skipped: \(reason)")
+            return nil
+        }
         guard let entry = Self.decode(bytes) else {
             unlink(path)
             return nil
@@ -221,7 +231,10 @@ public struct DiskCache: Sendable {
     // MARK: POSIX helpers
 
     /// Creates the directory and any missing parents with mode 0700, and
-    /// tightens the cache directory itself to 0700 if it already existed.
+    /// tightens the cache directory itself to 0700 if it already existed,
+    /// but never through a symbolic link: a cache folder linked to a shared
+    /// folder (a sticky /tmp) once had that folder's mode changed to 0700.
+    /// Entries are 0600 whatever the folder.
     private func createDirectory() throws {
         var path = ""
         for component in directory.split(separator: "/", omittingEmptySubsequences: true) {
@@ -230,17 +243,43 @@ public struct DiskCache: Sendable {
                 throw DiskCacheError.cannotCreateDirectory(path, reason: Self.errnoText())
             }
         }
-        if chmod(directory, 0o700) != 0 {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ELOOP || errno == ENOTDIR {
+                note?("cache folder \(directory) is a symbolic link: its mode is left as it is")
+                return
+            }
+            throw DiskCacheError.cannotCreateDirectory(directory, reason: Self.errnoText())
+        }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & 0o777 != 0o700, fchmod(fd, 0o700) != 0 {
             throw DiskCacheError.cannotCreateDirectory(directory, reason: Self.errnoText())
         }
     }
 
-    private static func readWholeFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+    enum FileRead: Equatable {
+        case read([UInt8])
+        case missing
+        /// Not a file pxview wrote: left alone, never read.
+        case skipped(String)
+    }
+
+    /// A cache entry, read only when it is a regular file (not a symlink:
+    /// O_NOFOLLOW; not a FIFO, whose open would wait for a writer for ever:
+    /// O_NONBLOCK; not a directory or device) of at most `limit` bytes (a
+    /// symlinked 50 GB sparse file once aborted pxview allocating for it).
+    static func readWholeFile(_ path: String, limit: Int) -> FileRead {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return .missing }
+            return errno == ELOOP ? .skipped("a symbolic link") : .skipped(errnoText())
+        }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size >= 0 else { return nil }
+        guard fstat(fd, &info) == 0 else { return .skipped(errnoText()) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .skipped("not a regular file") }
+        guard info.st_size >= 0, info.st_size <= limit else { return .skipped("\(info.st_size) bytes, over the cache's size") }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var offset = 0
         while offset < bytes.count {
@@ -249,10 +288,10 @@ public struct DiskCache: Sendable {
                 return read(fd, base + offset, buffer.count - offset)
             }
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
+            guard count > 0 else { return .skipped("shorter than it said") }
             offset += count
         }
-        return bytes
+        return .read(bytes)
     }
 
     private static func setTimes(path: String, to date: Date) {

@@ -56,15 +56,18 @@ public struct SourceStack: Sendable {
     ///   - progress: starts a progress display per request (downloads of photos); nil for none.
     ///   - transport: the bottom fetcher; a `CurlClient` when nil. Tests pass their own.
     ///   - imageCheck: what a downloaded image must pass to be used or cached (see `PixabayClient.imageCheck`).
+    ///   - debugNote: told what the cache skipped (`PXVIEW_DEBUG`).
     public init(
         settings: SourceSettings, userAgent: String, progress: ProgressReportingFetcher.Start? = nil,
         transport: (any HTTPFetching)? = nil, cacheClock: @escaping @Sendable () -> Date = Date.init,
-        catalogDirectory: URL? = OfflineCatalog.defaultDirectory(), imageCheck: ResponseCheck = .any
+        catalogDirectory: URL? = OfflineCatalog.defaultDirectory(), imageCheck: ResponseCheck = .any,
+        debugNote: (@Sendable (String) -> Void)? = nil
     ) throws(PixabayError) {
         var fetcher: any HTTPFetching = transport ?? CurlClient(userAgent: userAgent)
         var cache: DiskCache?
         if settings.useCache {
-            let diskCache = DiskCache(directory: settings.cacheDirectory, now: cacheClock)
+            var diskCache = DiskCache(directory: settings.cacheDirectory, now: cacheClock)
+            diskCache.note = debugNote
             fetcher = CachingFetcher(wrapping: fetcher, cache: diskCache, maxAge: SourceSettings.cacheMaxAge)
             cache = diskCache
         }

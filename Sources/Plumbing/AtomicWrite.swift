@@ -39,22 +39,18 @@ public enum AtomicWrite {
     ///     a disk flush per thumbnail.
     ///   - beforeMove: called once the temporary file is written and closed,
     ///     just before it is moved (the cache sets its modification time there).
-    ///   - guarding: runs the whole write (`TemporaryFileGuard`, which removes
-    ///     the temporary file if a signal ends the process meanwhile).
     public static func write(
         _ bytes: [UInt8], to path: [UInt8], temporary: [UInt8],
         permissions: mode_t = 0o666, exactPermissions: Bool = false, synced: Bool = true,
         placement: Placement = .replacing,
-        beforeMove: () -> Void = {},
-        guarding: (_ temporary: [UInt8], _ body: () -> Void) -> Void = { $1() }
+        beforeMove: () -> Void = {}
     ) throws(SystemError) {
-        var failure: SystemError?
-        withoutActuallyEscaping(beforeMove) { beforeMove in
-            guarding(temporary) {
-                failure = writeAndMove(
-                    bytes, to: path, temporary: temporary, permissions: permissions, exactPermissions: exactPermissions,
-                    synced: synced, placement: placement, beforeMove: beforeMove)
-            }
+        // A signal ending the process meanwhile removes the temporary file
+        // (an interrupted save of a 32 MB photo once left its part behind).
+        let failure = ProcessSignals.removing(temporary) {
+            writeAndMove(
+                bytes, to: path, temporary: temporary, permissions: permissions, exactPermissions: exactPermissions,
+                synced: synced, placement: placement, beforeMove: beforeMove)
         }
         if let failure {
             // A temporary name that could not be created is someone else's.
@@ -87,10 +83,22 @@ public enum AtomicWrite {
         }
     }
 
+    /// rename(2) over the destination, which must be a regular file (or a
+    /// link) if it exists: renaming over `/dev/null` as root once left a
+    /// regular file in its place, and every program after that broke.
     private static func moveReplacing(_ temporary: [UInt8], _ path: [UInt8]) -> SystemError? {
+        var info = stat()
+        if withPath(path, { lstat($0, &info) }) == 0 {
+            let kind = info.st_mode & S_IFMT
+            if kind != S_IFREG && kind != S_IFLNK { return notARegularFile }
+        }
         let status = withPath(temporary) { from in withPath(path) { rename(from, $0) } }
         return status == 0 ? nil : .last("rename")
     }
+
+    /// How a replacing write fails when the destination is a device, a
+    /// FIFO, a socket or a folder.
+    public static let notARegularFile = SystemError(operation: "rename", code: EPERM)
 
     /// link(2) then unlink the temporary name: atomic "create if absent".
     private static func moveRefusingExisting(_ temporary: [UInt8], _ path: [UInt8]) -> SystemError? {

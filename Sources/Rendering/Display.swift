@@ -67,6 +67,9 @@ public struct Display: Sendable {
     public var hint: String?
     /// The terminal answers `CSI 16 t`, so it can be asked again after a resize.
     public var reportsCellSize: Bool
+    /// Why half-blocks are drawn where the terminal could do better, when
+    /// the user can change it: said on the status line, fixed in `?` help.
+    public var shortfall: GraphicsShortfall?
 
     public init(
         method: DrawingMethod, geometry: DisplayGeometry, multiplexer: Multiplexer = .none,
@@ -94,7 +97,7 @@ public struct Display: Sendable {
         geometry: DisplayGeometry, background: BackgroundChoice = .auto
     ) -> Display {
         let traits = TerminalTraits(version: capabilities?.terminalVersion)
-        let blocked = multiplexer == .tmux(passthrough: false)
+        let blocked = multiplexer.blocksGraphics
         let kittyMethod: DrawingMethod =
             multiplexer.wrapsGraphics && traits.supportsPlaceholders ? .kittyPlaceholders : .kitty
         let method: DrawingMethod
@@ -122,6 +125,20 @@ public struct Display: Sendable {
         return display
     }
 
+    /// The same from the start-up probe's report, with the reason (if one
+    /// the user can fix) why it came to half-blocks.
+    public static func decide(
+        choice: ProtocolChoice, report: ProbeReport, geometry: DisplayGeometry, background: BackgroundChoice = .auto
+    ) -> Display {
+        var display = decide(
+            choice: choice, capabilities: report.capabilities, multiplexer: report.multiplexer, geometry: geometry,
+            background: background)
+        if choice == .auto, display.method == .blocks {
+            display.shortfall = GraphicsShortfall(report: report)
+        }
+        return display
+    }
+
     /// The backend for `method`: the only switch over drawing methods.
     public func makeBackend(resampler: Resampler = Resampler()) -> any GraphicsBackend {
         switch method {
@@ -137,6 +154,66 @@ public struct Display: Sendable {
         "drawing \(method.rawValue), multiplexer \(multiplexer), cells \(geometry.windowCells) of \(geometry.cellPixels) px, "
             + "background \(background)\(geometry.background.map { " over \($0.r),\($0.g),\($0.b)" } ?? "")"
             + (method == .kitty ? ", kitty pixels via \(kittyMedium.rawValue)" : "")
+    }
+}
+
+/// Why pxview fell back to half-blocks, when the user can do something
+/// about it: a few words for the status line (`status`) and the fix for
+/// `?` help and `pxview doctor` (`fix`).
+public enum GraphicsShortfall: Equatable, Sendable {
+    /// tmux passes no graphics.
+    case passthroughOff
+    /// The terminal never answered within the limit (a slow link).
+    case probeTimedOut(milliseconds: Int)
+    /// xterm, but started without sixel (`-ti vt340`).
+    case xtermWithoutSixel
+    /// The terminal was not asked (in the background, or pxview's tmux
+    /// pane was not the active one).
+    case notProbed(ProbeSkip)
+
+    /// Nil when nothing the user can change would give real pixels.
+    public init?(report: ProbeReport) {
+        if report.multiplexer.blocksGraphics {
+            self = .passthroughOff
+        } else if report.timedOut {
+            self = .probeTimedOut(milliseconds: report.timeoutMs)
+        } else if let skip = report.skipped, skip == .background || skip == .paneNotActive {
+            self = .notProbed(skip)
+        } else if let version = report.capabilities?.terminalVersion, version.hasPrefix("XTerm("),
+            report.capabilities?.sixel == false
+        {
+            self = .xtermWithoutSixel
+        } else {
+            return nil
+        }
+    }
+
+    /// A few words, for the end of a status line.
+    public var status: String {
+        switch self {
+        case .passthroughOff: return "half-blocks: tmux passthrough is off"
+        case .probeTimedOut: return "half-blocks: the terminal did not answer"
+        case .xtermWithoutSixel: return "half-blocks: xterm without sixel"
+        case .notProbed(.background): return "half-blocks: not asked in the background"
+        case .notProbed: return "half-blocks: the terminal was not asked"
+        }
+    }
+
+    /// What to change, in one line.
+    public var fix: String {
+        switch self {
+        case .passthroughOff:
+            return "add 'set -g allow-passthrough on' to ~/.tmux.conf (tmux 3.3+) for sixel or kitty pictures"
+        case .probeTimedOut(let milliseconds):
+            return "no answer within \(milliseconds) ms: PXVIEW_PROBE_TIMEOUT_MS=5000 waits longer, "
+                + "--protocol sixel|kitty skips the question"
+        case .xtermWithoutSixel:
+            return "start xterm as 'xterm -ti vt340' (or XTerm*decTerminalID: vt340 in ~/.Xresources) for sixel pictures"
+        case .notProbed(.background):
+            return "a background job cannot ask the terminal: --protocol sixel|kitty (or PXVIEW_PROTOCOL) says what it draws"
+        case .notProbed:
+            return "pxview's tmux pane was not the active one when it started: --protocol sixel|kitty says what it draws"
+        }
     }
 }
 

@@ -35,6 +35,20 @@ public struct DisplayGeometry: Equatable, Sendable {
     public static let fallbackCells = PixelSize(width: 80, height: 24)
     /// The largest box side pxview draws into (cells x cell size can exceed it).
     public static let maxBoxSide = 16384
+    /// The most pixels a box the window sets may hold: an 8K UHD screen
+    /// (7680x4320, 133 MB of RGBA). Sides alone are not enough: a terminal
+    /// reporting 65535x65535 cells of unknown size made a 16384x16384
+    /// viewer canvas, 1.1 GB and a minute of work per frame.
+    public static let maxWindowBoxPixels = 7680 * 4320
+
+    /// `box` scaled down, aspect kept, to at most `maxWindowBoxPixels`.
+    public static func limitingArea(_ box: PixelSize) -> PixelSize {
+        let area = Double(box.width) * Double(box.height)
+        guard area > Double(maxWindowBoxPixels) else { return box }
+        let scale = (Double(maxWindowBoxPixels) / area).squareRoot()
+        return PixelSize(
+            width: max(1, Int(Double(box.width) * scale)), height: max(1, Int(Double(box.height) * scale)))
+    }
 
     public init(
         windowCells: PixelSize, cellPixels: PixelSize = DisplayGeometry.fallbackCellSize, windowPixels: PixelSize? = nil,
@@ -106,8 +120,8 @@ public struct DisplayGeometry: Equatable, Sendable {
     }
 
     /// The pixel box `pxview show` draws into: `--size`, else `--cells`
-    /// times the cell size, else the window less one row for the prompt,
-    /// never past `maxBoxSide`.
+    /// times the cell size, else the window less one row for the prompt
+    /// (at most `maxWindowBoxPixels`), never past `maxBoxSide`.
     public func box(size: PixelSize?, cells: PixelSize?, reservePromptRow: Bool = true) -> PixelSize {
         var box: PixelSize
         if let size {
@@ -121,6 +135,7 @@ public struct DisplayGeometry: Equatable, Sendable {
             if let pixels = windowPixels {
                 box = PixelSize(width: min(box.width, pixels.width), height: min(box.height, pixels.height))
             }
+            box = Self.limitingArea(box)
         }
         return PixelSize(width: min(box.width, Self.maxBoxSide), height: min(box.height, Self.maxBoxSide))
     }

@@ -285,9 +285,9 @@ final class KittyBackend: GraphicsBackend {
 
     // MARK: Uploads
 
-    /// Objects handed to kitty in this session, removed at teardown in case
-    /// kitty never read one (it removes those it read).
-    private var handedOver: [(String, KittyMedium)] = []
+    /// Objects handed to kitty in this session, removed when kitty has not
+    /// read them after a while and at teardown (it removes those it read).
+    private var handedOver = KittyHandover()
 
     /// Raw pixels in a shared-memory object or temporary file, when the
     /// probe showed kitty reads them; nil for the pty (or when none could be made).
@@ -310,13 +310,12 @@ final class KittyBackend: GraphicsBackend {
     /// Uploads `image` as `imageID` the fastest way the terminal allows.
     private func upload(_ image: RGBAImage, imageID: UInt32) -> [UInt8] {
         guard let (raw, reference) = handOver(image) else { return encoder.transmit(image, imageID: imageID) }
-        handedOver.append((reference.name, display.kittyMedium))
+        handedOver.add(reference.name, medium: display.kittyMedium)
         return encoder.transmit(raw, from: reference, imageID: imageID)
     }
 
     func teardown() -> [UInt8] {
-        for (reference, medium) in handedOver { KittyTransfer.remove(reference, medium: medium) }
-        handedOver = []
+        handedOver.removeAll()
         var out = uploaded.keys.sorted().flatMap { encoder.delete(imageID: imageID(slot: $0)) }
         out += fitted.keys.sorted().flatMap { encoder.delete(imageID: fittedImageID(slot: $0)) }
         out += regions.sorted { $0.key < $1.key }.flatMap {

@@ -23,9 +23,18 @@ public struct ScreenGeometry: Equatable, Sendable {
     }
 
     /// The box for a picture covering `cells`, in units, capped by
-    /// `DisplayGeometry.maxBoxSide` and the picture limit.
+    /// `DisplayGeometry.maxBoxSide`, `DisplayGeometry.maxWindowBoxPixels`
+    /// (in screen pixels) and the picture limit.
     public func unitBox(cells: PixelSize) -> PixelSize {
-        capped(PixelSize(width: cells.width * unitsPerCell.width, height: cells.height * unitsPerCell.height))
+        let box = capped(PixelSize(width: cells.width * unitsPerCell.width, height: cells.height * unitsPerCell.height))
+        let screen = PixelSize(
+            width: box.width * cellPixels.width / unitsPerCell.width,
+            height: box.height * cellPixels.height / unitsPerCell.height)
+        let limited = DisplayGeometry.limitingArea(screen)
+        guard limited != screen else { return box }
+        return PixelSize(
+            width: max(1, limited.width * unitsPerCell.width / cellPixels.width),
+            height: max(1, limited.height * unitsPerCell.height / cellPixels.height))
     }
 
     /// A box given in screen pixels (`--size`), in units: itself for pixel

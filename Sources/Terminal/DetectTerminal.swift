@@ -1,41 +1,172 @@
-import Glibc
+import Plumbing
 
-/// Finds out what the terminal on standard output can draw: its window size
-/// (TIOCGWINSZ) and, when `probe` is true, its replies to the capability
-/// queries. The probe runs in raw mode on the controlling terminal (stdin when
-/// it is a terminal, else `/dev/tty`), so no reply is echoed into the shell,
-/// and the terminal settings are restored before returning. Keys typed during
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Why no query was sent to the terminal.
+public enum ProbeSkip: String, Sendable, Equatable {
+    /// Standard output is not a terminal.
+    case notATerminal
+    /// The caller asked for no probe (`--protocol` given, for instance).
+    case notAsked
+    /// pxview is not in the terminal's foreground process group (`pxview
+    /// show x.jpg &`): the terminal's input belongs to the shell, so every
+    /// reply would land at its prompt.
+    case background
+    /// Inside tmux, pxview's pane was not the active one: tmux hands the
+    /// outer terminal's replies to the active pane, which would get them typed in.
+    case paneNotActive
+}
+
+/// What the start-up look at the terminal found, and what it cost:
+/// `pxview doctor` prints it whole, `PXVIEW_DEBUG` the gist.
+public struct ProbeReport: Sendable {
+    /// Nil when standard output is not a terminal.
+    public var capabilities: TerminalCapabilities?
+    public var multiplexer: Multiplexer
+    /// pxview's pane, when a local tmux could be asked.
+    public var tmuxPane: TmuxPaneState?
+    /// The queries' answers and timing; nil when none were sent.
+    public var outcome: ProbeOutcome?
+    public var skipped: ProbeSkip?
+    /// The limit the probe waited up to.
+    public var timeoutMs: Int
+
+    public init(
+        capabilities: TerminalCapabilities?, multiplexer: Multiplexer, tmuxPane: TmuxPaneState? = nil,
+        outcome: ProbeOutcome? = nil, skipped: ProbeSkip? = nil, timeoutMs: Int = ProbeTiming.defaultTimeoutMs
+    ) {
+        self.capabilities = capabilities
+        self.multiplexer = multiplexer
+        self.tmuxPane = tmuxPane
+        self.outcome = outcome
+        self.skipped = skipped
+        self.timeoutMs = timeoutMs
+    }
+
+    /// True when the terminal was asked and never answered.
+    public var timedOut: Bool { outcome?.timedOut ?? false }
+}
+
+/// Finds out what the terminal on standard output can draw: its window
+/// size (TIOCGWINSZ), the multiplexer in between and, when `probe` is true
+/// and asking is safe, its replies to the capability queries. The probe
+/// runs in raw mode on the controlling terminal (stdin when it is a
+/// terminal, else `/dev/tty`), so no reply is echoed into the shell, and
+/// the terminal settings are restored before returning. Keys typed during
 /// the probe are discarded: a one-shot command has no use for them.
+///
+/// Asking is skipped when pxview is in the background (`tcgetpgrp`), and
+/// inside a local tmux when its pane is not the active one (`Tmux`); the
+/// cell size then comes from tmux or the kernel.
 ///
 /// Inside tmux the queries go through passthrough when it is on (see
 /// `ProbeQuery.bytes(for:)`), so they reach the real terminal and never
-/// tmux's pane title.
-///
-/// Returns nil when standard output is not a terminal.
+/// tmux's pane title. Without `$TMUX` a `TERM` of `tmux*` or `screen*`
+/// (a shell over SSH from a tmux pane) asks tmux what it is first
+/// (`ProbeQuery.remoteTmux`, `whoIsThere`).
 ///
 /// `extraQueries` go out first (DA1 stays last): the kitty transfer-medium
 /// queries, whose test objects the caller makes and removes.
 public func detectTerminal(
-    probe: Bool, multiplexer: Multiplexer = .none, timeoutMs: Int = 200, extraQueries: [UInt8] = []
-) -> TerminalCapabilities? {
-    guard isatty(1) == 1, let window = windowSize(fd: 1) else { return nil }
-    guard probe else { return capabilities(from: ProbeReplies(), winsize: window) }
-    var inputFD: Int32 = 0
-    var openedTTY = false
-    if isatty(0) != 1 {
-        inputFD = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard inputFD >= 0 else { return capabilities(from: ProbeReplies(), winsize: window) }
-        openedTTY = true
+    probe: Bool, environment: [String: String], timeoutMs: Int? = nil,
+    runTmux: @escaping @Sendable ([String]) -> String? = Tmux.spawn, extraQueries: (Multiplexer) -> [UInt8] = { _ in [] }
+) -> ProbeReport {
+    let timeout = timeoutMs ?? ProbeTiming.timeoutMs(environment: environment)
+    let tmux = Tmux(environment: environment, run: runTmux)
+    guard isatty(1) == 1, let window = windowSize(fd: 1) else {
+        // No pane to ask about: graphics asked for explicitly are wrapped
+        // as they would have to be to show.
+        let multiplexer: Multiplexer = tmux == nil ? .none : .tmux(passthrough: true)
+        return ProbeReport(capabilities: nil, multiplexer: multiplexer, skipped: .notATerminal, timeoutMs: timeout)
     }
-    defer { if openedTTY { close(inputFD) } }
+    var multiplexer: Multiplexer = tmux.map { .tmux(passthrough: $0.passthrough().passes) } ?? .none
+    let pane = tmux?.paneState()
+    var report = ProbeReport(
+        capabilities: capabilities(from: ProbeReplies(), winsize: window, tmuxCell: pane?.cellSize),
+        multiplexer: multiplexer, tmuxPane: pane, timeoutMs: timeout)
+    guard probe else {
+        report.skipped = .notAsked
+        return report
+    }
+    guard let input = ControllingTerminal.open() else { return report }
+    defer { input.close() }
+    guard input.isForeground else {
+        report.skipped = .background
+        return report
+    }
+    if let pane, !(pane.paneActive && pane.windowActive) {
+        // tmux learnt the outer terminal's name when it attached: kitty
+        // is known to draw kitty graphics whoever asks.
+        report.skipped = .paneNotActive
+        report.capabilities?.terminalVersion = pane.clientTermType
+        report.capabilities?.kittyGraphics = multiplexer.passthroughOn && pane.clientTermType?.hasPrefix("kitty(") == true
+        return report
+    }
+    let hint = TmuxHint(environment: environment)
     do {
-        let session = try TerminalSession(inputFD: inputFD, outputFD: 1, options: .rawModeOnly)
+        let session = try TerminalSession(inputFD: input.fd, outputFD: 1, options: .rawModeOnly)
         defer { session.restore() }
-        let (replies, _) = try probeTerminal(
-            inputFD: inputFD, outputFD: 1, timeoutMs: timeoutMs,
-            queries: extraQueries + ProbeQuery.bytes(for: multiplexer))
-        return capabilities(from: replies, winsize: window)
+        var outcome: ProbeOutcome
+        switch hint {
+        case .none:
+            outcome = try probeTerminal(
+                inputFD: input.fd, outputFD: 1, timeoutMs: timeout,
+                queries: extraQueries(multiplexer) + ProbeQuery.bytes(for: multiplexer))
+        case .screenOrTmux, .tmux:
+            if hint == .screenOrTmux {
+                // GNU screen takes an APC for its status line: ask first.
+                let who = try probeTerminal(inputFD: input.fd, outputFD: 1, timeoutMs: timeout, queries: ProbeQuery.whoIsThere)
+                guard who.replies.multiplexerVersion != nil else {
+                    report.outcome = who
+                    report.capabilities = capabilities(from: who.replies, winsize: window)
+                    return report
+                }
+            }
+            outcome = try probeTerminal(
+                inputFD: input.fd, outputFD: 1, timeoutMs: timeout, queries: ProbeQuery.remoteTmux, expectedAnswers: 2)
+            if outcome.replies.multiplexerVersion != nil {
+                multiplexer = .remoteTmux(passthrough: outcome.replies.deviceAttributeReplies >= 2)
+                // An answer with passthrough off is tmux's own DA1 alone: no graphics.
+                if multiplexer.blocksGraphics { outcome.timedOut = false }
+            }
+        }
+        report.multiplexer = multiplexer
+        report.outcome = outcome
+        report.capabilities = capabilities(from: outcome.replies, winsize: window, tmuxCell: pane?.cellSize)
     } catch {
-        return capabilities(from: ProbeReplies(), winsize: window)
+        return report
+    }
+    return report
+}
+
+/// The terminal's input for the probe and a drawing's fences: stdin when
+/// it is the terminal, else `/dev/tty` (the one place that falls back to it).
+public final class ControllingTerminal {
+    public let fd: Int32
+    private let opened: Bool
+
+    private init(fd: Int32, opened: Bool) {
+        self.fd = fd
+        self.opened = opened
+    }
+
+    /// Nil when there is no terminal to read from.
+    public static func open() -> ControllingTerminal? {
+        if isatty(0) == 1 { return ControllingTerminal(fd: 0, opened: false) }
+        let fd = Glibc.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        return fd >= 0 ? ControllingTerminal(fd: fd, opened: true) : nil
+    }
+
+    /// pxview's process group is the terminal's foreground one: its replies
+    /// will reach pxview, not a shell waiting at its prompt.
+    public var isForeground: Bool {
+        let foreground = tcgetpgrp(fd)
+        return foreground < 0 || foreground == getpgrp()
+    }
+
+    public func close() {
+        if opened { Glibc.close(fd) }
     }
 }

@@ -17,13 +17,19 @@ import Plumbing
 ///
 /// Inside a multiplexer this is the one place graphics are wrapped for
 /// passthrough (`Passthrough.segments`). A wrapped picture lands wherever
-/// the real terminal's cursor is, and tmux moves that cursor to the pane's
-/// only at the end of its event loop turn, after it has parsed what came
-/// before: so before each picture that draws at the cursor the writer
-/// sends a fence, DA1 (`CSI c`, answered by tmux itself), and waits for the
-/// answer. Without the fence xterm under tmux 3.3a drew a picture one cell
-/// right of and one row above where it was sent (seen in screenshots); with
-/// it, every picture landed where it belongs.
+/// the real terminal's cursor is, which is the *active* pane's, not
+/// necessarily pxview's. So where tmux told where pxview's pane is
+/// (`paneOrigin`), each picture is moved there inside the passthrough:
+/// the cell the frame put the cursor on plus the pane's place on the
+/// screen, after resetting the scroll margins (tmux forgets its cursor
+/// and margins after any passthrough, so it sets both again itself).
+/// Pictures then stay in pxview's pane after a split, with another pane
+/// active. Where it is not known (a remote shell, a one-shot drawing),
+/// the writer sends a fence before each picture that draws at the
+/// cursor, DA1 (`CSI c`, answered by tmux itself), and waits for the
+/// answer: tmux moves the real cursor to its pane only at the end of its
+/// event loop turn (without the fence xterm under tmux 3.3a drew a picture
+/// one cell right of and one row above where it was sent).
 public struct FrameWriter: Sendable {
     /// DA1: every terminal and tmux answer it, `CSI ? … c`.
     static let fence = TerminalCommand.primaryDeviceAttributesQuery
@@ -45,6 +51,10 @@ public struct FrameWriter: Sendable {
     /// nil: pictures are sent without a fence.
     public var fenceInputFD: Int32?
     public var sink: Sink
+    /// Inside a local tmux: pxview's pane's top-left cell on the outer
+    /// screen (`TmuxPaneState.screenOrigin`). Pictures are then placed
+    /// there absolutely and need no fence.
+    public var paneOrigin: CellOffset?
 
     public init(
         fd: Int32 = 1, synchronizedOutput: Bool, multiplexer: Multiplexer = .none, fenceInputFD: Int32? = nil,
@@ -59,7 +69,14 @@ public struct FrameWriter: Sendable {
 
     /// The exact bytes `write(_:)` sends for `frame` (fences aside).
     public func framed(_ frame: [UInt8]) -> [UInt8] {
-        let body = multiplexer.wrapsGraphics ? Passthrough.wrapGraphics(frame) : frame
+        let body: [UInt8]
+        if !multiplexer.wrapsGraphics {
+            body = frame
+        } else if let origin = paneOrigin {
+            body = Passthrough.wrapGraphics(frame, placingAt: origin)
+        } else {
+            body = Passthrough.wrapGraphics(frame)
+        }
         guard synchronizedOutput else { return body }
         return TerminalCommand.beginSynchronizedUpdate + body + TerminalCommand.endSynchronizedUpdate
     }
@@ -70,25 +87,34 @@ public struct FrameWriter: Sendable {
     /// meanwhile), for the input decoder.
     @discardableResult
     public func write(_ frame: [UInt8]) throws(TerminalError) -> [UInt8] {
-        guard multiplexer.wrapsGraphics, let input = fenceInputFD else {
+        guard multiplexer.wrapsGraphics, paneOrigin == nil, let input = fenceInputFD else {
             try send(framed(frame))
             return []
         }
         var pending: [UInt8] = synchronizedOutput ? TerminalCommand.beginSynchronizedUpdate : []
+        var run: [UInt8] = []
         var typed: [UInt8] = []
         for segment in Passthrough.segments(frame) {
             switch segment {
             case .text(let bytes):
+                if !run.isEmpty { pending += Passthrough.wrap(run) }
+                run = []
                 pending += bytes
             case .graphic(let bytes, let placesAtCursor):
                 if placesAtCursor {
+                    if !run.isEmpty { pending += Passthrough.wrap(run) }
+                    run = []
                     try send(pending + Self.fence)
                     pending = []
                     typed += try awaitFence(input)
+                } else if run.count + bytes.count > Passthrough.maximumRunBytes {
+                    pending += Passthrough.wrap(run)
+                    run = []
                 }
-                pending += Passthrough.wrap(bytes)
+                run += bytes
             }
         }
+        if !run.isEmpty { pending += Passthrough.wrap(run) }
         if synchronizedOutput { pending += TerminalCommand.endSynchronizedUpdate }
         try send(pending)
         return typed

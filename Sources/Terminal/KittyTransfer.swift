@@ -17,24 +17,38 @@ public enum KittyMedium: String, Sendable, Equatable {
 }
 
 /// Shared-memory objects and temporary files holding pixels for kitty.
+///
+/// Each is registered with `ProcessSignals` while it exists, so a signal
+/// ending pxview removes it, and named with pxview's process id, so the
+/// next run removes what a killed one left (`sweepStale`: SIGKILL, a crash,
+/// a terminal that answered `OK` but never read them).
 public enum KittyTransfer {
     /// kitty deletes a `t=t` file after reading it only when its path
     /// contains this (and it is in a temporary folder).
     public static let fileMarker = "tty-graphics-protocol"
+    /// What every object's name starts with, before `PID-`.
+    static let sharedMemoryPrefix = "pxview-"
+    static let filePrefix = "\(fileMarker)-pxview-"
+    /// Where glibc keeps POSIX shared-memory objects (`shm_open`'s `/NAME`).
+    static let sharedMemoryDirectory = "/dev/shm"
+    static let fileDirectory = "/tmp"
 
     /// A new shared-memory object holding `bytes`, readable by this user
     /// only; its name (`/pxview-PID-RANDOM`), or nil when it could not be made.
     public static func sharedMemory(_ bytes: [UInt8]) -> String? {
         for _ in 0..<4 {
-            let name = "/pxview-\(getpid())-\(UInt64.random(in: 0...UInt64.max) & 0xFFFF_FFFF_FFFF)"
+            let name = "/\(sharedMemoryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max) & 0xFFFF_FFFF_FFFF)"
+            let removal = ProcessSignals.removeOnExit(sharedMemoryDirectory + name)
             let fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
             if fd < 0 {
+                ProcessSignals.forget(removal)
                 if errno == EEXIST { continue }
                 return nil
             }
             defer { close(fd) }
             guard ftruncate(fd, off_t(bytes.count)) == 0, writeAll(bytes, to: fd) else {
                 shm_unlink(name)
+                ProcessSignals.forget(removal)
                 return nil
             }
             return name
@@ -43,27 +57,69 @@ public enum KittyTransfer {
     }
 
     /// A new file in /tmp holding `bytes`, named so kitty removes it after
-    /// reading; its path, or nil when it could not be made.
+    /// reading (`/tmp/tty-graphics-protocol-pxview-PID-XXXXXX`); its path,
+    /// or nil when it could not be made.
     public static func temporaryFile(_ bytes: [UInt8]) -> String? {
-        var template = Array("/tmp/\(fileMarker)-pxview-XXXXXX".utf8CString)
+        var template = Array("\(fileDirectory)/\(filePrefix)\(getpid())-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        // A signal before the next line leaves the file to the next run's sweep.
+        let made = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let removal = ProcessSignals.removeOnExit(made)
         guard writeAll(bytes, to: fd) else {
-            unlink(path)
+            unlink(made)
+            ProcessSignals.forget(removal)
             return nil
         }
-        return path
+        return made
     }
 
     /// Removes what kitty did not (it removes what it read): ENOENT is the usual answer.
     public static func remove(_ reference: String, medium: KittyMedium) {
         switch medium {
-        case .sharedMemory: shm_unlink(reference)
-        case .file: unlink(reference)
-        case .direct: break
+        case .sharedMemory:
+            shm_unlink(reference)
+            ProcessSignals.forget(path: sharedMemoryDirectory + reference)
+        case .file:
+            unlink(reference)
+            ProcessSignals.forget(path: reference)
+        case .direct:
+            break
         }
+    }
+
+    /// True while the object is still there: kitty has not read it yet
+    /// (it removes what it reads), or never will.
+    public static func exists(_ reference: String, medium: KittyMedium) -> Bool {
+        var info = stat()
+        switch medium {
+        case .sharedMemory: return stat(sharedMemoryDirectory + reference, &info) == 0
+        case .file: return stat(reference, &info) == 0
+        case .direct: return false
+        }
+    }
+
+    /// Removes the objects and files of pxview processes that no longer
+    /// run. Called at start by every run that draws: a pxview killed by
+    /// SIGKILL, or one whose terminal never read its objects, leaves them
+    /// behind, and nothing else would ever remove them.
+    public static func sweepStale() {
+        DirectoryListing.removeEntriesOfDeadProcesses(in: Array(sharedMemoryDirectory.utf8)) {
+            owner(in: $0, prefix: sharedMemoryPrefix)
+        }
+        DirectoryListing.removeEntriesOfDeadProcesses(in: Array(fileDirectory.utf8)) { owner(in: $0, prefix: filePrefix) }
+    }
+
+    /// The process id in `PREFIX` `PID-REST`, or nil for any other name.
+    static func owner(in name: String, prefix: String) -> pid_t? {
+        guard name.hasPrefix(prefix) else { return nil }
+        let rest = name.dropFirst(prefix.count)
+        guard let dash = rest.firstIndex(of: "-"), dash > rest.startIndex, rest[rest.index(after: dash)...].count > 0
+        else { return nil }
+        let digits = rest[..<dash]
+        guard digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
+        return pid_t(digits)
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
@@ -75,4 +131,56 @@ public enum KittyTransfer {
     /// Query ids the replies echo (`ProbeReplies.kittyMediumMessages`).
     public static let sharedMemoryQueryID = 32
     public static let fileQueryID = 33
+}
+
+/// The objects one backend handed to kitty that kitty may not have read
+/// yet: removed once they are `unreadLimitMilliseconds` old (kitty reads
+/// an object as soon as it parses the command, within milliseconds; one
+/// still there later never will be: a terminal that answered the probe's
+/// `OK` and then read nothing once collected 95 objects, 15 MB, in one
+/// folder-grid session), and all of them at teardown.
+public struct KittyHandover: Sendable {
+    /// Generous against a terminal busy drawing (kitty under software GL
+    /// here lags a frame or two), short against memory held in /dev/shm.
+    public static let unreadLimitMilliseconds = 5000
+
+    private var objects: [(reference: String, medium: KittyMedium, since: Int)] = []
+
+    public init() {}
+
+    /// The objects not yet removed (tests).
+    public var count: Int { objects.count }
+
+    /// Records `reference`, first removing the ones that are too old.
+    public mutating func add(_ reference: String, medium: KittyMedium, now: Int = KittyHandover.now()) {
+        reap(now: now)
+        objects.append((reference, medium, now))
+    }
+
+    /// Removes what kitty has not read within the limit, and forgets what it
+    /// read (it removed those itself).
+    public mutating func reap(now: Int = KittyHandover.now()) {
+        objects.removeAll { object in
+            guard KittyTransfer.exists(object.reference, medium: object.medium) else {
+                KittyTransfer.remove(object.reference, medium: object.medium)
+                return true
+            }
+            guard now - object.since >= Self.unreadLimitMilliseconds else { return false }
+            KittyTransfer.remove(object.reference, medium: object.medium)
+            return true
+        }
+    }
+
+    /// Removes every object still there.
+    public mutating func removeAll() {
+        for object in objects { KittyTransfer.remove(object.reference, medium: object.medium) }
+        objects = []
+    }
+
+    /// Milliseconds on a clock that never jumps.
+    public static func now() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
+    }
 }

@@ -14,35 +14,50 @@ import ControlSequences
 /// to queries come back only for queries sent the same way.
 public enum Multiplexer: Equatable, Sendable, CustomStringConvertible {
     case none
-    /// Inside tmux; `passthrough` is its `allow-passthrough` option.
+    /// tmux on this machine (`$TMUX`); `passthrough` is its
+    /// `allow-passthrough` for this pane. tmux can be asked where the pane
+    /// is and whether it is shown (`Tmux`).
     case tmux(passthrough: Bool)
+    /// tmux on the far side of a remote shell: `$TMUX` is not set there and
+    /// no tmux can be asked. Known from `TERM` (`tmux*`, `screen*`) and
+    /// tmux's own XTVERSION answer to the probe; `passthrough` is whether
+    /// the outer terminal answered through it.
+    case remoteTmux(passthrough: Bool)
 
-    /// `$TMUX` names the server pxview runs under; tmux itself is asked
-    /// whether passthrough is allowed for this pane.
+    /// Inside tmux, `$TMUX` names the server and tmux itself is asked
+    /// whether passthrough is allowed for this pane. Without `$TMUX` this
+    /// is `.none`: a remote tmux is only known after the probe
+    /// (`TmuxHint`, `resolved(by:)`).
     public static func detect(
-        environment: [String: String], askTmux: () -> String? = { runCommand(["tmux", "show", "-Apv", "allow-passthrough"]) }
+        environment: [String: String], runTmux: @escaping @Sendable ([String]) -> String? = Tmux.spawn
     ) -> Multiplexer {
-        guard let socket = environment["TMUX"], !socket.isEmpty else { return .none }
-        return .tmux(passthrough: passthroughAllowed(askTmux()))
-    }
-
-    /// tmux 3.3 answers `on` or `off`; 3.4 adds `all` (on for invisible panes too).
-    static func passthroughAllowed(_ answer: String?) -> Bool {
-        guard let answer else { return false }
-        let value = answer.split(whereSeparator: { $0 == "\n" || $0 == " " }).last.map(String.init) ?? ""
-        return value == "on" || value == "all"
+        guard let tmux = Tmux(environment: environment, run: runTmux) else { return .none }
+        return .tmux(passthrough: tmux.passthrough().passes)
     }
 
     /// True when graphics must be wrapped in passthrough.
     public var wrapsGraphics: Bool {
-        if case .tmux(passthrough: _) = self { return true }
-        return false
+        switch self {
+        case .none: return false
+        case .tmux, .remoteTmux: return true
+        }
+    }
+
+    /// True inside tmux with passthrough on.
+    public var passthroughOn: Bool {
+        self == .tmux(passthrough: true) || self == .remoteTmux(passthrough: true)
+    }
+
+    /// True when tmux passes nothing: graphics cannot be drawn.
+    public var blocksGraphics: Bool {
+        self == .tmux(passthrough: false) || self == .remoteTmux(passthrough: false)
     }
 
     public var description: String {
         switch self {
         case .none: return "none"
         case .tmux(let passthrough): return "tmux (passthrough \(passthrough ? "on" : "off"))"
+        case .remoteTmux(let passthrough): return "tmux over a remote shell (passthrough \(passthrough ? "on" : "off"))"
         }
     }
 
@@ -86,6 +101,30 @@ public enum Multiplexer: Equatable, Sendable, CustomStringConvertible {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         guard status == 0 else { return nil }
         return String(decoding: output, as: UTF8.self)
+    }
+}
+
+/// What `TERM` says about a multiplexer pxview cannot otherwise see (no
+/// `$TMUX`: a shell over SSH from a tmux pane, or an environment cleared).
+public enum TmuxHint: Equatable, Sendable {
+    case none
+    /// `TERM=tmux*`: tmux's own terminfo entry, so tmux.
+    case tmux
+    /// `TERM=screen*`: tmux's old default, or GNU screen, which takes an
+    /// APC for its status line: asked what it is before any graphics query.
+    case screenOrTmux
+
+    public init(environment: [String: String]) {
+        let term = environment["TERM"] ?? ""
+        if let socket = environment["TMUX"], !socket.isEmpty {
+            self = .none
+        } else if term.hasPrefix("tmux") {
+            self = .tmux
+        } else if term.hasPrefix("screen") {
+            self = .screenOrTmux
+        } else {
+            self = .none
+        }
     }
 }
 
@@ -155,13 +194,107 @@ public enum Passthrough {
         return !keys.contains("U=1")
     }
 
+    /// The most graphics bytes one passthrough carries: tmux 3.3a collects
+    /// a DCS into a buffer of at most 1 MB (`INPUT_BUF_LIMIT`) and drops it
+    /// past that; escapes are doubled inside, so half of it.
+    static let maximumRunBytes = 512 * 1024
+
     /// `frame` with every graphics command wrapped, text left for tmux.
+    /// Commands that follow one another with no text between (the chunks of
+    /// one kitty upload; a picture drawn at the cursor starts anew) go in
+    /// one passthrough: tmux writes its own
+    /// bookkeeping (modes, cursor, a synchronized-update start for a pane
+    /// that is not the active one) after each passthrough, and kitty 0.26.5
+    /// lost uploads whose chunks came between those (seen under tmux 3.3a
+    /// after a split: two of four tiles never appeared, though every byte
+    /// reached kitty).
     public static func wrapGraphics(_ frame: [UInt8]) -> [UInt8] {
-        segments(frame).flatMap { segment -> [UInt8] in
+        var out: [UInt8] = []
+        var run: [UInt8] = []
+        func flush() {
+            if !run.isEmpty { out += wrap(run) }
+            run = []
+        }
+        for segment in segments(frame) {
             switch segment {
-            case .text(let bytes): return bytes
-            case .graphic(let bytes, _): return wrap(bytes)
+            case .text(let bytes):
+                flush()
+                out += bytes
+            case .graphic(let bytes, let placesAtCursor):
+                // A picture drawn at the cursor starts its own passthrough,
+                // as `FrameWriter` sends it after a fence.
+                if placesAtCursor || run.count + bytes.count > maximumRunBytes { flush() }
+                run += bytes
             }
         }
+        flush()
+        return out
+    }
+
+    /// `frame` with every graphics command wrapped, and each one that draws
+    /// at the cursor moved, inside its passthrough, to where the frame put
+    /// the cursor in the pane plus the pane's `origin` on the outer screen
+    /// (the scroll margins reset first). A picture whose cell the frame did
+    /// not set just before it (no `CUP` ends the text before it) is wrapped
+    /// as it is. As in `wrapGraphics(_:)`, commands with no text between go
+    /// in one passthrough; a text piece that only sets the cursor for the
+    /// picture after it is not sent to tmux at all (the picture's position
+    /// travels inside the passthrough), so an upload, its placement and the
+    /// next picture's travel together.
+    public static func wrapGraphics(_ frame: [UInt8], placingAt origin: CellOffset) -> [UInt8] {
+        var out: [UInt8] = []
+        var run: [UInt8] = []
+        var cursor: CellOffset?
+        func flush() {
+            if !run.isEmpty { out += wrap(run) }
+            run = []
+        }
+        let pieces = segments(frame)
+        for (index, segment) in pieces.enumerated() {
+            switch segment {
+            case .text(let bytes):
+                cursor = endingCursorPosition(bytes)
+                let nextPlaces: Bool
+                if index + 1 < pieces.count, case .graphic(_, let places) = pieces[index + 1] {
+                    nextPlaces = places
+                } else {
+                    nextPlaces = false
+                }
+                // Only the cell for the next picture: it travels inside.
+                if nextPlaces, let cursor, bytes == TerminalCommand.moveTo(row: cursor.row + 1, column: cursor.column + 1) {
+                    continue
+                }
+                flush()
+                out += bytes
+            case .graphic(let bytes, let placesAtCursor):
+                var command = bytes
+                if placesAtCursor, let cell = cursor {
+                    command =
+                        TerminalCommand.resetScrollMargins
+                        + TerminalCommand.moveTo(row: origin.row + cell.row + 1, column: origin.column + cell.column + 1)
+                        + bytes
+                }
+                if run.count + command.count > maximumRunBytes { flush() }
+                run += command
+            }
+        }
+        flush()
+        return out
+    }
+
+    /// The 0-based cell a text piece leaves the cursor on, when it ends with
+    /// a cursor position (`CSI row ; column H`), the way every backend puts
+    /// a picture; nil otherwise.
+    static func endingCursorPosition(_ text: [UInt8]) -> CellOffset? {
+        guard text.last == UInt8(ascii: "H"), let start = text.lastIndex(of: TerminalCommand.escape),
+            start + 1 < text.count, text[start + 1] == UInt8(ascii: "[")
+        else { return nil }
+        let parameters = String(decoding: text[(start + 2)..<(text.count - 1)], as: UTF8.self)
+        guard parameters.allSatisfy({ $0.isNumber || $0 == ";" }) else { return nil }
+        let fields = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 1 }
+        guard fields.count <= 2 else { return nil }
+        let row = fields.first ?? 1
+        let column = fields.count > 1 ? fields[1] : 1
+        return CellOffset(column: max(1, column) - 1, row: max(1, row) - 1)
     }
 }

@@ -1,6 +1,10 @@
 import ControlSequences
-import Glibc
 import Plumbing
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// For one-shot drawing (`pxview show`, the search strip): if the user
 /// presses Ctrl-C or the process is told to stop while a sixel (DCS) or
@@ -8,28 +12,24 @@ import Plumbing
 /// sequence and swallow the shell's next output.
 ///
 /// A signal can land on any thread, not the one writing, and bytes written
-/// from a handler would interleave with the writer's. So the handler only
-/// records the signal (or exits at once when nothing is being drawn), and
-/// `write` sends frames in slices, checking between slices; when a signal
-/// is pending it ends any open string with ST, resets colours, moves to a
-/// fresh line and exits with the usual 128+signal status.
-///
-/// The two flags live in memory allocated once per process: signal
-/// handlers can reach nothing else (the same reason as `EmergencyRestore`).
+/// from a handler would interleave with the writer's. So `write` tells
+/// `ProcessSignals` a drawing is under way (its handler then only records
+/// the request) and sends frames in slices, checking between slices; when
+/// a stop was requested it ends the open string with ST, resets colours,
+/// moves to a fresh line and ends the process by that signal. A writer
+/// blocked on a terminal that stopped reading never reaches the next
+/// slice: `ProcessSignals` then ends the process by alarm, writing the
+/// same closing bytes without blocking.
 public enum OutputGuard {
-    /// [0]: 1 while `write` is drawing; [1]: the pending signal, 0 if none;
-    /// [2]: errno of the first failed write, 0 if none.
-    nonisolated(unsafe) static let state: UnsafeMutablePointer<Int32> = {
-        let pointer = UnsafeMutablePointer<Int32>.allocate(capacity: 3)
-        pointer.initialize(repeating: 0, count: 3)
-        return pointer
-    }()
+    /// errno of the first failed write, 0 if none. Written only by `write`
+    /// and `protectStandardDescriptors`, read by `writeFailure`.
+    private static let failure = FailureCode()
 
     /// errno of the first write that failed (ENOSPC on /dev/full, EBADF on a
     /// closed stdout, EPIPE when the reader left), or nil: a command that
     /// could not write what it printed has failed.
     public static var writeFailure: Int32? {
-        state[2] == 0 ? nil : state[2]
+        failure.code
     }
 
     /// Call first thing: a standard descriptor that is closed gets
@@ -43,7 +43,7 @@ public enum OutputGuard {
                 dup2(null, fd)
                 close(null)
             }
-            if fd == 1 && state[2] == 0 { state[2] = EBADF }
+            if fd == 1 { failure.record(EBADF) }
         }
     }
 
@@ -54,18 +54,15 @@ public enum OutputGuard {
     /// of terminal throughput.
     static let sliceBytes = 16 * 1024
 
+    /// Set by `install`: stdout carries pictures, so a stop request waits
+    /// for the slice boundary. Plain text (a table to a file) ends at once.
+    private static let guarding = Atomic<Bool>(false)
+
+    /// From here on, writes to stdout are drawings whose open sequences a
+    /// stop request must close.
     public static func install() {
-        _ = state
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { received in
-                if OutputGuard.state[0] == 0 { _exit(128 + received) }
-                OutputGuard.state[1] = received
-            }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = 0  // no SA_RESTART: a write blocked on the terminal returns EINTR
-            sigaction(signalNumber, &action, nil)
-        }
+        ProcessSignals.install()
+        guarding.store(true, ordering: .releasing)
     }
 
     /// Writes `bytes` to `fd` in slices, honouring a pending stop request
@@ -73,22 +70,39 @@ public enum OutputGuard {
     /// EAGAIN).
     public static func write(_ bytes: [UInt8], fd: Int32) {
         // After a failure nothing more is written (the reader is gone, the disk full).
-        if state[2] != 0 { return }
-        state[0] = 1
-        defer { state[0] = 0 }
-        do throws(SystemError) {
-            try Descriptor.writeAll(bytes, to: fd, sliceBytes: sliceBytes) {
-                if state[1] != 0 { stop(fd: fd) }
+        if failure.code != nil { return }
+        guard guarding.load(ordering: .acquiring) else {
+            do throws(SystemError) {
+                try Descriptor.writeAll(bytes, to: fd)
+            } catch {
+                failure.record(error.code)
             }
-        } catch {
-            if state[2] == 0 { state[2] = error.code }
             return
         }
-        if state[1] != 0 { stop(fd: fd) }
+        ProcessSignals.beginDrawing(fd: fd)
+        defer { ProcessSignals.endDrawing() }
+        do throws(SystemError) {
+            try Descriptor.writeAll(bytes, to: fd, sliceBytes: sliceBytes) {
+                if let signal = ProcessSignals.terminationRequested { ProcessSignals.exitNow(signal: signal) }
+            }
+        } catch {
+            failure.record(error.code)
+            return
+        }
+        if let signal = ProcessSignals.terminationRequested { ProcessSignals.exitNow(signal: signal) }
+    }
+}
+
+/// The first errno recorded, for any thread to read.
+private final class FailureCode: Sendable {
+    private let value = Atomic<Int32>(0)
+
+    var code: Int32? {
+        let code = value.load(ordering: .acquiring)
+        return code == 0 ? nil : code
     }
 
-    private static func stop(fd: Int32) -> Never {
-        closingBytes.withUnsafeBytes { _ = Glibc.write(fd, $0.baseAddress, $0.count) }
-        _exit(128 + state[1])
+    func record(_ code: Int32) {
+        _ = value.compareExchange(expected: 0, desired: code, ordering: .acquiringAndReleasing)
     }
 }

@@ -5,10 +5,53 @@ import Plumbing
 /// answers out of order still has bytes in flight.
 let probeDrainMilliseconds: Int32 = 5
 
+/// The start-up probe's wait for the terminal's answer. Every terminal and
+/// tmux answer DA1, and a local one in a few milliseconds, so a generous
+/// limit costs nothing there; over a long SSH hop the replies took 400 ms,
+/// and waiting only 200 ms drew half-blocks for a sixel terminal and left
+/// its late replies to be echoed into the shell. `PXVIEW_PROBE_TIMEOUT_MS`
+/// changes it.
+public enum ProbeTiming {
+    public static let defaultTimeoutMs = 2000
+    /// After tmux's own DA1 answer, how long the outer terminal's (through
+    /// passthrough) may still take: the two sit side by side, so its answer
+    /// follows tmux's by local latency, whatever the link to pxview costs.
+    public static let outerAnswerGraceMs = 150
+
+    /// The limit the environment asks for (1 ms to 60 s), else the default.
+    public static func timeoutMs(environment: [String: String]) -> Int {
+        guard let text = environment["PXVIEW_PROBE_TIMEOUT_MS"], let value = Int(text), (1...60_000).contains(value)
+        else { return defaultTimeoutMs }
+        return value
+    }
+}
+
+/// What one probe learnt and what it cost.
+public struct ProbeOutcome: Sendable, Equatable {
+    public var replies: ProbeReplies
+    /// Input that was not a reply (keys typed meanwhile).
+    public var leftover: [UInt8]
+    /// From the queries' write to the last reply (or the limit).
+    public var elapsedMs: Int
+    /// No DA1 answer within the limit.
+    public var timedOut: Bool
+
+    public init(replies: ProbeReplies, leftover: [UInt8], elapsedMs: Int, timedOut: Bool) {
+        self.replies = replies
+        self.leftover = leftover
+        self.elapsedMs = elapsedMs
+        self.timedOut = timedOut
+    }
+}
+
 /// Asks the terminal what it supports: writes `queries` (`ProbeQuery.bytes`,
 /// or `ProbeQuery.bytes(for:)` inside a multiplexer) in one write
-/// to `outputFD`, then reads `inputFD` until the DA1 reply arrives or
-/// `timeoutMs` passes, then briefly drains whatever else is already on its way.
+/// to `outputFD`, then reads `inputFD` until `expectedAnswers` DA1 replies
+/// arrive or `timeoutMs` passes, then briefly drains whatever else is
+/// already on its way. With two expected (tmux's own and the outer
+/// terminal's through passthrough), the second is waited for only
+/// `ProbeTiming.outerAnswerGraceMs` (or as long as the first took) after
+/// the first: passthrough may be off.
 ///
 /// Call it in raw mode (see `TerminalSession`): with echo on, the replies
 /// would be printed, and in canonical mode they would not arrive until Enter.
@@ -18,19 +61,29 @@ let probeDrainMilliseconds: Int32 = 5
 /// A terminal that never answers DA1 (not a real terminal, or a very slow
 /// link) costs `timeoutMs`; `replies.deviceAttributes` is then nil.
 public func probeTerminal(
-    inputFD: Int32 = 0, outputFD: Int32 = 1, timeoutMs: Int = 200, queries: [UInt8] = ProbeQuery.bytes
-) throws(TerminalError) -> (replies: ProbeReplies, leftover: [UInt8]) {
+    inputFD: Int32 = 0, outputFD: Int32 = 1, timeoutMs: Int = ProbeTiming.defaultTimeoutMs,
+    queries: [UInt8] = ProbeQuery.bytes, expectedAnswers: Int = 1
+) throws(TerminalError) -> ProbeOutcome {
     var parser = ProbeReplyParser()
+    let start = FileDescriptorIO.monotonicMilliseconds()
     try Descriptor.writeAll(queries, to: outputFD)
-    let deadline = FileDescriptorIO.monotonicMilliseconds() + timeoutMs
-    while !parser.isComplete {
+    var deadline = start + timeoutMs
+    var graceStarted = false
+    while !parser.hasDeviceAttributes(count: expectedAnswers) {
+        if expectedAnswers > 1, parser.isComplete, !graceStarted {
+            graceStarted = true
+            let first = FileDescriptorIO.monotonicMilliseconds() - start
+            deadline = min(deadline, start + first + max(ProbeTiming.outerAnswerGraceMs, first))
+        }
         let remaining = deadline - FileDescriptorIO.monotonicMilliseconds()
         guard remaining > 0, try readInto(&parser, from: inputFD, waitingMs: Int32(remaining)) else { break }
     }
+    let answered = FileDescriptorIO.monotonicMilliseconds()
     if parser.isComplete {
         while try readInto(&parser, from: inputFD, waitingMs: probeDrainMilliseconds) {}
     }
-    return (parser.result, parser.leftoverInput)
+    return ProbeOutcome(
+        replies: parser.result, leftover: parser.leftoverInput, elapsedMs: answered - start, timedOut: !parser.isComplete)
 }
 
 /// Waits up to `waitingMs` for input and feeds one read of it to the parser.

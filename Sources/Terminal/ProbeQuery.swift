@@ -31,16 +31,37 @@ public struct ProbeQuery: Sendable {
         switch multiplexer {
         case .none:
             return bytes
-        case .tmux(passthrough: true):
-            let queries = [
-                kittyGraphicsQuery, TerminalCommand.terminalVersionQuery, TerminalCommand.backgroundColorQuery,
-                TerminalCommand.colorRegistersQuery, TerminalCommand.sixelGeometryQuery, TerminalCommand.cellSizeQuery,
-                TerminalCommand.primaryDeviceAttributesQuery,
-            ]
-            return queries.flatMap(Passthrough.wrap)
-        case .tmux(passthrough: false):
-            return TerminalCommand.backgroundColorQuery + TerminalCommand.cellSizeQuery
-                + TerminalCommand.primaryDeviceAttributesQuery
+        case .tmux(passthrough: true), .remoteTmux(passthrough: true):
+            return passthroughQueries.flatMap(Passthrough.wrap)
+        case .tmux(passthrough: false), .remoteTmux(passthrough: false):
+            return tmuxAnswerable
         }
     }
+
+    /// What tmux answers itself, raw: never the kitty query, which tmux
+    /// would take for a pane title.
+    static let tmuxAnswerable =
+        TerminalCommand.backgroundColorQuery + TerminalCommand.cellSizeQuery + TerminalCommand.primaryDeviceAttributesQuery
+
+    /// The outer terminal's queries, each to be wrapped in passthrough, DA1 last.
+    static let passthroughQueries = [
+        kittyGraphicsQuery, TerminalCommand.terminalVersionQuery, TerminalCommand.backgroundColorQuery,
+        TerminalCommand.colorRegistersQuery, TerminalCommand.sixelGeometryQuery, TerminalCommand.cellSizeQuery,
+        TerminalCommand.primaryDeviceAttributesQuery,
+    ]
+
+    /// For a tmux that cannot be asked (`TmuxHint.tmux`): tmux's own
+    /// XTVERSION first, then every query wrapped for the outer terminal,
+    /// then a raw DA1. tmux answers the two raw ones at once, for itself;
+    /// the outer terminal's answers follow through passthrough only when it
+    /// is on. Expect two DA1 answers (`probeTerminal(expectedAnswers: 2)`).
+    /// With passthrough off the wrapped queries are dropped, so nothing can
+    /// become the pane title.
+    public static let remoteTmux =
+        TerminalCommand.terminalVersionQuery + passthroughQueries.flatMap(Passthrough.wrap)
+        + TerminalCommand.primaryDeviceAttributesQuery
+
+    /// For `TmuxHint.screenOrTmux`: what answers, asked before any graphics
+    /// query (GNU screen takes an APC for its status line and passes a DCS on).
+    public static let whoIsThere = TerminalCommand.terminalVersionQuery + TerminalCommand.primaryDeviceAttributesQuery
 }

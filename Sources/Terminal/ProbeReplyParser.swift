@@ -21,11 +21,19 @@ public struct ProbeReplies: Sendable, Equatable {
     /// 3 permanently set, 4 permanently reset.
     public var synchronizedOutputStatus: Int?
     /// DA1 attributes after the `?`, e.g. [63, 1, 2, 4, ...]; nil until the
-    /// DA1 reply arrives, which marks the end of the replies.
+    /// DA1 reply arrives, which marks the end of the replies. When several
+    /// came (tmux's own and, through passthrough, the outer terminal's),
+    /// the last: the outer terminal's.
     public var deviceAttributes: [Int]?
+    /// How many DA1 replies arrived.
+    public var deviceAttributeReplies = 0
     /// XTVERSION (`DCS > | text ST`), e.g. "kitty(0.26.5)", "XTerm(379)",
-    /// "Konsole 22.12.3"; sanitized, at most 64 characters.
+    /// "Konsole 22.12.3"; sanitized, at most 64 characters. The last one
+    /// that is not tmux's own.
     public var terminalVersion: String?
+    /// tmux's own XTVERSION answer ("tmux 3.3a"), when tmux answered one
+    /// sent to it directly: how a tmux without `$TMUX` (over SSH) is known.
+    public var multiplexerVersion: String?
     /// OSC 11 (`OSC 11 ; rgb:RRRR/GGGG/BBBB ST`): the default background.
     public var backgroundColor: RGBA?
 
@@ -39,6 +47,9 @@ public struct ProbeReplies: Sendable, Equatable {
 /// that are not a reply are kept, in order, in `leftoverInput` for the input
 /// decoder; nothing is ever echoed.
 public struct ProbeReplyParser: Sendable {
+    /// What tmux answers to DA1 itself (`input.c`: a VT100 with AVO).
+    static let tmuxDeviceAttributes = [1, 2]
+
     /// Replies are short; an escape string longer than this is not a reply.
     static let maxReplyLength = 4096
 
@@ -50,6 +61,9 @@ public struct ProbeReplyParser: Sendable {
 
     /// True once the DA1 reply has been seen: nothing more will answer.
     public var isComplete: Bool { result.deviceAttributes != nil }
+
+    /// True once `count` DA1 replies have been seen.
+    public func hasDeviceAttributes(count: Int) -> Bool { result.deviceAttributeReplies >= count }
 
     /// Input that was not a reply, followed by any incomplete tail still held
     /// back (so that after the probe ends, the input decoder sees every byte).
@@ -117,7 +131,12 @@ public struct ProbeReplyParser: Sendable {
         case (question, [UInt8(ascii: "$")], UInt8(ascii: "y")):
             if csi.param(0) == 2026, let status = csi.param(1) { result.synchronizedOutputStatus = status }
         case (question, [], UInt8(ascii: "c")):
-            result.deviceAttributes = csi.params.compactMap { $0 }
+            let attributes = csi.params.compactMap { $0 }
+            // tmux's own answer (`?1;2c`, once it named itself) never hides
+            // the outer terminal's, whichever came first.
+            let tmuxsOwn = result.multiplexerVersion != nil && attributes == Self.tmuxDeviceAttributes
+            if !tmuxsOwn || result.deviceAttributes == nil { result.deviceAttributes = attributes }
+            result.deviceAttributeReplies += 1
         case (nil, [], UInt8(ascii: "t")):
             guard let height = csi.param(1), let width = csi.param(2), height > 0, width > 0 else { return true }
             if csi.param(0) == 6 { result.cellPixels = PixelSize(width: width, height: height) }
@@ -153,7 +172,14 @@ public struct ProbeReplyParser: Sendable {
         guard payload.starts(with: [UInt8(ascii: ">"), UInt8(ascii: "|")]) else { return }
         let text = String(decoding: payload.dropFirst(2).prefix(64), as: UTF8.self)
         let printable = String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && $0.value < 0x80 })
-        if !printable.isEmpty { result.terminalVersion = printable }
+        guard !printable.isEmpty else { return }
+        // tmux answers first, for itself, when asked directly; the outer
+        // terminal's answer comes through passthrough after it.
+        if printable.hasPrefix("tmux "), result.multiplexerVersion == nil, result.terminalVersion == nil {
+            result.multiplexerVersion = printable
+        } else {
+            result.terminalVersion = printable
+        }
     }
 
     /// OSC 11 reply: `11 ; rgb:R/G/B` with 1 to 4 hex digits per channel

@@ -1,8 +1,16 @@
-import Glibc
+import Plumbing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The self-pipe trick: signal handlers write the signal number as one byte
 /// to a pipe, and the event loop polls `readFD` next to the terminal, so
-/// SIGWINCH and SIGTERM become ordinary events handled outside the handler.
+/// SIGWINCH, SIGTERM, SIGTSTP and SIGCONT become ordinary events handled
+/// outside the handler. While one exists, `ProcessSignals` reports to it
+/// (the last one made) instead of acting itself; a termination request
+/// still ends the process after `ProcessSignals.gracefulSeconds` if the
+/// loop cannot.
 public final class SignalPipe {
     /// Poll this for POLLIN together with the terminal input.
     public let readFD: Int32
@@ -10,10 +18,11 @@ public final class SignalPipe {
 
     public init() throws(TerminalError) {
         (readFD, writeFD) = try makeWakePipe()
+        ProcessSignals.setReportingPipe(writeFD)
     }
 
     deinit {
-        EmergencyRestore.forgetPipe(writeFD: writeFD)
+        ProcessSignals.clearReportingPipe(writeFD)
         close(readFD)
         close(writeFD)
     }

@@ -63,6 +63,11 @@ public enum TerminalLimits {
     public static let maxCellSide = 256
     /// Window text areas and sixel geometries: larger than any screen.
     public static let maxPixelSide = 16384
+    /// The window in cells, as TIOCGWINSZ gives it: the bound `--cells` has.
+    /// A broken or hostile terminal once reported 65535x65535 cells, and
+    /// the grid grew by 20 MB/s laying out tiles for it; no screen is near
+    /// 2048 columns (an 8K display at a 4-pixel font).
+    public static let maxWindowCells = 2048
     /// Sixel colour registers: XTSMGRAPHICS answers up to 1024 (mlterm);
     /// 65536 leaves room for any real terminal.
     public static let maxColorRegisters = 65536
@@ -82,9 +87,12 @@ public enum TerminalLimits {
 /// Pixel sizes prefer TIOCGWINSZ, which tracks resizes without a round trip;
 /// the XTWINOPS replies fill in for terminals that leave ws_xpixel at zero.
 /// Cell size is, in order: TIOCGWINSZ pixels / cells, the `CSI 16 t` reply,
-/// the `CSI 14 t` reply / cells, else nil. Every size outside
-/// `TerminalLimits` is dropped and listed in `ignoredReplies`.
-public func capabilities(from replies: ProbeReplies, winsize: WindowSize) -> TerminalCapabilities {
+/// the `CSI 14 t` reply / cells, the cell tmux knows for its client, else
+/// nil. Every size outside `TerminalLimits` is dropped and listed in
+/// `ignoredReplies`.
+public func capabilities(from replies: ProbeReplies, winsize: WindowSize, tmuxCell: PixelSize? = nil)
+    -> TerminalCapabilities
+{
     var ignored: [String] = []
     func bounded(_ size: PixelSize?, _ name: String, _ check: (PixelSize) -> Bool) -> PixelSize? {
         guard let size else { return nil }
@@ -107,7 +115,7 @@ public func capabilities(from replies: ProbeReplies, winsize: WindowSize) -> Ter
         let size = PixelSize(width: pixels.width / cells.width, height: pixels.height / cells.height)
         return TerminalLimits.cell(size) ? size : nil
     }
-    let cellSize = kernelPixels.flatMap(perCell) ?? cellReply ?? textArea.flatMap(perCell)
+    let cellSize = kernelPixels.flatMap(perCell) ?? cellReply ?? textArea.flatMap(perCell) ?? tmuxCell
     let attributes = replies.deviceAttributes ?? []
     // DA1's first number is the conformance level (62, 63, 64...), not a feature.
     let sixel = attributes.dropFirst().contains(4)

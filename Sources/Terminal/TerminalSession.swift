@@ -14,7 +14,8 @@ import Plumbing
 /// cursor explicitly with `TerminalCommand.moveTo`.
 ///
 /// `restore()` undoes everything, is idempotent, and also runs on deinit.
-/// For crashes and signals see `installEmergencyRestore(signalPipe:)`.
+/// Signals and crashes: `ProcessSignals`, with which the session records
+/// the terminal before changing it.
 public final class TerminalSession {
     public struct Options: Sendable, Equatable {
         /// Draw on the alternate screen (`CSI ? 1049 h`), so the shell's
@@ -103,6 +104,11 @@ public final class TerminalSession {
     /// `options` to `outputFD`. Throws if `inputFD` is not a terminal
     /// (ENOTTY from tcgetattr) or the terminal cannot be set up; nothing is
     /// left changed in that case.
+    ///
+    /// The terminal is recorded with `ProcessSignals` (its handlers
+    /// installed) before it leaves cooked mode, so a signal at any moment
+    /// from here on finds it and puts it back: SIGTERM during the start-up
+    /// probe once left the terminal raw.
     public init(inputFD: Int32 = 0, outputFD: Int32 = 1, options: Options = Options()) throws(TerminalError) {
         self.inputFD = inputFD
         self.outputFD = outputFD
@@ -112,15 +118,31 @@ public final class TerminalSession {
         originalSettings = original
         var raw = original
         cfmakeraw(&raw)
-        guard tcsetattr(inputFD, TCSADRAIN, &raw) == 0 else { throw .last("tcsetattr") }
+        rawSettings = raw
+        isActive = false
+        ProcessSignals.armTerminal(
+            owner: owner, inputFD: inputFD, outputFD: outputFD, original: original, raw: raw,
+            restoreBytes: Self.restoreSequence(for: options), enterBytes: Self.enterSequence(for: options))
+        guard tcsetattr(inputFD, TCSADRAIN, &raw) == 0 else {
+            let error = TerminalError.last("tcsetattr")
+            ProcessSignals.disarmTerminal(owner: owner)
+            throw error
+        }
         do {
             try Descriptor.writeAll(Self.enterSequence(for: options), to: outputFD)
         } catch {
             tcsetattr(inputFD, TCSADRAIN, &original)
+            ProcessSignals.disarmTerminal(owner: owner)
             throw error
         }
         isActive = true
     }
+
+    /// The raw-mode settings this session entered, for coming back after a stop.
+    private let rawSettings: termios
+
+    /// This session's name in `ProcessSignals`.
+    private var owner: Int { Int(bitPattern: UInt(bitPattern: ObjectIdentifier(self))) }
 
     deinit { restore() }
 
@@ -128,46 +150,45 @@ public final class TerminalSession {
     /// once that output has drained (TCSADRAIN, so no byte is written in raw
     /// mode and then re-translated, and none is lost), then discards input
     /// not yet read (mouse reports in flight) so it cannot spill into the
-    /// shell. Also removes emergency signal handlers installed for this
-    /// session. Safe to call more than once; best effort, as the terminal
-    /// may already be gone.
+    /// shell. The terminal is no longer recorded for signals afterwards.
+    /// Safe to call more than once; best effort, as the terminal may
+    /// already be gone.
     public func restore() {
         guard isActive else { return }
         isActive = false
-        EmergencyRestore.disarm(session: ObjectIdentifier(self))
+        leave()
+    }
+
+    /// Job control (Ctrl-Z, SIGTSTP): gives the terminal back as `restore`
+    /// does (main screen, mouse off, cooked), stops the process, and once
+    /// it is continued takes the terminal again (`resume`). The caller
+    /// redraws afterwards: the screen is whatever the shell left.
+    public func suspendUntilContinued() {
+        guard isActive else { return }
+        leave()
+        ProcessSignals.stopProcess()
+        resume()
+    }
+
+    /// Raw mode and the enter sequence again, as after `init`: after a stop,
+    /// or a SIGCONT that follows a SIGSTOP no handler saw. Nothing is
+    /// probed again.
+    public func resume() {
+        ProcessSignals.armTerminal(
+            owner: owner, inputFD: inputFD, outputFD: outputFD, original: originalSettings, raw: rawSettings,
+            restoreBytes: Self.restoreSequence(for: options), enterBytes: Self.enterSequence(for: options))
+        var raw = rawSettings
+        tcsetattr(inputFD, TCSADRAIN, &raw)
+        try? Descriptor.writeAll(Self.enterSequence(for: options), to: outputFD)
+        isActive = true
+    }
+
+    private func leave() {
+        ProcessSignals.disarmTerminal(owner: owner)
         let bytes = Self.restoreSequence(for: options)
         if !bytes.isEmpty { try? Descriptor.writeAll(bytes, to: outputFD) }
         var original = originalSettings
         tcsetattr(inputFD, TCSADRAIN, &original)
         tcflush(inputFD, TCIFLUSH)
-    }
-
-    /// Installs signal handlers so the terminal is restored even when the
-    /// process dies or is told to stop:
-    ///
-    /// - SIGSEGV, SIGBUS, SIGILL, SIGTRAP (Swift runtime traps raise SIGILL
-    ///   or SIGTRAP), SIGFPE, SIGABRT, SIGQUIT: write `restoreSequence`,
-    ///   restore the original termios, then hand the signal on to whatever
-    ///   handled it before (the Swift backtracer, or the default action).
-    /// - SIGTERM, SIGHUP, SIGINT: the same, unless `signalPipe` is given, in
-    ///   which case they are only reported through it so the event loop can
-    ///   shut down gracefully.
-    /// - SIGWINCH: reported through `signalPipe` when given.
-    ///
-    /// The handlers need the fds, the saved termios and the restore bytes,
-    /// and a signal handler can reach nothing but process-global memory, so
-    /// these live in one preallocated global buffer — the one piece of
-    /// global state in this module. Install from one thread; the last
-    /// session to install wins. `restore()` removes the handlers again.
-    ///
-    /// Signals sent with kill(2) reach a thread that does not block them,
-    /// normally the main thread (Dispatch worker threads block all signals);
-    /// crash signals always hit the faulting thread.
-    public func installEmergencyRestore(signalPipe: SignalPipe? = nil) {
-        guard isActive else { return }
-        EmergencyRestore.install(
-            session: ObjectIdentifier(self), inputFD: inputFD, outputFD: outputFD,
-            settings: originalSettings, restoreBytes: Self.restoreSequence(for: options),
-            pipeWriteFD: signalPipe?.writeFD)
     }
 }

@@ -63,6 +63,24 @@ public enum TerminalText {
         return result
     }
 
+    /// The end of `text` that fits in `width` cells, starting with "…" when
+    /// anything was cut: what an edit line shows, so the cursor end stays
+    /// in sight. One pass from the end, whatever the length (trimming one
+    /// character at a time from the front took 25 s for a 120 KB paste).
+    public static func tail(_ text: String, toWidth width: Int) -> String {
+        guard width > 0 else { return "" }
+        if displayWidth(text) <= width { return text }
+        var used = 0
+        var start = text.endIndex
+        for index in text.indices.reversed() {
+            let characterWidth = text[index].unicodeScalars.reduce(0) { $0 + Self.width(of: $1) }
+            if used + characterWidth > width - 1 { break }
+            used += characterWidth
+            start = index
+        }
+        return "…" + text[start...]
+    }
+
     /// Cell width of one scalar (see `displayWidth`).
     static func width(of scalar: Unicode.Scalar) -> Int {
         let value = scalar.value

@@ -1,5 +1,8 @@
-import Glibc
 import Pixels
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The terminal's size as the kernel reports it (TIOCGWINSZ).
 public struct WindowSize: Sendable, Equatable {
@@ -16,12 +19,23 @@ public struct WindowSize: Sendable, Equatable {
 }
 
 /// The size of the terminal on `fd`, or nil when `fd` is not a terminal.
-/// Call it again after SIGWINCH.
+/// Call it again after SIGWINCH. Cells beyond `TerminalLimits.maxWindowCells`
+/// are capped there before anything grows with them (pixel fields are
+/// bounded where they are used, `capabilities(from:winsize:)`).
 public func windowSize(fd: Int32) -> WindowSize? {
     var size = winsize()
     guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
-    let pixels = PixelSize(width: Int(size.ws_xpixel), height: Int(size.ws_ypixel))
     return WindowSize(
-        cells: PixelSize(width: Int(size.ws_col), height: Int(size.ws_row)),
-        pixels: pixels.isEmpty ? nil : pixels)
+        reportedColumns: Int(size.ws_col), rows: Int(size.ws_row), xPixels: Int(size.ws_xpixel),
+        yPixels: Int(size.ws_ypixel))
+}
+
+extension WindowSize {
+    /// The window from TIOCGWINSZ's four fields, bounded (see `windowSize(fd:)`).
+    public init(reportedColumns columns: Int, rows: Int, xPixels: Int, yPixels: Int) {
+        let limit = TerminalLimits.maxWindowCells
+        let pixels = PixelSize(width: xPixels, height: yPixels)
+        self.init(
+            cells: PixelSize(width: min(columns, limit), height: min(rows, limit)), pixels: pixels.isEmpty ? nil : pixels)
+    }
 }

@@ -1,6 +1,8 @@
+import Explorer
 import Foundation
 import GraphicsReadback
 import Pixels
+import Rendering
 
 @testable import Decoding
 @testable import HTTP
@@ -30,6 +32,12 @@ enum FuzzTarget: String, CaseIterable {
     /// Each newer row of the codec table on its own (the bytes go straight to
     /// the row, sniffing skipped, so mutations of the signature still test it).
     case gif, webp, avif, heic, jxl
+    /// Keys, mouse reports and pastes through the grid's and the viewer's
+    /// state machines and their frame plans: the header and status lines fit the window,
+    /// the search field stays bounded. An input starting with 0xFF is
+    /// repeated 256 times (up to a megabyte), so libFuzzer's timeout catches
+    /// work that grows faster than the input (a 1 MB paste once froze the grid).
+    case screens
 
     static let current: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["PXFUZZ_TARGET"] ?? ""
@@ -108,7 +116,44 @@ enum FuzzTarget: String, CaseIterable {
             }
             _ = try? codec.readInfo(bytes)
             _ = codec.isComplete(bytes, 1_000_000)
+        case .screens:
+            screens(bytes.first == 0xFF ? Array([[UInt8]](repeating: bytes, count: 256).joined()) : bytes)
         }
+    }
+
+    private func screens(_ bytes: [UInt8]) {
+        let display = Display(
+            method: .sixel,
+            geometry: DisplayGeometry(windowCells: PixelSize(width: 60, height: 20), cellPixels: PixelSize(width: 10, height: 20))
+        )
+        let geometry = display.makeBackend().screen
+        let width = geometry.windowCells.width
+        var decoder = InputDecoder()
+        let events = decoder.feed(bytes) + decoder.flushPendingEscape()
+        var browser = BrowserState(layout: BrowserLayout(geometry: geometry), query: "famous quotes", offline: true)
+        _ = browser.start()
+        let hits = (1...12).map { id in
+            PixabayHit(
+                id: id, pageURL: "", type: "photo", tags: "tag\(id)", previewURL: "p", previewWidth: 150, previewHeight: 100,
+                webformatURL: "w", webformatWidth: 640, webformatHeight: 427, largeImageURL: "l", imageWidth: 1920,
+                imageHeight: 1280, imageSize: 1000, views: 1, downloads: 1, collections: 0, likes: id, comments: 0, userID: 7,
+                user: "user", userImageURL: "")
+        }
+        _ = browser.handle(
+            .searchFinished(query: "famous quotes", page: 1, result: .page(hits: hits, totalHits: 12, totalPages: 1, note: nil)))
+        var viewer = ViewerState(
+            title: "storm.jpg", hit: nil, fullSize: PixelSize(width: 1920, height: 1280),
+            decodedSize: PixelSize(width: 600, height: 400), layout: ViewerLayout(geometry: geometry), openedDirectly: true)
+        for (index, event) in events.enumerated() {
+            _ = browser.handle(.input(event))
+            _ = viewer.handle(.input(event, timeMs: index * 7))
+            check((browser.editText?.count ?? 0) <= SearchQuery.maxQueryCharacters, "the search field grew past its bound")
+        }
+        // The lines composed to the window's width (the others are cut when drawn).
+        let plan = BrowserPlan(browser) { _ in true }
+        let header = plan.rows[browser.layout.searchRow]?.text ?? ""
+        check(browser.showHelp || TerminalText.displayWidth(header) <= width, "the grid's header is wider than the window")
+        check(TerminalText.displayWidth(ViewerPlan(viewer).status) <= width, "the viewer's status line is wider than the window")
     }
 
     /// A broken invariant: libFuzzer saves the input.

@@ -27,7 +27,7 @@ enum AtomicFile {
     ///   appeared while writing (link(2) fails with EEXIST rather than replace).
     ///
     /// Ctrl-C, SIGTERM or SIGHUP while writing removes the temporary file
-    /// (`TemporaryFileGuard`); one a killed process could not remove (SIGKILL,
+    /// (`AtomicWrite` registers it with `ProcessSignals`); one a killed process could not remove (SIGKILL,
     /// a crash) is swept by the next write into the same folder.
     static func write(_ bytes: [UInt8], to path: [UInt8], replacing: Bool) throws {
         let slash = path.lastIndex(of: UInt8(ascii: "/"))
@@ -39,10 +39,13 @@ enum AtomicFile {
             + Array(".part-\(getpid())-\(UInt32.random(in: 0 ... .max))".utf8)
         do throws(SystemError) {
             try AtomicWrite.write(
-                bytes, to: path, temporary: temporary, placement: replacing ? .replacing : .refusingExisting,
-                guarding: { temporary, body in TemporaryFileGuard.removing(temporary, during: body) })
+                bytes, to: path, temporary: temporary, placement: replacing ? .replacing : .refusingExisting)
         } catch {
             if error == AtomicWrite.alreadyExists { throw AlreadyExists(path: path) }
+            if error == AtomicWrite.notARegularFile {
+                throw CommandError(
+                    "cannot write \(RawFile.display(path)): not a regular file (a device or a folder is never replaced)")
+            }
             throw CommandError("cannot write \(RawFile.display(path)): \(error.reason)")
         }
     }
@@ -51,11 +54,7 @@ enum AtomicFile {
     /// what an interrupted write left behind. Another running pxview's part
     /// files, and any other file, are left alone.
     static func sweepStaleParts(in directory: [UInt8]) {
-        let base = directory.last == UInt8(ascii: "/") ? directory : directory + [UInt8(ascii: "/")]
-        for name in RawFile.names(in: directory) {
-            guard let pid = partFileOwner(String(decoding: name, as: UTF8.self)), pid != getpid() else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { _ = RawFile.withPath(base + name) { unlink($0) } }
-        }
+        DirectoryListing.removeEntriesOfDeadProcesses(in: directory, owner: partFileOwner)
     }
 
     /// The process id in a part file's name `.NAME.part-PID-RAND`, or nil.

@@ -31,9 +31,17 @@ enum SourceContext {
             environment: ProcessInfo.processInfo.environment)
         let stack = try SourceStack(
             settings: settings, userAgent: userAgent, progress: showProgress ? terminalProgress : nil,
-            imageCheck: completeImage)
+            imageCheck: completeImage, debugNote: debugNote())
         if announceCatalog, let hint = stack.hint { Output.err(TerminalText.sanitize(hint) + "\n") }
         return stack
+    }
+
+    /// Under `PXVIEW_DEBUG`, one line on stderr per note; else nil.
+    static func debugNote(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> (@Sendable (String) -> Void)? {
+        guard !(environment["PXVIEW_DEBUG"] ?? "").isEmpty else { return nil }
+        return { Output.err("pxview: \(TerminalText.sanitize($0))\n") }
     }
 
     /// A downloaded image is used, saved or cached only when it is whole.

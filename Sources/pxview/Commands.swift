@@ -25,6 +25,7 @@ enum Commands {
         Save.self,
         Fav.self,
         Cache.self,
+        Doctor.self,
         Completions.self,
         Man.self,
         Help.self,

@@ -1,4 +1,5 @@
 import Foundation
+import Plumbing
 import Terminal
 
 /// Entry point: finds the command, hands the rest of the arguments to it, and
@@ -6,9 +7,12 @@ import Terminal
 @main
 struct PXView {
     static func main() async {
+        // Every handler in place before anything can change the terminal
+        // or make a file (`ProcessSignals`: the one signal story).
+        ProcessSignals.install()
         OutputGuard.protectStandardDescriptors()
         let code = await run(Array(CommandLine.arguments.dropFirst()), raw: rawArguments())
-        exit(finished(code))
+        ProcessSignals.exit(finished(code))
     }
 
     /// A command whose output could not be written has failed: one line on

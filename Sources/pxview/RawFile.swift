@@ -1,3 +1,4 @@
+import Plumbing
 import Terminal
 
 #if canImport(Glibc)
@@ -73,14 +74,7 @@ enum RawFile {
 
     /// The entries of a directory, as bytes ("." and ".." left out).
     static func names(in directory: [UInt8]) -> [[UInt8]] {
-        guard let handle = withPath(directory, { opendir($0) }) else { return [] }
-        defer { closedir(handle) }
-        var names: [[UInt8]] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            if name != Array(".".utf8) && name != Array("..".utf8) { names.append(name) }
-        }
-        return names
+        DirectoryListing.names(in: directory)
     }
 
     /// A path for a message: invalid UTF-8 shown as U+FFFD, controls made harmless.

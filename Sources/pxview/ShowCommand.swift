@@ -256,36 +256,49 @@ struct Screen {
     /// passthrough inside tmux). `PXVIEW_DEBUG` prints what was found; the
     /// tmux hint goes to stderr once.
     static func probe(view: ViewOptions, environment: [String: String] = ProcessInfo.processInfo.environment) -> Display {
-        let onTerminal = Output.isTerminal(1)
-        // Off a terminal tmux cannot be asked about this pane; graphics asked
-        // for explicitly are wrapped as they would have to be to show.
-        let multiplexer =
-            onTerminal
-            ? Multiplexer.detect(environment: environment)
-            : Multiplexer.detect(environment: environment, askTmux: { "on" })
-        // Off a terminal there is nothing to ask. kitty is also asked whether
-        // it reads pixels from this machine (`PXVIEW_KITTY_TRANSFER=direct`:
-        // never ask, always through the pty).
-        var capabilities: TerminalCapabilities?
-        if onTerminal {
-            let mediumProbe = KittyMediumProbe(
-                multiplexer: multiplexer, asking: environment["PXVIEW_KITTY_TRANSFER"] != "direct")
-            capabilities = detectTerminal(probe: true, multiplexer: multiplexer, extraQueries: mediumProbe.queries)
-            mediumProbe.cleanUp()
-        }
-        let geometry = DisplayGeometry(capabilities: capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
+        report(view: view, environment: environment).display
+    }
+
+    /// The probe's whole report and the display decided from it (`pxview
+    /// doctor` shows both).
+    /// `debugLines`: `PXVIEW_DEBUG`'s lines and the tmux hint go to stderr
+    /// (not for `doctor`, which says it all on stdout).
+    static func report(view: ViewOptions, environment: [String: String], debugLines: Bool = true)
+        -> (report: ProbeReport, display: Display)
+    {
+        // What a killed pxview left for kitty goes before anything new is made.
+        KittyTransfer.sweepStale()
+        // kitty is also asked whether it reads pixels from this machine
+        // (`PXVIEW_KITTY_TRANSFER=direct`: never ask, always through the pty).
+        var mediumProbe: KittyMediumProbe?
+        let report = detectTerminal(
+            probe: true, environment: environment,
+            extraQueries: { multiplexer in
+                mediumProbe = KittyMediumProbe(
+                    multiplexer: multiplexer, asking: environment["PXVIEW_KITTY_TRANSFER"] != "direct")
+                return mediumProbe?.queries ?? []
+            })
+        mediumProbe?.cleanUp()
+        let geometry = DisplayGeometry(
+            capabilities: report.capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
         let display = Display.decide(
-            choice: view.protocolChoice, capabilities: capabilities, multiplexer: multiplexer, geometry: geometry,
-            background: view.background)
+            choice: view.protocolChoice, report: report, geometry: geometry, background: view.background)
+        guard debugLines else { return (report, display) }
         if !(environment["PXVIEW_DEBUG"] ?? "").isEmpty {
+            let capabilities = report.capabilities
             Output.err("pxview: terminal \(capabilities.map { String(describing: $0) } ?? "none")\n")
+            if let outcome = report.outcome {
+                let answer = outcome.timedOut ? "no answer within \(report.timeoutMs) ms" : "answered in \(outcome.elapsedMs) ms"
+                Output.err("pxview: probe \(answer)\n")
+            }
+            if let skipped = report.skipped { Output.err("pxview: probe not sent: \(skipped.rawValue)\n") }
             for ignored in capabilities?.ignoredReplies ?? [] {
                 Output.err("pxview: ignored an out-of-bounds reply: \(ignored)\n")
             }
             Output.err("pxview: \(display.summary)\n")
         }
-        if let hint = display.hint, onTerminal { Output.err(hint + "\n") }
-        return display
+        if let hint = display.hint, report.capabilities != nil { Output.err(hint + "\n") }
+        return (report, display)
     }
 
     /// Writes a drawing to stdout: graphics wrapped for the multiplexer, and

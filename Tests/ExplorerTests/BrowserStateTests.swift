@@ -48,6 +48,15 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         // Every slot is inside the window, above the detail rows.
         #expect(layout.slots.allSatisfy { $0.column + $0.columns <= 200 && $0.row + $0.rows <= layout.detailsRow })
     }
+
+    /// A huge window gets the grid of a large one, centred: never
+    /// thousands of slots, never tiles that take seconds to draw.
+    @Test func aHugeWindowHasAtMostTwelveByTwelveSlots() {
+        let layout = browserLayout(columns: 2048, rows: 2048)
+        #expect(layout.columns == 12 && layout.rows == 12)
+        #expect(layout.tileCells.width == 25)
+        #expect(layout.slots.allSatisfy { $0.column + $0.columns <= 2048 && $0.row + $0.rows <= layout.detailsRow })
+    }
 }
 
 @Suite struct BrowserStateTests {
@@ -300,6 +309,22 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         _ = state.handle(press("/"))
         _ = state.handle(.input(.paste("\u{1B}[31mdogs")))
         #expect(state.editText?.contains("\u{1B}") == false)
+    }
+
+    /// A paste is bounded like typing, in the field and outside it (where
+    /// it starts editing): a megabyte pasted into the grid once froze it.
+    @Test func pastesAreCappedAtTheQueryLength() {
+        var state = loadedBrowser()
+        _ = state.handle(.input(.paste(String(repeating: "y", count: 1 << 20))))
+        let typed = state.query
+        #expect(
+            state.editText == typed + String(repeating: "y", count: SearchQuery.maxQueryCharacters - typed.count))
+        _ = state.handle(press(.escape))
+        _ = state.handle(press("/"))
+        _ = state.handle(.input(.paste("ab")))
+        _ = state.handle(.input(.paste(String(repeating: "z", count: 1 << 20))))
+        let text = state.editText ?? ""
+        #expect(text.count == SearchQuery.maxQueryCharacters && text.hasPrefix(state.query + "ab"))
     }
 
     @Test func qAndControlCQuit() {

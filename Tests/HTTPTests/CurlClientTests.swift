@@ -130,6 +130,30 @@ private func seconds(_ duration: Duration) -> Double {
         // runner busy with other suites can delay this task's resumption.)
     }
 
+    /// A body that stalls half way names the total limit, the one it hit,
+    /// not the connect limit (a reused connection's connect time is 0).
+    @Test func aStallMidBodyNamesTheTotalLimit() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/stall") { _ in
+            TestHTTPServer.Response(body: [UInt8](repeating: 7, count: 2000), dripBytes: 1000, dripInterval: 2)
+        }
+        let url = server.url("/stall")
+
+        let error = await fetchError(CurlClient(), HTTPRequest(url: url, connectTimeout: 0.2, totalTimeout: 0.8))
+
+        #expect(error == .timedOut(url, seconds: 0.8))
+    }
+
+    @Test func theLimitNamedIsTheOneTheTimeReached() {
+        let request = HTTPRequest(url: "http://127.0.0.1/x", connectTimeout: 10, totalTimeout: 60)
+        #expect(CurlTransfer.timeoutLimit(elapsed: 10.0, request: request) == 10)
+        #expect(CurlTransfer.timeoutLimit(elapsed: 60.0, request: request) == 60)
+        #expect(CurlTransfer.timeoutLimit(elapsed: 59.2, request: request) == 60)
+        let short = HTTPRequest(url: "http://127.0.0.1/x", connectTimeout: 10, totalTimeout: 0.3)
+        #expect(CurlTransfer.timeoutLimit(elapsed: 0.3, request: short) == 0.3)
+    }
+
     @Test func bodyShorterThanContentLengthIsTruncated() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }

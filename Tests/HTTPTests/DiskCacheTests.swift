@@ -199,4 +199,65 @@ private func mode(of path: String) -> mode_t {
             DiskCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]) == "/home/u/.cache/pxview")
         #expect(DiskCache.defaultDirectory(environment: ["HOME": "/home/u"]) == "/home/u/.cache/pxview")
     }
+
+    /// What is at an entry's path but is not a file pxview wrote is skipped
+    /// at once, with a note, never read: a FIFO (whose open would wait for
+    /// ever), a directory, a sparse 50 GB file (once an abort allocating
+    /// for it), a symbolic link.
+    @Test func entriesThatAreNotPlainFilesAreSkippedAtOnce() throws {
+        let directory = try TemporaryDirectory()
+        let notes = NoteRecorder()
+        var cache = DiskCache(directory: directory.path)
+        cache.note = { notes.add($0) }
+        try cache.put(key: "real", data: [1, 2, 3])
+        let fifo = cache.path(forKey: "fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(mkdir(cache.path(forKey: "folder"), 0o700) == 0)
+        let sparse = cache.path(forKey: "sparse")
+        let fd = open(sparse, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        #expect(fd >= 0 && ftruncate(fd, 50 << 30) == 0)
+        close(fd)
+        #expect(symlink(cache.path(forKey: "real"), cache.path(forKey: "link")) == 0)
+
+        let start = Date()
+        for key in ["fifo", "folder", "sparse", "link"] {
+            #expect(cache.entry(forKey: key) == nil, "\(key)")
+        }
+        #expect(Date().timeIntervalSince(start) < 1)
+        #expect(cache.entry(forKey: "real")?.data == [1, 2, 3])
+        #expect(
+            notes.all == [
+                "cache entry \(fifo) skipped: not a regular file",
+                "cache entry \(cache.path(forKey: "folder")) skipped: not a regular file",
+                "cache entry \(sparse) skipped: \(50 << 30) bytes, over the cache's size",
+                "cache entry \(cache.path(forKey: "link")) skipped: a symbolic link",
+            ])
+        // Skipped, not removed: none of them is pxview's to delete.
+        #expect(access(fifo, F_OK) == 0 && access(sparse, F_OK) == 0)
+    }
+
+    /// A cache folder that is a link to a shared folder keeps that folder's
+    /// mode: pxview never chmods through a symbolic link.
+    @Test func aLinkedCacheFolderIsNotChmodded() throws {
+        let directory = try TemporaryDirectory()
+        let shared = directory.file("shared")
+        #expect(mkdir(shared, 0o777) == 0)
+        #expect(chmod(shared, 0o1777) == 0)
+        let link = directory.file("cache")
+        #expect(symlink(shared, link) == 0)
+        let cache = DiskCache(directory: link)
+        try cache.put(key: "k", data: [9])
+        var info = stat()
+        #expect(stat(shared, &info) == 0)
+        #expect(info.st_mode & 0o7777 == 0o1777)
+        #expect(cache.entry(forKey: "k")?.data == [9])
+        #expect(mode(of: cache.path(forKey: "k")) == 0o600)
+    }
+}
+
+private final class NoteRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var notes: [String] = []
+    var all: [String] { lock.withLock { notes } }
+    func add(_ note: String) { lock.withLock { notes.append(note) } }
 }

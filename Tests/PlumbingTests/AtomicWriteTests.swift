@@ -34,6 +34,17 @@ import Testing
         #expect(names() == ["a"])
     }
 
+    /// A device, FIFO or folder in the way is never renamed over (as root,
+    /// `--out /dev/null --force` once left a regular file as /dev/null).
+    @Test func neverReplacesWhatIsNotARegularFile() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(mkfifo(directory + "/pipe", 0o600) == 0)
+        #expect(throws: AtomicWrite.notARegularFile) { try write([1], to: "pipe") }
+        var info = stat()
+        #expect(lstat(directory + "/pipe", &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        #expect(names() == ["pipe"])
+    }
+
     @Test func refusesAnExistingFileAndKeepsIt() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try write([1], to: "a", placement: .refusingExisting)

@@ -2,10 +2,10 @@ import Encoding
 import Foundation
 import Pixels
 import Scaling
-import Terminal
 import Testing
 
 @testable import Rendering
+@testable import Terminal
 
 /// kitty reading pixels from this machine: the objects, the commands that
 /// name them, the choice per display, and the clean-up.
@@ -23,7 +23,7 @@ import Testing
         #expect(Self.contents(ofSharedMemory: name) == nil)
 
         let path = try #require(KittyTransfer.temporaryFile(bytes))
-        #expect(path.hasPrefix("/tmp/") && path.contains(KittyTransfer.fileMarker))
+        #expect(path.hasPrefix("/tmp/tty-graphics-protocol-pxview-\(getpid())-"))
         #expect(FileManager.default.contents(atPath: path).map { [UInt8]($0) } == bytes)
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
@@ -110,5 +110,48 @@ import Testing
         #expect(Self.contents(ofSharedMemory: name) == Array([[UInt8]](repeating: [200, 100, 50], count: 256).joined()))
         _ = backend.teardown()
         #expect(Self.contents(ofSharedMemory: name) == nil)
+    }
+
+    /// An object kitty has not read after a while is removed at the next
+    /// upload; one it read (it removes those) is forgotten.
+    @Test func objectsKittyDoesNotReadAreRemovedAfterAWhile() throws {
+        var handover = KittyHandover()
+        let unread = try #require(KittyTransfer.sharedMemory([1, 2, 3]))
+        let read = try #require(KittyTransfer.sharedMemory([4, 5, 6]))
+        handover.add(unread, medium: .sharedMemory, now: 1000)
+        handover.add(read, medium: .sharedMemory, now: 1000)
+        shm_unlink(read)  // what kitty does once it has the pixels
+        let fresh = try #require(KittyTransfer.temporaryFile([7]))
+        handover.add(fresh, medium: .file, now: 1000 + KittyHandover.unreadLimitMilliseconds - 1)
+        #expect(handover.count == 2 && Self.contents(ofSharedMemory: unread) == [1, 2, 3])
+        let later = try #require(KittyTransfer.sharedMemory([8]))
+        handover.add(later, medium: .sharedMemory, now: 1000 + KittyHandover.unreadLimitMilliseconds)
+        #expect(handover.count == 2)
+        #expect(Self.contents(ofSharedMemory: unread) == nil)
+        #expect(FileManager.default.fileExists(atPath: fresh))
+        handover.removeAll()
+        #expect(handover.count == 0 && !FileManager.default.fileExists(atPath: fresh))
+        #expect(Self.contents(ofSharedMemory: later) == nil)
+    }
+
+    /// What a dead pxview left is swept; a live process's objects and
+    /// names that are not pxview's stay.
+    @Test func sweepingRemovesOnlyWhatDeadProcessesLeft() throws {
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let dead = gone.processIdentifier
+        let made = [
+            "/dev/shm/pxview-\(dead)-123", "/tmp/tty-graphics-protocol-pxview-\(dead)-abcdef",
+            "/dev/shm/pxview-\(getpid())-456", "/dev/shm/pxview-notapid-1", "/tmp/tty-graphics-protocol-other-\(dead)-x",
+        ]
+        for path in made { #expect(FileManager.default.createFile(atPath: path, contents: Data([1]))) }
+        defer { for path in made { unlink(path) } }
+        KittyTransfer.sweepStale()
+        #expect(made.map { FileManager.default.fileExists(atPath: $0) } == [false, false, true, true, true])
+        #expect(KittyTransfer.owner(in: "pxview-42-7", prefix: "pxview-") == 42)
+        #expect(KittyTransfer.owner(in: "pxview-42", prefix: "pxview-") == nil)
+        #expect(KittyTransfer.owner(in: "pxview--7", prefix: "pxview-") == nil)
     }
 }

@@ -49,15 +49,15 @@ import Testing
     }
 
     @Test func tmuxIsAskedAboutPassthrough() {
-        #expect(Multiplexer.detect(environment: [:], askTmux: { "on" }) == .none)
-        #expect(Multiplexer.detect(environment: ["TMUX": ""], askTmux: { "on" }) == .none)
+        #expect(Multiplexer.detect(environment: [:], runTmux: { _ in "on" }) == .none)
+        #expect(Multiplexer.detect(environment: ["TMUX": ""], runTmux: { _ in "on" }) == .none)
         let inside = ["TMUX": "/tmp/tmux-0/default,1,0"]
-        #expect(Multiplexer.detect(environment: inside, askTmux: { "on\n" }) == .tmux(passthrough: true))
-        #expect(Multiplexer.detect(environment: inside, askTmux: { "all\n" }) == .tmux(passthrough: true))
-        #expect(Multiplexer.detect(environment: inside, askTmux: { "off\n" }) == .tmux(passthrough: false))
+        #expect(Multiplexer.detect(environment: inside, runTmux: { _ in "on\n" }) == .tmux(passthrough: true))
+        #expect(Multiplexer.detect(environment: inside, runTmux: { _ in "all\n" }) == .tmux(passthrough: true))
+        #expect(Multiplexer.detect(environment: inside, runTmux: { _ in "off\n" }) == .tmux(passthrough: false))
         // tmux gone or too old to know the option: no passthrough.
-        #expect(Multiplexer.detect(environment: inside, askTmux: { nil }) == .tmux(passthrough: false))
-        #expect(Multiplexer.detect(environment: inside, askTmux: { "" }) == .tmux(passthrough: false))
+        #expect(Multiplexer.detect(environment: inside, runTmux: { _ in nil }) == .tmux(passthrough: false))
+        #expect(Multiplexer.detect(environment: inside, runTmux: { _ in "" }) == .tmux(passthrough: false))
     }
 
     @Test func commandsRunWithoutAShell() {

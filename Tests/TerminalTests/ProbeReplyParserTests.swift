@@ -266,6 +266,7 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
                     + "\u{1B}[?62;c"))
         var expected = ProbeReplies()
         expected.deviceAttributes = [62]
+        expected.deviceAttributeReplies = 1
         #expect(parser.result == expected)
         #expect(parser.leftoverInput.isEmpty)
     }

@@ -21,7 +21,8 @@ import Testing
         let impersonator = TerminalImpersonator(master: pty.master, answer: terminal.replies.map { Array($0.utf8) })
 
         let started = FileDescriptorIO.monotonicMilliseconds()
-        let (replies, leftover) = try probeTerminal(inputFD: pty.slave, outputFD: pty.slave, timeoutMs: 2000)
+        let outcome = try probeTerminal(inputFD: pty.slave, outputFD: pty.slave, timeoutMs: 2000)
+        let (replies, leftover) = (outcome.replies, outcome.leftover)
         let elapsed = FileDescriptorIO.monotonicMilliseconds() - started
 
         #expect(impersonator.waitForQuery() == ProbeQuery.bytes)
@@ -30,6 +31,7 @@ import Testing
         #expect(capabilities(from: replies, winsize: terminal.winsize) == terminal.expected)
         // Finishing on DA1 means not waiting for the timeout.
         #expect(elapsed < 1000)
+        #expect(!outcome.timedOut && outcome.elapsedMs <= elapsed)
     }
 
     @Test func keysTypedDuringTheProbeComeBackAsLeftover() throws {
@@ -41,7 +43,8 @@ import Testing
         let impersonator = TerminalImpersonator(
             master: pty.master, answer: [typed, terminal.replyBytes, Array("q".utf8)])
 
-        let (replies, leftover) = try probeTerminal(inputFD: pty.slave, outputFD: pty.slave, timeoutMs: 2000)
+        let outcome = try probeTerminal(inputFD: pty.slave, outputFD: pty.slave, timeoutMs: 2000)
+        let (replies, leftover) = (outcome.replies, outcome.leftover)
         _ = impersonator.waitForQuery()
 
         #expect(replies.kittyGraphicsMessage == "OK")
@@ -59,13 +62,15 @@ import Testing
         let impersonator = TerminalImpersonator(master: pty.master, answer: [])
 
         let started = FileDescriptorIO.monotonicMilliseconds()
-        let (replies, leftover) = try probeTerminal(inputFD: pty.slave, outputFD: pty.slave, timeoutMs: 200)
+        let outcome = try probeTerminal(inputFD: pty.slave, outputFD: pty.slave, timeoutMs: 200)
+        let (replies, leftover) = (outcome.replies, outcome.leftover)
         let elapsed = FileDescriptorIO.monotonicMilliseconds() - started
 
         #expect(impersonator.waitForQuery() == ProbeQuery.bytes)
         #expect(replies == ProbeReplies())
         #expect(leftover.isEmpty)
         #expect(elapsed >= 195 && elapsed < 1500, "took \(elapsed) ms")
+        #expect(outcome.timedOut)
     }
 
     @Test func probeOnAClosedDescriptorThrows() {

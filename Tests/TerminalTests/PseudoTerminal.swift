@@ -72,7 +72,9 @@ final class TerminalImpersonator: @unchecked Sendable {
     private var receivedBytes: [UInt8] = []
     private let finished = DispatchSemaphore(value: 0)
 
-    init(master: Int32, answer pieces: [[UInt8]]) {
+    /// `delayMs`: how long the answer takes (a slow link) after the query arrives;
+    /// `gapMs` between the pieces.
+    init(master: Int32, answer pieces: [[UInt8]], delayMs: Int = 0, gapMs: Int = 3) {
         let thread = Thread { [self] in
             var received: [UInt8] = []
             let deadline = FileDescriptorIO.monotonicMilliseconds() + 2000
@@ -81,9 +83,10 @@ final class TerminalImpersonator: @unchecked Sendable {
             {
                 received += PseudoTerminal.read(master, quietMs: 20)
             }
+            if delayMs > 0 { usleep(useconds_t(delayMs * 1000)) }
             for piece in pieces {
                 try? Descriptor.writeAll(piece, to: master)
-                usleep(3000)
+                usleep(useconds_t(gapMs * 1000))
             }
             lock.withLock { receivedBytes = received }
             finished.signal()

@@ -1,8 +1,9 @@
+import ControlSequences
 import Glibc
 import Pixels
-import Plumbing
 import Testing
 
+@testable import Plumbing
 @testable import Terminal
 
 @Suite struct TerminalSessionTests {
@@ -109,6 +110,9 @@ import Testing
                     cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)))
         pty.setWindowSize(rows: 24, columns: 80, width: 0, height: 0)
         #expect(windowSize(fd: pty.slave) == WindowSize(cells: PixelSize(width: 80, height: 24), pixels: nil))
+        // A broken terminal's 65535x65535 cells are capped like --cells.
+        pty.setWindowSize(rows: 65535, columns: 65535, width: 0, height: 0)
+        #expect(windowSize(fd: pty.slave) == WindowSize(cells: PixelSize(width: 2048, height: 2048), pixels: nil))
         var fds: [Int32] = [-1, -1]
         #expect(pipe(&fds) == 0)
         defer {
@@ -132,83 +136,177 @@ private func raiseUnblocked(_ signal: Int32) {
     pthread_sigmask(SIG_SETMASK, &previous, nil)
 }
 
-/// Signal handlers are process-wide, so these tests run one at a time.
-@Suite(.serialized) struct EmergencyRestoreTests {
+/// Signal handlers are process-wide, so these tests run one at a time. No
+/// test raises a signal that would end or stop the test process itself:
+/// those paths run in a forked child (only async-signal-safe calls there).
+@Suite(.serialized) struct ProcessSignalsTests {
     private func currentHandler(_ signal: Int32) -> UnsafeRawPointer? {
         var action = sigaction()
         sigaction(signal, nil, &action)
         return unsafeBitCast(action.__sigaction_handler.sa_handler, to: UnsafeRawPointer?.self)
     }
 
-    @Test func signalsGoThroughThePipeAndHandlersAreRemovedOnRestore() throws {
-        let pty = try PseudoTerminal()
-        let before = [SIGTERM, SIGWINCH, SIGILL, SIGSEGV].map(currentHandler)
-        let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave, options: .rawModeOnly)
-        let pipe = try SignalPipe()
-        session.installEmergencyRestore(signalPipe: pipe)
-        for (signal, handler) in zip([SIGTERM, SIGWINCH, SIGILL, SIGSEGV], before) {
-            #expect(currentHandler(signal) != handler, "signal \(signal) has our handler")
+    /// A child that raises `signal` with it unblocked; the parent waits.
+    /// Returns the wait status.
+    private func forkRaising(_ signal: Int32, before: () -> Void = {}) -> Int32 {
+        let child = fork()
+        if child == 0 {
+            // Only async-signal-safe calls in the child of a threaded
+            // process; it inherited this worker thread's mask.
+            ProcessSignals.storage.pipeFD.store(-1, ordering: .releasing)
+            before()
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, signal)
+            sigprocmask(SIG_UNBLOCK, &set, nil)
+            raise(signal)
+            _exit(99)
         }
+        var status: Int32 = 0
+        _ = waitpid(child, &status, 0)
+        return status
+    }
 
+    @Test func handlersAreInstalledOnceAndStay() throws {
+        ProcessSignals.install()
+        let installed = [SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT, SIGWINCH, SIGSEGV].map(currentHandler)
+        for handler in installed { #expect(handler != nil) }
+        let pty = try PseudoTerminal()
+        let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave, options: .rawModeOnly)
+        #expect(ProcessSignals.terminalArmed)
+        session.restore()
+        #expect(!ProcessSignals.terminalArmed)
+        // Nothing replaces or removes them: every duty stays with one handler.
+        ProcessSignals.install()
+        #expect([SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT, SIGWINCH, SIGSEGV].map(currentHandler) == installed)
+    }
+
+    @Test func resizeAndContinueGoThroughThePipe() throws {
+        let pty = try PseudoTerminal()
+        let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave, options: .rawModeOnly)
+        defer { session.restore() }
+        let pipe = try SignalPipe()
         raiseUnblocked(SIGWINCH)
-        raiseUnblocked(SIGTERM)
-        #expect(pipe.takeSignals() == [SIGWINCH, SIGTERM])
+        raiseUnblocked(SIGCONT)
+        #expect(pipe.takeSignals() == [SIGWINCH, SIGCONT])
         #expect(pipe.takeSignals().isEmpty)
         // Reported, not acted on: the terminal is still in raw mode.
         #expect(pty.settings().c_lflag & tcflag_t(ICANON) == 0)
         #expect(pty.readFromMaster(quietMs: 20).isEmpty)
-
-        session.restore()
-        #expect([SIGTERM, SIGWINCH, SIGILL, SIGSEGV].map(currentHandler) == before)
     }
 
-    /// Skipped under ThreadSanitizer: it wraps signal handlers and defers
-    /// their delivery, and in the child of a forked threaded process (which
-    /// TSan does not support) the deferred SIGTERM never arrives, so the
-    /// child exits 99 untouched. ASan and plain runs check it.
-    @Test(
-        .disabled(
-            if: runningUnderThreadSanitizer, "ThreadSanitizer defers signals and does not support fork from threaded processes"))
-    func fatalSignalRestoresTheTerminalThenKills() throws {
+    @Test func closedPipeIsNeverWrittenByALateSignal() throws {
+        do {
+            _ = try SignalPipe()
+        }
+        // The pipe is gone; SIGWINCH must be harmless (no write to a reused fd).
+        #expect(ProcessSignals.storage.pipeFD.load(ordering: .acquiring) == -1)
+        raiseUnblocked(SIGWINCH)
+    }
+
+    /// Skipped under ThreadSanitizer (here and below): it wraps signal
+    /// handlers and defers their delivery, and in the child of a forked
+    /// threaded process (which TSan does not support) the deferred signal
+    /// never arrives. ASan and plain runs check it.
+    @Test(.disabled(if: runningUnderThreadSanitizer, "ThreadSanitizer defers signals in forked children"))
+    func terminationRestoresTheTerminalThenDiesBySignal() throws {
         let pty = try PseudoTerminal()
         let original = pty.settings()
         let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave)
         _ = pty.readFromMaster()
-        // Without a pipe, SIGTERM takes the same path as a crash signal.
-        session.installEmergencyRestore()
-
-        let child = fork()
-        if child == 0 {
-            // Only async-signal-safe calls in the child of a threaded process;
-            // it inherited this worker thread's mask, which blocks SIGTERM.
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, SIGTERM)
-            sigprocmask(SIG_UNBLOCK, &set, nil)
-            raise(SIGTERM)
-            _exit(99)
-        }
-        #expect(child > 0)
-        var status: Int32 = 0
-        #expect(waitpid(child, &status, 0) == child)
+        let status = forkRaising(SIGTERM)
         #expect(status & 0x7F == SIGTERM, "child died of SIGTERM (status \(status))")
-
-        #expect(pty.readFromMaster() == TerminalSession.restoreSequence)
+        // ST first: a picture cut in half must not swallow the rest.
+        #expect(pty.readFromMaster() == TerminalCommand.stringTerminator + TerminalSession.restoreSequence)
         #expect(sameSettings(pty.settings(), original))
         session.restore()
     }
 
-    @Test func closedPipeIsNeverWrittenByALateSignal() throws {
+    @Test(.disabled(if: runningUnderThreadSanitizer, "ThreadSanitizer defers signals in forked children"))
+    func crashRestoresTheTerminalThenChains() throws {
         let pty = try PseudoTerminal()
-        let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave, options: .rawModeOnly)
-        defer { session.restore() }
-        do {
-            let pipe = try SignalPipe()
-            session.installEmergencyRestore(signalPipe: pipe)
+        let original = pty.settings()
+        let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave)
+        _ = pty.readFromMaster()
+        // The handler that was there before gets the signal: here (set in
+        // the child, the test harness having its own) the default action.
+        let status = forkRaising(SIGQUIT) {
+            var defaultAction = sigaction()
+            defaultAction.__sigaction_handler.sa_handler = SIG_DFL
+            ProcessSignals.storage.previous[Int(SIGQUIT)] = defaultAction
+            ProcessSignals.storage.hasPrevious[Int(SIGQUIT)] = true
         }
-        // The pipe is gone; SIGWINCH must be harmless (no write to a reused fd).
-        #expect(EmergencyRestore.storage.pipeWriteFD.pointee == -1)
-        raiseUnblocked(SIGWINCH)
+        #expect(status & 0x7F == SIGQUIT, "child died of SIGQUIT (status \(status))")
+        #expect(pty.readFromMaster() == TerminalCommand.stringTerminator + TerminalSession.restoreSequence)
+        #expect(sameSettings(pty.settings(), original))
+        session.restore()
+    }
+
+    @Test(.disabled(if: runningUnderThreadSanitizer, "ThreadSanitizer defers signals in forked children"))
+    func terminationRemovesRegisteredFiles() throws {
+        let path = "/tmp/pxview-signal-test-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        let fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        #expect(fd >= 0)
+        close(fd)
+        let removal = try #require(ProcessSignals.removeOnExit(path))
+        defer {
+            ProcessSignals.forget(removal)
+            unlink(path)
+        }
+        let status = forkRaising(SIGHUP)
+        #expect(status & 0x7F == SIGHUP)
+        #expect(access(path, F_OK) != 0, "the child removed the registered file")
+    }
+
+    @Test func removalsAreRegisteredAndForgotten() throws {
+        let before = ProcessSignals.registeredRemovals
+        let first = try #require(ProcessSignals.removeOnExit("/tmp/pxview-a"))
+        let second = try #require(ProcessSignals.removeOnExit("/tmp/pxview-b"))
+        #expect(first != second)
+        #expect(ProcessSignals.registeredRemovals == before + 2)
+        ProcessSignals.forget(first)
+        ProcessSignals.forget(path: "/tmp/pxview-b")
+        #expect(ProcessSignals.registeredRemovals == before)
+        #expect(ProcessSignals.removeOnExit([UInt8](repeating: 0x61, count: 5000)) == nil)
+        #expect(ProcessSignals.removeOnExit(Array("a\0b".utf8)) == nil)
+    }
+
+    /// SIGTSTP with no loop listening: the handler gives the terminal back
+    /// (restore bytes, cooked settings), the process stops; SIGCONT brings
+    /// raw mode and the screen's modes back.
+    @Test(.disabled(if: runningUnderThreadSanitizer, "ThreadSanitizer defers signals in forked children"))
+    func stopGivesTheTerminalBackAndContinueTakesItAgain() throws {
+        let pty = try PseudoTerminal()
+        let original = pty.settings()
+        let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave)
+        let entered = pty.readFromMaster()
+        let raw = pty.settings()
+        let child = fork()
+        if child == 0 {
+            // Its own process group, with a parent outside it: never an
+            // orphaned group, whose stop signals the kernel would discard.
+            setpgid(0, 0)
+            ProcessSignals.storage.pipeFD.store(-1, ordering: .releasing)
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGTSTP)
+            sigaddset(&set, SIGCONT)
+            sigprocmask(SIG_UNBLOCK, &set, nil)
+            raise(SIGTSTP)
+            // Continued: the handler has taken the terminal again.
+            _exit(0)
+        }
+        var status: Int32 = 0
+        _ = waitpid(child, &status, WUNTRACED)
+        #expect(status & 0xFF == 0x7F && (status >> 8) & 0xFF == SIGTSTP, "child stopped (status \(status))")
+        #expect(pty.readFromMaster() == TerminalCommand.stringTerminator + TerminalSession.restoreSequence)
+        #expect(sameSettings(pty.settings(), original))
+        kill(child, SIGCONT)
+        _ = waitpid(child, &status, 0)
+        #expect(status == 0)
+        #expect(pty.readFromMaster() == entered)
+        #expect(sameSettings(pty.settings(), raw))
+        session.restore()
     }
 }
 

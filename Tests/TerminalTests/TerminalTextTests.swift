@@ -82,4 +82,27 @@ import Testing
         #expect(result == expected)
         #expect(TerminalText.displayWidth(result) <= max(0, width))
     }
+
+    @Test(arguments: [
+        ("hello world", 8, "…o world"),
+        ("hello", 5, "hello"),
+        ("hello", 1, "…"),
+        ("hello", 0, ""),
+        ("東京都庁", 5, "…都庁"),
+        // A wide character that would straddle the limit is dropped whole.
+        ("東京都庁", 4, "…庁"),
+        ("e\u{301}e\u{301}e\u{301}", 2, "…e\u{301}"),
+    ])
+    func tail(text: String, width: Int, expected: String) {
+        let result = TerminalText.tail(text, toWidth: width)
+        #expect(result == expected)
+        #expect(TerminalText.displayWidth(result) <= max(0, width))
+    }
+
+    /// One pass whatever the length: a megabyte cut to a line is instant
+    /// (trimmed one character at a time, 120 KB took 25 s).
+    @Test func tailOfAMegabyteIsTheLastCells() {
+        let text = String(repeating: "x", count: 1 << 20) + "end"
+        #expect(TerminalText.tail(text, toWidth: 10) == "…xxxxxxend")
+    }
 }

@@ -47,6 +47,12 @@ import Testing
         #expect(forced.status == 0)
         #expect(contents(target) == (try catalogFile("web/cat.jpg")))
         #expect(sandbox.workFiles() == ["pixabay-101.jpg"])
+
+        // --force replaces a file, never a device or a FIFO.
+        #expect(mkfifo(sandbox.workDirectory + "/fifo", 0o600) == 0)
+        let fifo = try sandbox.run(["save", "101", "--force", "--out", "fifo"] + pixabay.options)
+        #expect(fifo.status == 1)
+        #expect(fifo.err == "pxview: cannot write fifo: not a regular file (a device or a folder is never replaced)\n")
     }
 
     @Test func saveToANamedFileOrDirectoryOffline() throws {

@@ -88,6 +88,13 @@ func runCaptured(
         stderr: [UInt8](FileManager.default.contents(atPath: errPath) ?? Data()))
 }
 
+/// True when `process` ended by `signal`, as a shell sees a process it
+/// stopped: pxview cleans up, then lets the signal's default action end it
+/// (so a script looping over pxview stops on Ctrl-C too).
+func endedBySignal(_ process: Process, _ signal: Int32) -> Bool {
+    process.terminationReason == .uncaughtSignal && process.terminationStatus == signal
+}
+
 /// The `pxview` binary SwiftPM built next to this test bundle (pxviewTests
 /// depends on the pxview target, so `swift test` builds it first).
 func pxviewExecutable() throws -> String {

@@ -36,6 +36,7 @@ import Testing
                   save ID            download one image to a file
                   fav add|rm|list    keep favourites
                   cache info|clear   the disk cache
+                  doctor             what pxview found out about the terminal, and how to get real pixels
                   completions SHELL  shell completions (bash, zsh or fish)
                   man                the manual page (roff)
                   help [COMMAND]     this help, or a command's
@@ -98,7 +99,7 @@ import Testing
         #expect(bash.hasSuffix("\ncomplete -F _pxview pxview\n"))
         for line in [
             "        \"\")",
-            "            elif ((positionals == 0)); then _pxview_words 'show search open save fav cache completions man help'",
+            "            elif ((positionals == 0)); then _pxview_words 'show search open save fav cache doctor completions man help'",
             "                --protocol) _pxview_words 'auto sixel kitty blocks'; return ;;",
             "                --fit) _pxview_words 'contain cover down'; return ;;",
             "                --bg) _pxview_words 'auto none checker black white gray'; return ;;",
@@ -158,7 +159,7 @@ import Testing
     /// The script in a real bash: what TAB offers after each command line.
     @Test func bashCompletesWhatTheTableSays() throws {
         let cases: [(words: [String], offered: String)] = [
-            (["pxview", ""], "show search open save fav cache completions man help"),
+            (["pxview", ""], "show search open save fav cache doctor completions man help"),
             (["pxview", "s"], "show search save"),
             (["pxview", "--protocol", "k"], "kitty"),
             (["pxview", "--protocol", "kitty", "op"], "open"),
@@ -173,14 +174,18 @@ import Testing
             (["pxview", "completions", ""], "bash zsh fish"),
             (["pxview", "show", "SCRATCH/ph"], "SCRATCH/photo.jpg"),
             (["pxview", "save", "1", "-o", "SCRATCH/ph"], "SCRATCH/photo.jpg"),
+            // A name holding a newline is one candidate, not two.
+            (["pxview", "show", "SCRATCH/two"], "SCRATCH/two<NL>lines.jpg"),
         ]
         let scratch = try TemporaryDirectory()
         #expect(FileManager.default.createFile(atPath: scratch.file("photo.jpg"), contents: Data()))
+        #expect(FileManager.default.createFile(atPath: scratch.file("two\nlines.jpg"), contents: Data()))
         let quoted = { (word: String) in "'" + word.replacingOccurrences(of: "SCRATCH", with: scratch.path) + "'" }
         var script = scripts.bash + "\n"
         for (words, _) in cases {
             script += "COMP_WORDS=(\(words.map(quoted).joined(separator: " "))); COMP_CWORD=\(words.count - 1); COMPREPLY=()\n"
-            script += "_pxview; echo \"${COMPREPLY[*]}\"\n"
+            // A newline inside a candidate shows as <NL>, so lines stay lines.
+            script += "_pxview; echo \"${COMPREPLY[*]//$'\\n'/<NL>}\"\n"
         }
         let result = try runShell("/bin/bash", ["--norc", "/dev/stdin"], input: script)
         #expect(result.status == 0)

@@ -7,42 +7,128 @@ import Testing
 /// terminal emulator, answers the capability probe like a sixel terminal
 /// or like kitty, types keys, and checks the frames and the restore.
 final class PseudoTerminalSession: @unchecked Sendable {
-    enum Emulation {
+    indirect enum Emulation: Sendable {
         case sixel, kitty
+        /// A terminal that answers nothing (a very slow link, a dead one).
+        case silent
+        /// tmux without `$TMUX` (a remote shell): it answers XTVERSION and
+        /// DA1 sent to it itself, and passes what is wrapped to `outer`
+        /// (whose answers come back) only with passthrough on.
+        case remoteTmux(passthrough: Bool, outer: Emulation)
 
         var probeReply: [UInt8] {
             switch self {
             case .sixel: return Array("\u{1B}[?62;4;22c".utf8)
             case .kitty: return Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c".utf8)
+            case .silent: return []
+            case .remoteTmux: return Array("\u{1B}[?1;2c".utf8)
+            }
+        }
+
+        /// The answers to one query the program sent: a DA1 sent directly
+        /// or wrapped in passthrough (every probe ends with one), or XTVERSION sent directly.
+        func answer(_ query: Query) -> [UInt8] {
+            switch (self, query) {
+            case (.remoteTmux, .version): return Array("\u{1B}P>|tmux 3.3a\u{1B}\\".utf8)
+            case (.remoteTmux, .deviceAttributes): return probeReply
+            case (.remoteTmux(let passthrough, let outer), .wrappedDeviceAttributes):
+                return passthrough ? outer.probeReply : []
+            case (_, .version): return []
+            default: return probeReply
             }
         }
     }
 
+    enum Query: Sendable {
+        case deviceAttributes, wrappedDeviceAttributes, version
+    }
+
+    static let wrappedDA1 = Array("\u{1B}\u{1B}[c".utf8)
+    static let rawDA1 = Array("\u{1B}[c".utf8)
+    static let rawVersion = Array("\u{1B}[>q".utf8)
+
+    /// The queries that end in `bytes` after `skip` (bytes already looked at).
+    /// Only ESCs are looked at closely: the reader must keep up with
+    /// megabytes of frames, or pxview's writes block on it.
+    static func queries(in bytes: [UInt8], after skip: Int) -> [Query] {
+        var found: [Query] = []
+        func matches(_ needle: [UInt8], at index: Int) -> Bool {
+            guard index + needle.count <= bytes.count, index + needle.count > skip else { return false }
+            for offset in 1..<needle.count where bytes[index + offset] != needle[offset] { return false }
+            return true
+        }
+        var index = 0
+        while let next = bytes[index...].firstIndex(of: 0x1B) {
+            index = next
+            let afterEscape = index == 0 || bytes[index - 1] != 0x1B
+            if matches(wrappedDA1, at: index) {
+                found.append(.wrappedDeviceAttributes)
+                index += wrappedDA1.count
+            } else if afterEscape, matches(rawDA1, at: index) {
+                found.append(.deviceAttributes)
+                index += rawDA1.count
+            } else if afterEscape, matches(rawVersion, at: index) {
+                found.append(.version)
+                index += rawVersion.count
+            } else {
+                index += 1
+            }
+            if index >= bytes.count { break }
+        }
+        return found
+    }
+
     let master: Int32
+    /// The terminal's device, for reading its settings as the shell would.
+    let slavePath: String
     let process = Process()
     private let lock = NSLock()
     private var received: [UInt8] = []
     private var readerDone = false
+    private var paused = false
 
-    init(arguments: [String], emulation: Emulation, rows: UInt16 = 12, columns: UInt16 = 40) throws {
+    /// - Parameters:
+    ///   - executable: what to run (default: the pxview binary).
+    ///   - controllingTerminal: run it as a session leader whose controlling
+    ///     terminal is the pty (`setsid -c`), as a shell in a terminal window
+    ///     is: job control works, and the kernel signals its foreground group.
+    init(
+        arguments: [String], emulation: Emulation, rows: UInt16 = 12, columns: UInt16 = 40,
+        executable: URL = PseudoTerminalSession.binary, environment: [String: String] = PseudoTerminalSession.environment,
+        controllingTerminal: Bool = false, pixelsPerCell: (UInt16, UInt16) = (8, 16), workingDirectory: String? = nil,
+        replyDelayMs: Int = 0
+    ) throws {
         let (master, slavePath) = try PseudoTerminalDevice.openMaster()
         self.master = master
+        self.slavePath = slavePath
         // 8x16-pixel cells: small frames keep debug builds quick.
-        PseudoTerminalDevice.setWindowSize(master, rows: rows, columns: columns, width: columns * 8, height: rows * 16)
+        PseudoTerminalDevice.setWindowSize(
+            master, rows: rows, columns: columns, width: columns &* pixelsPerCell.0, height: rows &* pixelsPerCell.1)
         guard let slave = FileHandle(forUpdatingAtPath: slavePath) else { throw POSIXError(.ENODEV) }
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        process.environment = Self.environment
+        if controllingTerminal {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+            // --wait: setsid forks when it leads a process group, and its
+            // exit must be the program's.
+            process.arguments = ["--ctty", "--wait", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
+        process.environment = environment
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
         process.standardInput = slave
         process.standardOutput = slave
         process.standardError = slave
         try process.run()
         try slave.close()
         let fd = master
-        let reply = emulation.probeReply
         Thread { [self] in
-            var answered = false
             while true {
+                if lock.withLock({ paused }) {
+                    if !process.isRunning { break }
+                    usleep(10_000)
+                    continue
+                }
                 var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&descriptor, 1, 100)
                 if ready < 0 && errno == EINTR { continue }
@@ -53,17 +139,39 @@ final class PseudoTerminalSession: @unchecked Sendable {
                 var buffer = [UInt8](repeating: 0, count: 65536)
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count <= 0 { break }
-                let all: [UInt8] = lock.withLock {
+                // Every query is answered (a shell may start pxview twice).
+                let queries: [Query] = lock.withLock {
+                    let overlap = Array(received.suffix(4))
                     received += buffer.prefix(count)
-                    return received
+                    return Self.queries(in: overlap + buffer.prefix(count), after: overlap.count)
                 }
-                if !answered, all.containsSequence(Array("\u{1B}[c".utf8)) {
-                    answered = true
-                    _ = reply.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                // tmux answers what was sent to it while it reads it; the
+                // outer terminal's answers come through it after.
+                let answers =
+                    queries.filter { $0 != .wrappedDeviceAttributes }.flatMap(emulation.answer)
+                    + queries.filter { $0 == .wrappedDeviceAttributes }.flatMap(emulation.answer)
+                if !answers.isEmpty {
+                    if replyDelayMs > 0 { usleep(useconds_t(replyDelayMs * 1000)) }
+                    _ = answers.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
                 }
             }
             lock.withLock { readerDone = true }
         }.start()
+    }
+
+    /// Stops (or resumes) reading what the program writes, as a frozen
+    /// window or a stalled SSH link does: its writes block once the pty fills.
+    func pauseReading(_ pause: Bool) {
+        lock.withLock { paused = pause }
+    }
+
+    /// The terminal's settings now (ICANON, ECHO: what the shell will get).
+    func settings() -> termios? {
+        let fd = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var settings = termios()
+        return tcgetattr(fd, &settings) == 0 ? settings : nil
     }
 
     deinit {
@@ -107,6 +215,25 @@ final class PseudoTerminalSession: @unchecked Sendable {
         while Date() < deadline {
             if output.occurrences(of: bytes) >= count { return true }
             usleep(10_000)
+        }
+        return false
+    }
+
+    /// Waits (at most `seconds`) until nothing new has arrived for `quietMs`.
+    @discardableResult
+    func waitForQuiet(quietMs: Int = 500, seconds: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var count = lock.withLock { received.count }
+        var since = Date()
+        while Date() < deadline {
+            usleep(20_000)
+            let now = lock.withLock { received.count }
+            if now != count {
+                count = now
+                since = Date()
+            } else if Date().timeIntervalSince(since) * 1000 >= Double(quietMs) {
+                return true
+            }
         }
         return false
     }
@@ -238,7 +365,8 @@ func expectRestored(_ session: PseudoTerminalSession) {
         let session = try PseudoTerminalSession(arguments: ["show", "-i", fixtureImage], emulation: .sixel)
         #expect(session.waitFor(sixelStart))
         session.process.terminate()
-        #expect(session.waitForExit() == 128 + SIGTERM)
+        _ = session.waitForExit()
+        #expect(endedBySignal(session.process, SIGTERM))
         expectRestored(session)
     }
 
@@ -246,7 +374,8 @@ func expectRestored(_ session: PseudoTerminalSession) {
         let session = try PseudoTerminalSession(arguments: ["show", "-i", fixtureImage], emulation: .sixel)
         #expect(session.waitFor(sixelStart))
         kill(session.process.processIdentifier, SIGHUP)
-        #expect(session.waitForExit() == 128 + SIGHUP)
+        _ = session.waitForExit()
+        #expect(endedBySignal(session.process, SIGHUP))
         expectRestored(session)
     }
 

@@ -1,0 +1,579 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The one signal story of the process. Every signal pxview cares about
+/// has exactly one handler, installed once at start (`install()`), and
+/// that handler knows every duty a signal can bring: put the terminal back,
+/// close a picture cut in half, remove temporary files and shared-memory
+/// objects, tell the event loop. Handlers are never replaced by a later
+/// caller, so no duty is ever forgotten (a save's temporary-file handler
+/// once replaced the terminal's and left the terminal raw on SIGTERM).
+///
+/// - SIGTERM, SIGHUP, SIGINT: when an event loop listens (`reportingPipe`),
+///   it is told and gets `gracefulSeconds` to end on its own; while a
+///   one-shot drawing is being written (`OutputGuard`), the writer stops
+///   between slices. Either way an alarm then ends the process, so a
+///   terminal that stopped reading (a stalled link) cannot keep it alive.
+///   With nobody to end gracefully, or on a second request, the process
+///   ends at once (`exitNow`): the open picture closed, the terminal
+///   restored, registered files removed, then the signal delivered again
+///   with its default action, so a shell sees "killed by SIGINT" and a
+///   script loop stops too.
+/// - SIGTSTP (and, from raw mode, the Ctrl-Z byte, which the loop turns
+///   into `stopProcess()`): the terminal is restored, the process stops,
+///   and on SIGCONT raw mode and the screen's modes come back. A listening
+///   loop does this itself (it also redraws); otherwise the handler does it.
+/// - SIGCONT, SIGWINCH: told to the listening loop.
+/// - SIGSEGV and the other crash signals: the terminal restored, files
+///   removed, then the signal handed to whatever handled it before (the
+///   Swift backtracer, or the default action).
+///
+/// Signals ignored when pxview started (`nohup`, a background job of a
+/// non-interactive shell) stay ignored.
+///
+/// A handler may only touch memory that exists whatever happens and only
+/// make async-signal-safe calls (write, open, poll, tcsetattr, sigaction,
+/// unlink, raise, alarm, _exit). So everything it needs lives in one
+/// `Storage` made once for the whole process: pxview's only global mutable
+/// state, there because a signal handler can reach nothing else.
+public enum ProcessSignals {
+    /// Requests to stop.
+    public static let terminationSignals: [Int32] = [SIGTERM, SIGHUP, SIGINT]
+    /// After these the process must not go on.
+    public static let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGQUIT]
+    /// Told to a listening loop, nothing more.
+    static let reportedSignals: [Int32] = [SIGWINCH, SIGCONT]
+
+    /// How long a listening loop or a sliced drawing has to end by itself
+    /// once asked: the viewer's own teardown takes milliseconds, so this
+    /// only ever runs out when a write to the terminal is stuck.
+    static let gracefulSeconds: UInt32 = 1
+    /// How long the last restore waits for a terminal that reads slowly
+    /// (an SSH link) before giving up on it: with `gracefulSeconds`, a
+    /// stop request ends the process within about 2 s, whatever the terminal does.
+    static let restoreBudgetMilliseconds = 1000
+    /// Files and objects that can be registered for removal at once: a
+    /// save's temporary file, the probe's two objects, and the kitty
+    /// objects of one frame of grid tiles (12 uploads at 80x24, more on a
+    /// big window; beyond the slots an object is still removed normally
+    /// and swept by the next run).
+    static let removalSlots = 64
+    static let pathCapacity = 4096
+    static let bytesCapacity = 512
+
+    // MARK: Storage
+
+    /// A fixed buffer of bytes a handler may write.
+    final class ByteBuffer: @unchecked Sendable {
+        let bytes: UnsafeMutablePointer<UInt8>
+        let count = Atomic<Int>(0)
+
+        init(capacity: Int) {
+            bytes = .allocate(capacity: capacity)
+            bytes.initialize(repeating: 0, count: capacity)
+        }
+    }
+
+    /// One file to remove if the process ends: `state` 0 free, 1 being
+    /// filled, 2 a path to unlink. The path is written while the state is
+    /// 1 and published with a releasing store, so a handler on another
+    /// core never reads half a path.
+    final class RemovalSlot: @unchecked Sendable {
+        let state = Atomic<Int32>(0)
+        let path: UnsafeMutablePointer<CChar>
+
+        init() {
+            path = .allocate(capacity: pathCapacity + 1)
+            path.initialize(repeating: 0, count: pathCapacity + 1)
+        }
+    }
+
+    final class Storage: @unchecked Sendable {
+        let installed = Atomic<Int32>(0)
+        /// The first termination signal received, 0 if none.
+        let termination = Atomic<Int32>(0)
+        /// The listening loop's wake-up pipe, -1 when none.
+        let pipeFD = Atomic<Int32>(-1)
+        /// 1 while `OutputGuard` draws to `drawFD`.
+        let drawing = Atomic<Int32>(0)
+        let drawFD = Atomic<Int32>(1)
+        let drawPath: UnsafeMutablePointer<CChar>
+        let closingBytes = ByteBuffer(capacity: 64)
+
+        /// The terminal to put back: 1 while armed.
+        let terminalArmed = Atomic<Int32>(0)
+        let terminalOwner = Atomic<Int>(0)
+        let inputFD = Atomic<Int32>(-1)
+        let outputFD = Atomic<Int32>(-1)
+        /// `/proc/self/fd/N` of the output: reopened non-blocking by a
+        /// handler, so a terminal that stopped reading cannot block it.
+        let outputPath: UnsafeMutablePointer<CChar>
+        let original: UnsafeMutablePointer<termios>
+        let raw: UnsafeMutablePointer<termios>
+        let restoreBytes = ByteBuffer(capacity: bytesCapacity)
+        let enterBytes = ByteBuffer(capacity: bytesCapacity)
+
+        let slots: [RemovalSlot]
+
+        /// Indexed by signal number: the action that was there before, for crash signals.
+        let previous: UnsafeMutablePointer<sigaction>
+        let hasPrevious: UnsafeMutablePointer<Bool>
+
+        static let signalSlots = 65
+
+        init() {
+            func cString(_ capacity: Int) -> UnsafeMutablePointer<CChar> {
+                let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
+                pointer.initialize(repeating: 0, count: capacity)
+                return pointer
+            }
+            drawPath = cString(64)
+            outputPath = cString(64)
+            original = .allocate(capacity: 1)
+            original.initialize(to: termios())
+            raw = .allocate(capacity: 1)
+            raw.initialize(to: termios())
+            slots = (0..<ProcessSignals.removalSlots).map { _ in RemovalSlot() }
+            previous = .allocate(capacity: Self.signalSlots)
+            previous.initialize(repeating: sigaction(), count: Self.signalSlots)
+            hasPrevious = .allocate(capacity: Self.signalSlots)
+            hasPrevious.initialize(repeating: false, count: Self.signalSlots)
+        }
+    }
+
+    static let storage = Storage()
+
+    // MARK: Installing
+
+    /// Installs every handler, once; later calls do nothing. Call first
+    /// thing in `main`, and from anything that needs the handlers (a
+    /// terminal session, a guarded drawing), so none works without them.
+    public static func install() {
+        let state = storage
+        guard state.installed.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        ProcessSignals.setPath(state.drawPath, fd: 1)
+        let closing: [UInt8] = [0x1B, 0x5C, 0x1B, 0x5B, 0x30, 0x6D, 0x0D, 0x0A]  // ST, SGR 0, CR LF
+        copy(closing, into: state.closingBytes, capacity: 64)
+        for signal in terminationSignals {
+            setHandler(onTermination, for: signal, restart: false, keepIgnored: true)
+        }
+        setHandler(onAlarm, for: SIGALRM, restart: true, keepIgnored: false)
+        setHandler(onStop, for: SIGTSTP, restart: true, keepIgnored: true)
+        setHandler(onReport, for: SIGWINCH, restart: true, keepIgnored: false)
+        setHandler(onContinue, for: SIGCONT, restart: true, keepIgnored: false)
+        for signal in fatalSignals {
+            setHandler(onFatal, for: signal, restart: true, keepIgnored: false, savePrevious: true)
+        }
+    }
+
+    /// The signals a handler blocks while it runs: the ones that share its state.
+    private static func blockedWhileHandling() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in terminationSignals + reportedSignals + [SIGTSTP, SIGALRM] { sigaddset(&set, signal) }
+        return set
+    }
+
+    private static func setHandler(
+        _ handler: @convention(c) (Int32) -> Void, for signal: Int32, restart: Bool, keepIgnored: Bool,
+        savePrevious: Bool = false
+    ) {
+        var current = sigaction()
+        sigaction(signal, nil, &current)
+        if keepIgnored, unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1 { return }  // SIG_IGN
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = handler
+        action.sa_mask = blockedWhileHandling()
+        action.sa_flags = restart ? SA_RESTART : 0
+        var previous = sigaction()
+        guard sigaction(signal, &action, &previous) == 0 else { return }
+        if savePrevious {
+            storage.previous[Int(signal)] = previous
+            storage.hasPrevious[Int(signal)] = true
+        }
+    }
+
+    // MARK: The terminal
+
+    /// Records the terminal to put back should the process end or stop:
+    /// `original` settings and `restoreBytes` to leave, `raw` settings and
+    /// `enterBytes` to come back after a stop. Called before the terminal
+    /// leaves cooked mode, so no signal finds it raw and unrecorded.
+    /// `owner` names the session; the last to arm wins.
+    public static func armTerminal(
+        owner: Int, inputFD: Int32, outputFD: Int32, original: termios, raw: termios, restoreBytes: [UInt8],
+        enterBytes: [UInt8]
+    ) {
+        install()
+        let state = storage
+        state.terminalArmed.store(0, ordering: .releasing)
+        state.inputFD.store(inputFD, ordering: .relaxed)
+        state.outputFD.store(outputFD, ordering: .relaxed)
+        setPath(state.outputPath, fd: outputFD)
+        state.original.pointee = original
+        state.raw.pointee = raw
+        // A picture cut in half would swallow what follows: ST ends it first.
+        copy(restoreBytes.isEmpty ? [] : [0x1B, 0x5C] + restoreBytes, into: state.restoreBytes, capacity: bytesCapacity)
+        copy(enterBytes, into: state.enterBytes, capacity: bytesCapacity)
+        state.terminalOwner.store(owner, ordering: .relaxed)
+        state.terminalArmed.store(1, ordering: .releasing)
+    }
+
+    /// The terminal is back to normal (or was never changed): nothing to restore.
+    public static func disarmTerminal(owner: Int) {
+        let state = storage
+        guard state.terminalOwner.load(ordering: .relaxed) == owner else { return }
+        state.terminalArmed.store(0, ordering: .releasing)
+        state.terminalOwner.store(0, ordering: .relaxed)
+    }
+
+    /// True while a terminal is recorded for restoring.
+    public static var terminalArmed: Bool { storage.terminalArmed.load(ordering: .acquiring) == 1 }
+
+    // MARK: The listening loop
+
+    /// The event loop's wake-up pipe: termination requests, SIGTSTP,
+    /// SIGCONT and SIGWINCH are written to it as one byte each (the signal
+    /// number) instead of being acted on in the handler.
+    public static func setReportingPipe(_ writeFD: Int32) {
+        install()
+        storage.pipeFD.store(writeFD, ordering: .releasing)
+    }
+
+    /// A closing pipe must not be written to by a late signal.
+    public static func clearReportingPipe(_ writeFD: Int32) {
+        _ = storage.pipeFD.compareExchange(expected: writeFD, desired: -1, ordering: .acquiringAndReleasing)
+    }
+
+    /// The first termination signal received, if any: the process is ending.
+    public static var terminationRequested: Int32? {
+        let signal = storage.termination.load(ordering: .acquiring)
+        return signal == 0 ? nil : signal
+    }
+
+    // MARK: Drawing
+
+    /// `OutputGuard` is writing a picture to `fd`: a stop request is then
+    /// honoured between slices, and an end by alarm first closes it.
+    public static func beginDrawing(fd: Int32) {
+        install()
+        let state = storage
+        if state.drawFD.load(ordering: .relaxed) != fd {
+            state.drawFD.store(fd, ordering: .relaxed)
+            setPath(state.drawPath, fd: fd)
+        }
+        state.drawing.store(1, ordering: .releasing)
+    }
+
+    public static func endDrawing() {
+        storage.drawing.store(0, ordering: .releasing)
+    }
+
+    // MARK: Files to remove
+
+    /// A registration for removal at exit; `forget` it once the file is
+    /// gone or kept on purpose.
+    public struct Removal: Sendable, Equatable {
+        let slot: Int
+    }
+
+    /// Registers `path` (bytes, as the kernel takes them) to be unlinked
+    /// if the process ends by a signal or `exit(_:)`. Nil when it cannot
+    /// be registered (every slot taken, a path too long or holding NUL):
+    /// then only normal removal and the next run's sweep remove it.
+    public static func removeOnExit(_ path: [UInt8]) -> Removal? {
+        guard path.count <= pathCapacity, !path.isEmpty, !path.contains(0) else { return nil }
+        install()
+        for (index, slot) in storage.slots.enumerated() {
+            guard slot.state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+            else { continue }
+            for (offset, byte) in path.enumerated() { slot.path[offset] = CChar(bitPattern: byte) }
+            slot.path[path.count] = 0
+            slot.state.store(2, ordering: .releasing)
+            return Removal(slot: index)
+        }
+        return nil
+    }
+
+    public static func removeOnExit(_ path: String) -> Removal? { removeOnExit(Array(path.utf8)) }
+
+    public static func forget(_ removal: Removal?) {
+        guard let removal, storage.slots.indices.contains(removal.slot) else { return }
+        storage.slots[removal.slot].state.store(0, ordering: .releasing)
+    }
+
+    /// Forgets the registration of `path`, wherever it was made.
+    public static func forget(path: String) {
+        let bytes = Array(path.utf8).map { CChar(bitPattern: $0) }
+        guard bytes.count <= pathCapacity else { return }
+        for slot in storage.slots where slot.state.load(ordering: .acquiring) == 2 {
+            var same = slot.path[bytes.count] == 0
+            var index = 0
+            while same && index < bytes.count {
+                same = slot.path[index] == bytes[index]
+                index += 1
+            }
+            if same {
+                slot.state.store(0, ordering: .releasing)
+                return
+            }
+        }
+    }
+
+    /// `body`, with `path` removed should the process end meanwhile.
+    public static func removing<T>(_ path: [UInt8], during body: () throws -> T) rethrows -> T {
+        let removal = removeOnExit(path)
+        defer { forget(removal) }
+        return try body()
+    }
+
+    /// The number of paths registered now (tests).
+    public static var registeredRemovals: Int {
+        storage.slots.filter { $0.state.load(ordering: .acquiring) == 2 }.count
+    }
+
+    // MARK: Ending
+
+    /// The normal end of `main`: registered files removed, then `exit(code)`;
+    /// after a termination request, the signal is delivered again with its
+    /// default action instead, as the shell expects of a process it stopped.
+    public static func exit(_ code: Int32) -> Never {
+        removeRegistered()
+        if let signal = terminationRequested { die(signal) }
+        exitProcess(code)
+    }
+
+    /// Ends the process at once for `signal`: the drawing closed, the
+    /// terminal restored, registered files removed, the signal delivered
+    /// with its default action. Async-signal-safe.
+    public static func exitNow(signal: Int32) -> Never {
+        closeDrawing()
+        restoreTerminal()
+        removeRegistered()
+        die(signal)
+    }
+
+    /// Stops the process as SIGTSTP's default action would, and returns
+    /// once it is continued (SIGCONT); pxview's handler is back in place
+    /// afterwards. The caller has restored the terminal first.
+    /// Async-signal-safe.
+    public static func stopProcess() {
+        var defaultAction = sigaction()
+        defaultAction.__sigaction_handler.sa_handler = SIG_DFL
+        sigemptyset(&defaultAction.sa_mask)
+        var ours = sigaction()
+        sigaction(SIGTSTP, &defaultAction, &ours)
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGTSTP)
+        var previousMask = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &unblock, &previousMask)
+        raise(SIGTSTP)
+        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+        sigaction(SIGTSTP, &ours, nil)
+    }
+
+    // MARK: Handlers (async-signal-safe only)
+
+    private static let onTermination: @convention(c) (Int32) -> Void = { signal in
+        let savedErrno = errno
+        let state = storage
+        let first = state.termination.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing)
+            .exchanged
+        if first {
+            let pipe = state.pipeFD.load(ordering: .acquiring)
+            if pipe >= 0 {
+                report(signal, to: pipe)
+                alarm(gracefulSeconds)
+                errno = savedErrno
+                return
+            }
+            if state.drawing.load(ordering: .acquiring) == 1 {
+                alarm(gracefulSeconds)
+                errno = savedErrno
+                return
+            }
+        }
+        exitNow(signal: signal)
+    }
+
+    /// The graceful time is up.
+    private static let onAlarm: @convention(c) (Int32) -> Void = { _ in
+        let signal = storage.termination.load(ordering: .acquiring)
+        if signal != 0 { exitNow(signal: signal) }
+    }
+
+    private static let onStop: @convention(c) (Int32) -> Void = { signal in
+        let savedErrno = errno
+        let state = storage
+        let pipe = state.pipeFD.load(ordering: .acquiring)
+        if pipe >= 0 {
+            report(signal, to: pipe)
+            errno = savedErrno
+            return
+        }
+        let wasArmed = restoreTerminal()
+        stopProcess()
+        if wasArmed {
+            tcsetattr(state.inputFD.load(ordering: .relaxed), TCSANOW, state.raw)
+            writeWithinBudget(state.enterBytes, fd: state.outputFD.load(ordering: .relaxed), reopen: state.outputPath)
+            state.terminalArmed.store(1, ordering: .releasing)
+        }
+        errno = savedErrno
+    }
+
+    private static let onContinue: @convention(c) (Int32) -> Void = { signal in
+        let savedErrno = errno
+        let state = storage
+        let pipe = state.pipeFD.load(ordering: .acquiring)
+        if pipe >= 0 {
+            report(signal, to: pipe)
+        } else if state.terminalArmed.load(ordering: .acquiring) == 1 {
+            // Stopped by SIGSTOP, which no handler sees: the shell may have
+            // put its own settings back meanwhile.
+            tcsetattr(state.inputFD.load(ordering: .relaxed), TCSANOW, state.raw)
+        }
+        errno = savedErrno
+    }
+
+    private static let onReport: @convention(c) (Int32) -> Void = { signal in
+        let savedErrno = errno
+        let pipe = storage.pipeFD.load(ordering: .acquiring)
+        if pipe >= 0 { report(signal, to: pipe) }
+        errno = savedErrno
+    }
+
+    /// Restores, then hands the signal to the handler that was there
+    /// before (delivered as soon as this one returns, since it is blocked
+    /// while this one runs).
+    private static let onFatal: @convention(c) (Int32) -> Void = { signal in
+        let savedErrno = errno
+        closeDrawing()
+        restoreTerminal()
+        removeRegistered()
+        let state = storage
+        if signal > 0, signal < Int32(Storage.signalSlots), state.hasPrevious[Int(signal)] {
+            sigaction(signal, state.previous + Int(signal), nil)
+        } else {
+            var defaultAction = sigaction()
+            defaultAction.__sigaction_handler.sa_handler = SIG_DFL
+            sigaction(signal, &defaultAction, nil)
+        }
+        errno = savedErrno
+        raise(signal)
+    }
+
+    // MARK: Handler pieces (async-signal-safe only)
+
+    private static func report(_ signal: Int32, to pipe: Int32) {
+        var byte = UInt8(truncatingIfNeeded: signal)
+        _ = write(pipe, &byte, 1)
+    }
+
+    /// Puts the recorded terminal back: the restore bytes, then the
+    /// original settings (TCSANOW: never wait on a terminal that may have
+    /// stopped reading). False when no terminal was recorded.
+    @discardableResult
+    static func restoreTerminal() -> Bool {
+        let state = storage
+        guard state.terminalArmed.exchange(0, ordering: .acquiringAndReleasing) == 1 else { return false }
+        writeWithinBudget(state.restoreBytes, fd: state.outputFD.load(ordering: .relaxed), reopen: state.outputPath)
+        tcsetattr(state.inputFD.load(ordering: .relaxed), TCSANOW, state.original)
+        return true
+    }
+
+    /// Ends a picture `OutputGuard` was writing.
+    private static func closeDrawing() {
+        let state = storage
+        guard state.drawing.exchange(0, ordering: .acquiringAndReleasing) == 1 else { return }
+        writeWithinBudget(state.closingBytes, fd: state.drawFD.load(ordering: .relaxed), reopen: state.drawPath)
+    }
+
+    static func removeRegistered() {
+        for slot in storage.slots where slot.state.load(ordering: .acquiring) == 2 {
+            unlink(slot.path)
+            slot.state.store(0, ordering: .releasing)
+        }
+    }
+
+    private static func die(_ signal: Int32) -> Never {
+        var defaultAction = sigaction()
+        defaultAction.__sigaction_handler.sa_handler = SIG_DFL
+        sigemptyset(&defaultAction.sa_mask)
+        sigaction(signal, &defaultAction, nil)
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, signal)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        raise(signal)
+        _exit(128 + signal)
+    }
+
+    /// Writes `buffer` to `fd` without ever blocking for long: a terminal is
+    /// reopened non-blocking through `/proc/self/fd` (its own open file, so
+    /// the shell's stays blocking), and a full one is waited on for at most
+    /// `restoreBudgetMilliseconds`.
+    private static func writeWithinBudget(_ buffer: ByteBuffer, fd: Int32, reopen: UnsafeMutablePointer<CChar>) {
+        let count = buffer.count.load(ordering: .acquiring)
+        guard count > 0, fd >= 0 else { return }
+        var target = fd
+        var opened: Int32 = -1
+        if isatty(fd) == 1 {
+            opened = open(reopen, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            if opened >= 0 { target = opened }
+        } else {
+            var info = stat()
+            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFIFO {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            }
+        }
+        let deadline = monotonicMilliseconds() + restoreBudgetMilliseconds
+        var offset = 0
+        while offset < count {
+            let written = write(target, buffer.bytes + offset, count - offset)
+            if written > 0 {
+                offset += written
+                continue
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { break }
+            let remaining = deadline - monotonicMilliseconds()
+            guard remaining > 0 else { break }
+            var descriptor = pollfd(fd: target, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&descriptor, 1, Int32(remaining))
+        }
+        if opened >= 0 { close(opened) }
+    }
+
+    private static func monotonicMilliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+    }
+
+    // MARK: Setup helpers (not called from handlers)
+
+    private static func copy(_ bytes: [UInt8], into buffer: ByteBuffer, capacity: Int) {
+        let count = min(bytes.count, capacity)
+        buffer.count.store(0, ordering: .releasing)
+        for index in 0..<count { buffer.bytes[index] = bytes[index] }
+        buffer.count.store(count, ordering: .releasing)
+    }
+
+    private static func setPath(_ pointer: UnsafeMutablePointer<CChar>, fd: Int32) {
+        let path = Array("/proc/self/fd/\(fd)".utf8)
+        for (index, byte) in path.enumerated() { pointer[index] = CChar(bitPattern: byte) }
+        pointer[path.count] = 0
+    }
+}
+
+/// libc's exit, under a name `ProcessSignals.exit` does not hide.
+private func exitProcess(_ code: Int32) -> Never {
+    exit(code)
+}

@@ -1,0 +1,158 @@
+import Pixels
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The one place pxview talks to tmux the program: whether it passes
+/// graphics (`allow-passthrough`), and where pxview's pane is on the screen
+/// of the client that shows it and whether it is shown at all. Asking
+/// tmux, never the outer terminal: tmux hands the outer terminal's replies
+/// to the *active* pane, whichever pane asked, so a query sent while
+/// another pane is active types its answer into that pane.
+///
+/// Only a tmux on this machine (`$TMUX`) can be asked. Over SSH from a tmux
+/// pane the remote side has no `$TMUX` and no tmux to run (see
+/// `Multiplexer.remoteTmux`).
+public struct Tmux: Sendable {
+    /// Runs `tmux` with these arguments; its standard output, or nil when it
+    /// could not run or failed. Tests play tmux's answers here (or put a fake
+    /// `tmux` on `PATH`).
+    public var run: @Sendable ([String]) -> String?
+    /// `$TMUX_PANE`, the pane pxview runs in (`%3`); nil asks about the
+    /// current pane.
+    public var pane: String?
+
+    public init(pane: String?, run: @escaping @Sendable ([String]) -> String? = Tmux.spawn) {
+        self.pane = pane
+        self.run = run
+    }
+
+    /// The tmux pxview runs under, or nil outside tmux (no `$TMUX`).
+    public init?(environment: [String: String], run: @escaping @Sendable ([String]) -> String? = Tmux.spawn) {
+        guard let socket = environment["TMUX"], !socket.isEmpty else { return nil }
+        self.init(pane: environment["TMUX_PANE"].flatMap { $0.isEmpty ? nil : $0 }, run: run)
+    }
+
+    /// `allow-passthrough` for pxview's pane (`show -Apv`: the pane's own
+    /// value, else the window's, else the global one).
+    public func passthrough() -> PassthroughSetting {
+        var arguments = ["show", "-Apv"]
+        if let pane { arguments += ["-t", pane] }
+        return PassthroughSetting(answer: run(arguments + ["allow-passthrough"]))
+    }
+
+    /// The formats `paneState` asks for, in the order it reads them.
+    static let paneFormat = [
+        "pane_left", "pane_top", "pane_width", "pane_height", "pane_active", "window_active", "window_zoomed_flag",
+        "session_attached", "client_cell_width", "client_cell_height", "status", "status-position", "client_tty",
+        "client_termtype",
+    ].map { "#{\($0)}" }.joined(separator: "\t")
+
+    /// Where pxview's pane is and whether it is shown, in one `display -p`
+    /// (a few milliseconds: cheap enough to ask a few times a second).
+    public func paneState() -> TmuxPaneState? {
+        var arguments = ["display", "-p"]
+        if let pane { arguments += ["-t", pane] }
+        return run(arguments + [Self.paneFormat]).flatMap(TmuxPaneState.init(answer:))
+    }
+
+    /// Runs tmux without a shell (stdin and stderr on /dev/null).
+    public static let spawn: @Sendable ([String]) -> String? = { arguments in
+        Multiplexer.runCommand(["tmux"] + arguments)
+    }
+}
+
+/// tmux's `allow-passthrough`: 3.3 knows `off` and `on` (passthrough from
+/// panes that are shown), 3.4 adds `all` (hidden panes too).
+public enum PassthroughSetting: String, Sendable, Equatable {
+    case off, on, all
+
+    /// From `show -Apv allow-passthrough` (a missing answer is `off`, tmux's default).
+    public init(answer: String?) {
+        let word = answer?.split(whereSeparator: { $0 == "\n" || $0 == " " }).last.map(String.init) ?? ""
+        self = PassthroughSetting(rawValue: word) ?? .off
+    }
+
+    public var passes: Bool { self != .off }
+}
+
+/// pxview's pane as tmux sees it (`Tmux.paneState`).
+public struct TmuxPaneState: Equatable, Sendable {
+    /// The pane's top-left cell and size in the window, in cells.
+    public var left: Int
+    public var top: Int
+    public var width: Int
+    public var height: Int
+    public var paneActive: Bool
+    public var windowActive: Bool
+    /// Another pane may be zoomed over this one.
+    public var windowZoomed: Bool
+    /// Some client shows the session.
+    public var attached: Bool
+    /// The client's cell in pixels, when tmux knows it (3.3 asks the terminal).
+    public var cellSize: PixelSize?
+    /// Status lines above the panes (`status-position top`): the window
+    /// starts that many rows down the client's screen.
+    public var statusRowsAbove: Int
+    /// The client's terminal device, e.g. `/dev/pts/3`.
+    public var clientTTY: String?
+    /// The outer terminal as tmux learnt it (its XTVERSION): `XTerm(379)`, `kitty(0.26.5)`.
+    public var clientTermType: String?
+
+    public init(
+        left: Int, top: Int, width: Int, height: Int, paneActive: Bool = true, windowActive: Bool = true,
+        windowZoomed: Bool = false, attached: Bool = true, cellSize: PixelSize? = nil, statusRowsAbove: Int = 0,
+        clientTTY: String? = nil, clientTermType: String? = nil
+    ) {
+        self.left = left
+        self.top = top
+        self.width = width
+        self.height = height
+        self.paneActive = paneActive
+        self.windowActive = windowActive
+        self.windowZoomed = windowZoomed
+        self.attached = attached
+        self.cellSize = cellSize
+        self.statusRowsAbove = statusRowsAbove
+        self.clientTTY = clientTTY
+        self.clientTermType = clientTermType
+    }
+
+    /// From `Tmux.paneFormat`'s answer: tab-separated fields. Nil for an
+    /// answer that is not one (an old tmux printing the formats unexpanded).
+    public init?(answer: String) {
+        let line = answer.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+        let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 14, let left = Int(fields[0]), let top = Int(fields[1]), let width = Int(fields[2]),
+            let height = Int(fields[3]), width > 0, height > 0
+        else { return nil }
+        let cell = Int(fields[8]).flatMap { width in Int(fields[9]).map { PixelSize(width: width, height: $0) } }
+        // `status` is off, on (one line) or 2 to 5 lines.
+        let lines = fields[10] == "on" ? 1 : Int(fields[10]) ?? 0
+        self.init(
+            left: left, top: top, width: width, height: height, paneActive: fields[4] == "1",
+            windowActive: fields[5] == "1", windowZoomed: fields[6] == "1", attached: (Int(fields[7]) ?? 0) > 0,
+            cellSize: cell.flatMap { TerminalLimits.cell($0) ? $0 : nil },
+            statusRowsAbove: fields[11] == "top" ? lines : 0, clientTTY: fields[12].isEmpty ? nil : fields[12],
+            clientTermType: fields[13].isEmpty ? nil : fields[13])
+    }
+
+    /// Some client shows this pane now: its window is the current one and
+    /// no other pane is zoomed over it.
+    public var isShown: Bool { attached && windowActive && (paneActive || !windowZoomed) }
+
+    /// The pane's top-left cell on the client's screen, 0-based.
+    public var screenOrigin: CellOffset { CellOffset(column: left, row: top + statusRowsAbove) }
+}
+
+/// A cell position, 0-based, from the top-left of a screen.
+public struct CellOffset: Equatable, Sendable {
+    public var column: Int
+    public var row: Int
+
+    public init(column: Int, row: Int) {
+        self.column = column
+        self.row = row
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// A `tmux` on `PATH` that plays tmux's answers from files the test
+/// changes: `show` prints `passthrough`, `display` prints `pane` (the
+/// answer to `Tmux.paneFormat`).
+final class FakeTmux: @unchecked Sendable {
+    let directory: TemporaryDirectory
+
+    init(passthrough: String = "on", pane: Pane = Pane()) throws {
+        directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("bin"), withIntermediateDirectories: true)
+        let script = """
+            #!/bin/sh
+            case "$1" in
+              show) cat '\(directory.file("passthrough"))' ;;
+              display) cat '\(directory.file("pane"))' ;;
+              *) exit 1 ;;
+            esac
+
+            """
+        try script.write(toFile: directory.file("bin/tmux"), atomically: true, encoding: .utf8)
+        chmod(directory.file("bin/tmux"), 0o755)
+        try passthrough.write(toFile: directory.file("passthrough"), atomically: true, encoding: .utf8)
+        set(pane)
+    }
+
+    /// pxview's pane as tmux would describe it.
+    struct Pane {
+        var left = 0
+        var top = 0
+        var width = 60
+        var height = 20
+        var active = true
+        var windowActive = true
+        var termType = "XTerm(379)"
+
+        var answer: String {
+            "\(left)\t\(top)\t\(width)\t\(height)\t\(active ? 1 : 0)\t\(windowActive ? 1 : 0)\t0\t1\t8\t16\ton\tbottom\t/dev/null\t\(termType)\n"
+        }
+    }
+
+    func set(_ pane: Pane) {
+        try? pane.answer.write(toFile: directory.file("pane"), atomically: true, encoding: .utf8)
+    }
+
+    /// pxview's environment inside this tmux.
+    var environment: [String: String] {
+        var environment = PseudoTerminalSession.environment
+        environment["PATH"] = directory.file("bin") + ":/usr/bin:/bin"
+        environment["TMUX"] = "/tmp/tmux-fake/default,1,0"
+        environment["TMUX_PANE"] = "%1"
+        environment["TERM"] = "tmux-256color"
+        return environment
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// How many times `needle` occurs not right after an ESC (a query sent
+    /// raw, not wrapped in passthrough where every ESC is doubled).
+    func rawOccurrences(of needle: String) -> Int {
+        let bytes = Array(needle.utf8)
+        var found = 0
+        var index = 0
+        while index + bytes.count <= count {
+            if self[index..<(index + bytes.count)].elementsEqual(bytes), index == 0 || self[index - 1] != 0x1B {
+                found += 1
+                index += bytes.count
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+}
+
+/// Issue 17: pictures stay in their own pane. pxview runs on a pty with a
+/// fake tmux on PATH; the test plays the outer terminal behind it.
+@Suite(.serialized) struct TmuxPaneTests {
+    static let sixelInPassthrough = "\u{1B}Ptmux;\u{1B}\u{1B}[r\u{1B}\u{1B}["
+
+    /// Every picture is placed, inside its passthrough, at the pane's place
+    /// on the outer screen plus its cell: with the pane at column 41 each
+    /// sixel lands at column 42 or beyond. No fence is sent (no raw DA1):
+    /// pictures land in pxview's pane whichever pane is active.
+    @Test func picturesArePlacedInThePaneWithoutAFence() throws {
+        // Active at start (the probe asks the terminal), not after: a split.
+        let tmux = try FakeTmux(pane: .init(left: 41, width: 40, active: true))
+        let session = try PseudoTerminalSession(
+            arguments: ["--offline"], emulation: .sixel, rows: 20, columns: 40, environment: tmux.environment)
+        #expect(session.waitFor(Self.sixelInPassthrough + "3;"))
+        tmux.set(.init(left: 41, width: 40, active: false))
+        usleep(500_000)
+        let text = String(decoding: session.output, as: UTF8.self)
+        let columns = text.matches(of: /\x1BPtmux;\x1B\x1B\[r\x1B\x1B\[(\d+);(\d+)H\x1B\x1BP0;1;0q/).map { Int($0.2)! }
+        #expect(!columns.isEmpty && columns.allSatisfy { $0 >= 42 }, "\(columns)")
+        #expect(session.output.rawOccurrences(of: "\u{1B}[c") == 0, "no fence, no raw query")
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+    }
+
+    /// Another window: nothing is drawn while it is shown (a key moving the
+    /// selection sends no picture); back again, the pictures come back
+    /// within a second without a key.
+    @Test func nothingIsDrawnWhileHiddenAndEverythingComesBack() throws {
+        let tmux = try FakeTmux()
+        let session = try PseudoTerminalSession(
+            arguments: ["--offline"], emulation: .sixel, rows: 20, columns: 60, environment: tmux.environment)
+        #expect(session.waitFor(Self.sixelInPassthrough))
+        #expect(session.waitForQuiet(quietMs: 600))
+        tmux.set(.init(windowActive: false))
+        usleep(700_000)
+        let hidden = session.output.count
+        session.send("l")
+        usleep(800_000)
+        #expect(!Array(session.output[hidden...]).containsSequence(Array("P0;1;0q".utf8)), "a picture while hidden")
+        tmux.set(.init())
+        let back = session.output.count
+        let deadline = Date().addingTimeInterval(1.0)
+        var redrawn = false
+        while Date() < deadline, !redrawn {
+            usleep(20_000)
+            redrawn = Array(session.output[back...]).containsSequence(Array("P0;1;0q".utf8))
+        }
+        #expect(redrawn, "pictures back within a second, no key pressed")
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+    }
+
+    /// Started in a pane that is not the active one: the outer terminal's
+    /// answers would be typed into the active pane, so nothing is asked.
+    /// tmux's word for the terminal says kitty, so kitty is drawn.
+    @Test func aPaneNotActiveAtStartAsksNothing() throws {
+        let xterm = try FakeTmux(pane: .init(active: false))
+        let blocks = try PseudoTerminalSession(
+            arguments: ["--offline"], emulation: .sixel, rows: 20, columns: 100, environment: xterm.environment)
+        #expect(blocks.waitFor("the terminal was not asked (? for why)"))
+        #expect(!blocks.output.containsSequence(Array("[c".utf8)), "no DA1, wrapped or not")
+        blocks.send("q")
+        #expect(blocks.waitForExit() == 0)
+
+        let kitty = try FakeTmux(pane: .init(active: false, termType: "kitty(0.26.5)"))
+        let session = try PseudoTerminalSession(
+            arguments: ["--offline"], emulation: .kitty, rows: 20, columns: 60, environment: kitty.environment)
+        #expect(session.waitFor("\u{1B}Ptmux;\u{1B}\u{1B}_Ga=t"))
+        #expect(!session.output.containsSequence(Array("[c".utf8)))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+    }
+
+    /// Over SSH from a tmux pane (no `$TMUX`, `TERM=tmux-256color`): tmux
+    /// answers XTVERSION for itself, so every query goes wrapped and a raw
+    /// kitty query never reaches tmux (it would become the pane title).
+    /// Passthrough on: sixel; off: half-blocks, said on the status line.
+    @Test(arguments: [true, false])
+    func aRemoteTmuxIsKnownByItsOwnAnswer(passthrough: Bool) throws {
+        var environment = PseudoTerminalSession.environment
+        environment["TERM"] = "tmux-256color"
+        let session = try PseudoTerminalSession(
+            arguments: ["--offline"], emulation: .remoteTmux(passthrough: passthrough, outer: .sixel), rows: 20, columns: 100,
+            environment: environment)
+        if passthrough {
+            // Pictures follow pxview's own keys there: one says its pane is the active one.
+            #expect(session.waitFor("Search:"))
+            usleep(300_000)
+            session.send("l")
+            #expect(session.waitFor("\u{1B}Ptmux;\u{1B}\u{1B}P0;1;0q"))
+        } else {
+            #expect(session.waitFor("tmux passthrough is off (? for why)"))
+            #expect(session.waitFor("▀"))
+        }
+        #expect(session.output.rawOccurrences(of: "\u{1B}_G") == 0)
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+    }
+
+    /// Every answer 400 ms late (a long SSH hop): still sixel, and no
+    /// answer left over for the shell.
+    @Test func aSlowTerminalStillGetsPictures() throws {
+        let session = try PseudoTerminalSession(
+            arguments: ["show", "--once", "--size", "160x120", ReliabilityTests.photo], emulation: .sixel, replyDelayMs: 400)
+        #expect(session.waitFor(sixelStart))
+        #expect(session.waitForExit() == 0)
+    }
+
+    /// `pxview show --once x.jpg &`: the terminal's input belongs to the
+    /// shell, so nothing is asked (every answer would land at its prompt).
+    @Test func aBackgroundJobAsksNothing() throws {
+        var environment = PseudoTerminalSession.environment
+        environment["PATH"] = PseudoTerminalSession.binary.deletingLastPathComponent().path + ":/usr/bin:/bin"
+        environment["PS1"] = "PROMPT$ "
+        let shell = try PseudoTerminalSession(
+            arguments: ["--norc", "--noprofile", "--noediting", "-i"], emulation: .sixel, rows: 24, columns: 80,
+            executable: URL(fileURLWithPath: "/bin/bash"), environment: environment, controllingTerminal: true)
+        defer { for pid in descendants(of: shell.process.processIdentifier).reversed() { kill(pid, SIGKILL) } }
+        #expect(shell.waitFor("PROMPT$ "))
+        let before = shell.output.count
+        shell.send("pxview show --once --size 80x60 \(ReliabilityTests.photo) & wait; echo done-$((1+1))\r")
+        #expect(shell.waitFor("done-2"))
+        let after = Array(shell.output[before...])
+        #expect(!after.containsSequence(Array("\u{1B}[c".utf8)), "a query from the background")
+        #expect(after.containsSequence(Array("▀".utf8)), "half-blocks drawn")
+        shell.send("exit\r")
+        _ = shell.waitForExit(seconds: 5)
+    }
+
+    /// `pxview doctor` inside tmux: one line per finding, the pane, the
+    /// passthrough, the probe's answer and time, the protocol and why.
+    @Test func doctorSaysWhatItFoundInsideTmux() throws {
+        let tmux = try FakeTmux(pane: .init(left: 41, width: 40))
+        let session = try PseudoTerminalSession(
+            arguments: ["doctor"], emulation: .sixel, rows: 20, columns: 100, environment: tmux.environment)
+        #expect(session.waitForExit() == 0)
+        let text = String(decoding: session.output, as: UTF8.self).replacingOccurrences(of: "\r", with: "")
+        #expect(text.contains("multiplexer       tmux, allow-passthrough on\n"))
+        #expect(text.contains("tmux pane         at column 41, row 0 of the window, 40x20 cells, shown, active\n"))
+        #expect(text.contains("protocol          sixel (auto: the terminal lists sixel in its DA1 answer"))
+        #expect(text.contains("sixel             yes (DA1 ?62;4;22)\n"))
+        #expect(text.contains("\nprobe             answered in "))
+
+        try "off\n".write(toFile: tmux.directory.file("passthrough"), atomically: true, encoding: .utf8)
+        let off = try PseudoTerminalSession(
+            arguments: ["doctor"], emulation: .sixel, rows: 20, columns: 100, environment: tmux.environment)
+        #expect(off.waitForExit() == 0)
+        let offText = String(decoding: off.output, as: UTF8.self).replacingOccurrences(of: "\r", with: "")
+        #expect(offText.contains("protocol          blocks (auto: tmux passthrough is off)\n"))
+        #expect(
+            offText.contains(
+                "fix               add 'set -g allow-passthrough on' to ~/.tmux.conf (tmux 3.3+) for sixel or kitty pictures\n"))
+    }
+
+    /// Off a terminal it says there is none (exact output), and `--json`
+    /// gives the same for scripts.
+    @Test func doctorWithoutATerminal() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run(["doctor"])
+        #expect(result.status == 0)
+        #expect(
+            result.out == """
+                terminal     none: standard output is not a terminal (pxview describes images instead of drawing)
+                multiplexer  none
+                protocol     blocks (auto: no terminal)
+                locale       C.UTF-8 (UTF-8)
+
+                """)
+        let json = try sandbox.run(["doctor", "--json"], environment: ["LANG": "C"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
+        #expect(object["drawing"] as? String == "blocks")
+        #expect(object["locale"] as? String == "C (not UTF-8)")
+        #expect(object["fixes"] as? [String] == ["export LANG=C.UTF-8 (or another UTF-8 locale) for frames and text in UTF-8"])
+    }
+}
