@@ -33,11 +33,27 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // The image formats beyond JPEG and PNG (rows of the codec table,
+        // Sources/Decoding/CodecTable.swift). giflib and libwebp are linked;
+        // libavif, libheif and libjxl are headers only, loaded by CShims with
+        // dlopen on first use (they and their codecs, 40 libraries, would
+        // add ~10 ms to every start: see CShims/include/pxview_codec.h).
+        .systemLibrary(
+            name: "CGIF", path: "Sources/CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(
+            name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(
+            name: "CAVIF", path: "Sources/CAVIF", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(
+            name: "CHEIF", path: "Sources/CHEIF", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(
+            name: "CJXL", path: "Sources/CJXL", providers: [.apt(["libjxl-dev"])]),
         // libjpeg (jpeglib.h, libjpeg62-turbo-dev: the same library as
         // TurboJPEG) decodes the chroma samplings TurboJPEG 2.1 refuses.
         .target(
-            name: "CShims", dependencies: ["CPNG", "CCurl"], path: "Sources/CShims",
-            linkerSettings: [.linkedLibrary("jpeg")]),
+            name: "CShims", dependencies: ["CPNG", "CCurl", "CGIF", "CWebP", "CAVIF", "CHEIF", "CJXL"],
+            path: "Sources/CShims",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
 
         // MARK: Libraries
         /// The system plumbing every layer shares, below them all and using
@@ -59,7 +75,7 @@ let package = Package(
         .target(name: "GraphicsReadback", dependencies: ["Pixels", "Encoding", "Decoding", "CZlib"]),
         .target(name: "HTTP", dependencies: ["Plumbing", "ControlSequences", "CCurl", "CShims"]),
         .target(
-            name: "Pixabay", dependencies: ["HTTP", "Plumbing", "Pixels"],
+            name: "Pixabay", dependencies: ["HTTP", "Plumbing", "Pixels", "Decoding"],
             resources: [.copy("Catalog")]),
         /// The one home of the graphics protocols: the display geometry, one
         /// backend per way of drawing (sixel, kitty, kitty placeholders,
@@ -96,14 +112,14 @@ let package = Package(
             name: "EncodingTests", dependencies: ["Encoding", "Pixels", "Decoding", "Scaling", "CZlib", "GraphicsReadback"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "ControlSequences", "Plumbing", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
-        .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP", "TestSupport"]),
+        .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP", "Decoding", "TestSupport"]),
         .testTarget(
             name: "RenderingTests",
             dependencies: ["Rendering", "GraphicsReadback", "Decoding", "Scaling", "Encoding", "Pixels", "Plumbing", "Terminal"]),
         .testTarget(
             name: "ExplorerTests",
             dependencies: ["Explorer", "Rendering", "Encoding", "GraphicsReadback", "Decoding", "Scaling", "Pixels", "Terminal"]),
-        .testTarget(name: "pxviewTests", dependencies: ["pxview", "TestSupport", "GraphicsReadback", "Pixels"]),
+        .testTarget(name: "pxviewTests", dependencies: ["pxview", "TestSupport", "GraphicsReadback", "Pixels", "Decoding"]),
     ],
     swiftLanguageModes: [.v6]
 )

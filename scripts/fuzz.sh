@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (Sources/pxfuzz, with ASan) and runs them:
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]     default: every target, 60 s each
-# Targets: decode input probe json cache url readback screens. Seeds come from
+# Targets: decode input probe json cache url readback screens gif webp avif
+# heic jxl (the last five: each newer row of the codec table alone). Seeds come from
 # Tests/Fixtures and the catalog; a crash is saved under fuzz-crashes/TARGET/
 # and the script exits 1 (turn it into a regression fixture in the tests).
 set -euo pipefail
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
 which=${1:-all}
 seconds=${2:-60}
-all=(decode input probe json cache url readback screens)
+all=(decode input probe json cache url readback screens gif webp avif heic jxl)
 if [ "$which" = all ]; then targets=("${all[@]}"); else targets=("$which"); fi
 # Its own scratch path: sanitized objects never mix with the normal build.
 PXVIEW_FUZZ=1 swift build --scratch-path .build/fuzz --product pxfuzz --sanitize fuzzer --sanitize address 2>&1 \
@@ -39,6 +40,8 @@ seed() {  # seed TARGET DIR
     url)
       printf 'https://pixabay.com/api/?q=cat&key=secret123&page=2' >"$dir/api"
       printf 'http://user:pw@127.0.0.1:8080/a%%20b?key=x#frag' >"$dir/auth"; printf 'file:///tmp/a%%20b.jpg' >"$dir/file" ;;
+    gif|webp|avif|heic|jxl)
+      find Tests/Fixtures/formats -type f -name "*.$1" -exec cp {} "$dir/" \; ;;
     screens)
       printf 'lljjk+++--z\r/cats\033x?q' >"$dir/keys"; printf '\377\033[200~aaaaaaaaaaaaaaaa\033[201~' >"$dir/pastes"
       printf '/\033[200~\342\200\256\344\270\255\033[201~\r' >"$dir/wide"; printf '\033[<0;10;5M\033[<64;3;4m\033[<0;10;5m' >"$dir/mouse" ;;

@@ -7,44 +7,106 @@ public struct DecodeOptions: Sendable {
 
     /// Images whose header declares more pixels are refused before any pixel
     /// memory is allocated, so a 100-byte decompression bomb costs nothing.
+    /// An animation's frames, at the size they are kept, share this budget.
     public var maxPixels: Int
     /// The box (in display orientation) the image will be fitted into. JPEGs
     /// then decode at 1/2, 1/4 or 1/8 scale straight from the DCT when that
     /// still covers the fitted size: much faster, and less to resample.
     public var targetSize: PixelSize?
+    /// At most this many frames of an animation are decoded (nil: all of
+    /// them): a grid tile shows the first, a completeness check needs none kept.
+    public var maxFrames: Int?
 
-    public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, targetSize: PixelSize? = nil) {
+    public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, targetSize: PixelSize? = nil, maxFrames: Int? = nil) {
         self.maxPixels = maxPixels
         self.targetSize = targetSize
+        self.maxFrames = maxFrames
     }
 }
 
-/// A decoded picture, upright and ready to scale.
-public struct DecodedImage: Sendable {
-    /// The pixels, with EXIF orientation already applied (and DCT scaling, if any).
+/// One picture of an image: a still image is one frame, an animation many.
+public struct Frame: Sendable, Equatable {
     public var image: RGBAImage
-    /// The image's full size after EXIF orientation, before any DCT scaling.
+    /// How long the file says the frame shows, in milliseconds (0 for a still).
+    public var delayMs: Int
+
+    public init(image: RGBAImage, delayMs: Int = 0) {
+        self.image = image
+        self.delayMs = delayMs
+    }
+
+    /// Delays this short are taken as 100 ms, as browsers do: old GIF
+    /// tools wrote 0 or 1 cs meaning "as fast as you can", and every
+    /// browser plays those at 10 frames a second (Chrome, Firefox, Safari).
+    public static let shortestDelayMs = 10
+    public static let shortDelayStandInMs = 100
+
+    /// How long the viewer shows the frame.
+    public var playbackDelayMs: Int { delayMs <= Self.shortestDelayMs ? Self.shortDelayStandInMs : delayMs }
+}
+
+/// A decoded picture, upright and ready to scale: its frames (one for a
+/// still image), each at the same size.
+public struct DecodedImage: Sendable {
+    /// Never empty. The pixels have the format's orientation (EXIF, `irot`)
+    /// already applied, and any scaling done while decoding.
+    public var frames: [Frame]
+    /// The image's full size after orientation, before any scaling.
     public var fullSize: PixelSize
     public var format: ImageFormat
     /// Problems the decoder recovered from, e.g. "premature end of JPEG file".
     public var warnings: [String]
+    /// How many times the animation plays in all; 0: for ever. 1 for a still.
+    public var loopCount: Int
+    /// Frames in the file: more than `frames.count` when `DecodeOptions.maxFrames` stopped early.
+    public var frameCount: Int
 
-    public init(image: RGBAImage, fullSize: PixelSize, format: ImageFormat, warnings: [String] = []) {
-        self.image = image
+    public init(
+        frames: [Frame], fullSize: PixelSize, format: ImageFormat, warnings: [String] = [], loopCount: Int = 1,
+        frameCount: Int? = nil
+    ) {
+        precondition(!frames.isEmpty, "a decoded image has at least one frame")
+        self.frames = frames
         self.fullSize = fullSize
         self.format = format
         self.warnings = warnings
+        self.loopCount = loopCount
+        self.frameCount = max(frameCount ?? frames.count, frames.count)
+    }
+
+    /// A still image: one frame.
+    public init(image: RGBAImage, fullSize: PixelSize, format: ImageFormat, warnings: [String] = []) {
+        self.init(frames: [Frame(image: image)], fullSize: fullSize, format: format, warnings: warnings)
+    }
+
+    /// The first frame's pixels: the still image, or what a grid tile and
+    /// `show --once` show of an animation.
+    public var image: RGBAImage {
+        get { frames[0].image }
+        set { frames[0].image = newValue }
+    }
+
+    /// More than one frame in the file.
+    public var isAnimated: Bool { frameCount > 1 }
+
+    /// One pass through the decoded frames as the viewer plays them, in ms
+    /// (0 for a still image).
+    public var durationMs: Int { frames.count > 1 ? frames.reduce(0) { $0 + $1.playbackDelayMs } : 0 }
+
+    /// Every frame's pixels through `transform` (a background composited under each).
+    public func mapImages(_ transform: (RGBAImage) -> RGBAImage) -> DecodedImage {
+        var copy = self
+        copy.frames = frames.map { Frame(image: transform($0.image), delayMs: $0.delayMs) }
+        return copy
     }
 }
 
-/// Decodes a JPEG or PNG (recognised by its magic bytes) to upright RGBA.
+/// Decodes an image of any format in the codec table (recognised by its
+/// magic bytes) to upright RGBA, through that format's row.
 public func decodeImage(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> DecodedImage {
     if bytes.isEmpty { throw DecodeError(.empty) }
-    switch sniffImageFormat(bytes) {
-    case .jpeg: return try decodeJPEG(bytes, options: options)
-    case .png: return try decodePNG(bytes, options: options)
-    case nil: throw DecodeError(.unknownFormat)
-    }
+    guard let format = ImageFormat(sniffing: bytes) else { throw DecodeError(.unknownFormat) }
+    return try format.codec.decode(bytes, options)
 }
 
 /// Refuses sizes the caller cannot afford or that hold no pixels. Called

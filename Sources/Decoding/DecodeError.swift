@@ -6,7 +6,7 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// No bytes at all.
         case empty
-        /// Neither a JPEG nor a PNG signature.
+        /// No signature of the codec table's formats.
         case unknownFormat
         /// The data stops before the image does.
         case truncated
@@ -20,6 +20,8 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case unsupported
         /// The pixel buffer could not be allocated.
         case outOfMemory
+        /// The format's shared library (loaded on first use) is missing; `detail` says which.
+        case noDecoder
     }
 
     public var kind: Kind
@@ -41,7 +43,7 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .empty:
             return "file is empty"
         case .unknownFormat:
-            return "not a JPEG or PNG image"
+            return "not a \(ImageFormat.namesPhrase) image"
         case .truncated:
             return "truncated \(formatName) data"
         case .corrupt:
@@ -54,6 +56,8 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
             return "unsupported \(formatName) image" + suffix
         case .outOfMemory:
             return "not enough memory to decode the image"
+        case .noDecoder:
+            return "no \(formatName) decoder" + suffix
         }
     }
 }

@@ -1,3 +1,4 @@
+import CShims
 import CTurboJPEG
 import Pixels
 
@@ -9,29 +10,12 @@ func decodeJPEG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) ->
     guard let handle = tjInitDecompress() else { throw DecodeError(.outOfMemory, format: .jpeg) }
     defer { tjDestroy(handle) }
 
-    var warnings: [String] = []
-    var width: Int32 = 0
-    var height: Int32 = 0
-    var subsampling: Int32 = 0
-    var colorspace: Int32 = 0
-    let headerStatus = bytes.withUnsafeBufferPointer { data in
-        tjDecompressHeader3(handle, data.baseAddress, UInt(data.count), &width, &height, &subsampling, &colorspace)
+    // TurboJPEG 2.1 names only the common samplings; libjpeg decodes the rest.
+    guard let header = try turboJPEGHeader(handle, bytes, markers: markers) else {
+        return try decodeJPEGWithLibjpeg(bytes, options: options, markers: markers)
     }
-    if headerStatus != 0 {
-        let message = turboJPEGMessage(handle)
-        // TurboJPEG 2.1 names only the common samplings; libjpeg decodes the rest.
-        if message.contains("Could not determine subsampling") {
-            return try decodeJPEGWithLibjpeg(bytes, options: options, markers: markers)
-        }
-        // Recoverable trouble in the header (e.g. stray bytes between markers) still yields a size.
-        guard isWarning(handle), width > 0, height > 0 else { throw jpegError(message, markers: markers) }
-        warnings.append(lowercasingFirstWord(message))
-    }
-    if width <= 0 || height <= 0 {
-        // libjpeg pads data that ends early with a fake end-of-image marker,
-        // so a cut-off header can "succeed" with no size at all.
-        throw DecodeError(markers.headerTruncated ? .truncated : .zeroSize, format: .jpeg)
-    }
+    var warnings = header.warnings
+    let (width, height, colorspace) = (header.width, header.height, header.colorspace)
     try checkHeaderSize(width: Int(width), height: Int(height), format: .jpeg, options: options)
 
     let orientation = Orientation(exifValue: markers.orientation)
@@ -122,4 +106,51 @@ func convertCMYKToRGBA(_ pixels: inout [UInt8], inverted: Bool) {
             i += 4
         }
     }
+}
+
+/// What TurboJPEG's header call says: the stored size and colour space,
+/// and a recoverable problem (stray bytes between markers) as a warning;
+/// nil for a sampling only libjpeg names.
+private func turboJPEGHeader(_ handle: tjhandle, _ bytes: [UInt8], markers: JPEGMarkerInfo) throws(DecodeError) -> (
+    width: Int32, height: Int32, colorspace: Int32, warnings: [String]
+)? {
+    var warnings: [String] = []
+    var width: Int32 = 0
+    var height: Int32 = 0
+    var subsampling: Int32 = 0
+    var colorspace: Int32 = 0
+    let headerStatus = bytes.withUnsafeBufferPointer { data in
+        tjDecompressHeader3(handle, data.baseAddress, UInt(data.count), &width, &height, &subsampling, &colorspace)
+    }
+    if headerStatus != 0 {
+        let message = turboJPEGMessage(handle)
+        if message.contains("Could not determine subsampling") { return nil }
+        // Recoverable trouble in the header (e.g. stray bytes between markers) still yields a size.
+        guard isWarning(handle), width > 0, height > 0 else { throw jpegError(message, markers: markers) }
+        warnings.append(lowercasingFirstWord(message))
+    }
+    if width <= 0 || height <= 0 {
+        // libjpeg pads data that ends early with a fake end-of-image marker,
+        // so a cut-off header can "succeed" with no size at all.
+        throw DecodeError(markers.headerTruncated ? .truncated : .zeroSize, format: .jpeg)
+    }
+    return (width, height, colorspace, warnings)
+}
+
+/// The JPEG's size after EXIF orientation, from its header alone: TurboJPEG's
+/// header call, or libjpeg's for the samplings TurboJPEG cannot name.
+func readJPEGInfo(_ bytes: [UInt8]) throws(DecodeError) -> ImageInfo {
+    let markers = JPEGMarkerInfo(scanning: bytes)
+    guard let handle = tjInitDecompress() else { throw DecodeError(.outOfMemory, format: .jpeg) }
+    defer { tjDestroy(handle) }
+    var stored: PixelSize
+    if let header = try turboJPEGHeader(handle, bytes, markers: markers) {
+        stored = PixelSize(width: Int(header.width), height: Int(header.height))
+    } else {
+        var header = pxview_jpeg_result()
+        let status = bytes.withUnsafeBufferPointer { pxview_jpeg_header($0.baseAddress, $0.count, 1, 1, &header) }
+        guard status == PXVIEW_JPEG_OK else { throw DecodeError(.corrupt, format: .jpeg) }
+        stored = PixelSize(width: Int(header.width), height: Int(header.height))
+    }
+    return ImageInfo(format: .jpeg, size: Orientation(exifValue: markers.orientation).displaySize(ofStored: stored))
 }

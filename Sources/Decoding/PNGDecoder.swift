@@ -83,3 +83,14 @@ private func check(_ status: pxview_png_status, _ result: pxview_png_result, opt
         throw DecodeError(.corrupt, format: .png, detail: resultMessage(result))
     }
 }
+
+/// The PNG's size after eXIf orientation, from its IHDR alone.
+func readPNGInfo(_ bytes: [UInt8]) throws(DecodeError) -> ImageInfo {
+    var result = pxview_png_result()
+    let status = bytes.withUnsafeBufferPointer { pxview_png_header($0.baseAddress, $0.count, Int.max, &result) }
+    try check(status, result, options: DecodeOptions(maxPixels: Int.max))
+    let orientation = Orientation(exifValue: exifOrientation(inPNG: bytes))
+    return ImageInfo(
+        format: .png,
+        size: orientation.displaySize(ofStored: PixelSize(width: Int(result.width), height: Int(result.height))))
+}

@@ -19,9 +19,12 @@ public struct BrowserPlan: Equatable, Sendable {
     public var rows: [Int: (text: String, inverse: Bool)]
     public var slots: [SlotContent]
     public var selectedSlot: Int?
+    /// Per slot, the mark in its frame's bottom edge: "▶ 12" for an
+    /// animation of 12 frames (the tile shows its first), else nil.
+    public var marks: [String?]
 
     public static func == (lhs: BrowserPlan, rhs: BrowserPlan) -> Bool {
-        lhs.slots == rhs.slots && lhs.selectedSlot == rhs.selectedSlot
+        lhs.slots == rhs.slots && lhs.selectedSlot == rhs.selectedSlot && lhs.marks == rhs.marks
             && lhs.rows.keys.sorted() == rhs.rows.keys.sorted()
             && lhs.rows.keys.allSatisfy {
                 lhs.rows[$0]?.text == rhs.rows[$0]?.text && lhs.rows[$0]?.inverse == rhs.rows[$0]?.inverse
@@ -50,7 +53,8 @@ public struct BrowserPlan: Equatable, Sendable {
         if let hit = state.selectedHit {
             if state.folder != nil {
                 let size = hit.imageWidth > 0 ? "  \(hit.imageWidth)x\(hit.imageHeight)" : ""
-                rows[layout.detailsRow] = ("\(hit.tags)\(size)", false)
+                let frames = state.animatedFrames[hit.id].map { "  \($0) frames" } ?? ""
+                rows[layout.detailsRow] = ("\(hit.tags)\(size)\(frames)", false)
                 rows[layout.detailsRow + 1] = (Self.byteSize(hit.imageSize), false)
             } else {
                 let favourite = state.favouriteIDs.contains(hit.id) ? "  ★ favourite" : ""
@@ -88,6 +92,10 @@ public struct BrowserPlan: Equatable, Sendable {
         }
         self.rows = rows.filter { $0.key >= 0 && $0.key < layout.geometry.windowCells.height }
         slots = slotContents
+        marks = slotContents.map { content in
+            guard case .picture(let id) = content, let frames = state.animatedFrames[id] else { return nil }
+            return "▶ \(frames)"
+        }
         let range = state.visibleRange
         selectedSlot = !state.showHelp && range.contains(state.selection) ? state.selection - range.lowerBound : nil
     }
@@ -108,6 +116,7 @@ public final class BrowserPainter {
     public static let firstSlot = 1
     public let backend: any GraphicsBackend
     private var drawnSlots: [SlotContent] = []
+    private var drawnMarks: [String?] = []
     private var drawnSelection: Int?? = .none
     private var drawnHelp = false
     private var lastRows: [Int: [UInt8]] = [:]
@@ -176,17 +185,29 @@ public final class BrowserPainter {
             backend.forgetScreen()
         }
         // Tiles and frames first: the help's text rows go over the grid.
+        func mark(_ slot: Int) -> String? { slot < plan.marks.count ? plan.marks[slot] : nil }
         if drawnSlots.count != plan.slots.count || drawnSelection == .none {
             if !state.showHelp {
-                for slot in layout.slots.indices { out += frameBorder(layout.slots[slot], selected: slot == plan.selectedSlot) }
+                for slot in layout.slots.indices {
+                    out += frameBorder(layout.slots[slot], selected: slot == plan.selectedSlot, mark: mark(slot))
+                }
             }
-        } else if case .some(let previous) = drawnSelection, previous != plan.selectedSlot {
-            // A selection move redraws two frames, text only: no pixel data.
-            for slot in [previous, plan.selectedSlot].compactMap({ $0 }) where layout.slots.indices.contains(slot) {
-                out += frameBorder(layout.slots[slot], selected: slot == plan.selectedSlot)
+        } else if !state.showHelp {
+            // A selection move redraws two frames, text only: no pixel data;
+            // a mark appearing (the thumbnail says it is animated) its own.
+            var changed = Set<Int>()
+            if case .some(let previous) = drawnSelection, previous != plan.selectedSlot {
+                changed.formUnion([previous, plan.selectedSlot].compactMap { $0 })
+            }
+            for slot in layout.slots.indices where mark(slot) != (slot < drawnMarks.count ? drawnMarks[slot] : nil) {
+                changed.insert(slot)
+            }
+            for slot in changed.sorted() where layout.slots.indices.contains(slot) {
+                out += frameBorder(layout.slots[slot], selected: slot == plan.selectedSlot, mark: mark(slot))
             }
         }
         drawnSelection = .some(plan.selectedSlot)
+        drawnMarks = plan.marks
         for (slot, content) in plan.slots.enumerated() {
             let drawn = slot < drawnSlots.count ? drawnSlots[slot] : nil
             guard drawn != content else { continue }
@@ -241,11 +262,17 @@ public final class BrowserPainter {
         return result
     }
 
-    private func frameBorder(_ slot: CellRect, selected: Bool) -> [UInt8] {
+    /// The tile's frame (lines when selected, blanks otherwise), with
+    /// `mark` near the right end of its bottom edge.
+    private func frameBorder(_ slot: CellRect, selected: Bool, mark: String? = nil) -> [UInt8] {
         let inner = max(0, slot.columns - 2)
         let style = selected ? TerminalCommand.bold : []
         let top = selected ? "┌" + String(repeating: "─", count: inner) + "┐" : String(repeating: " ", count: slot.columns)
-        let bottom = selected ? "└" + String(repeating: "─", count: inner) + "┘" : String(repeating: " ", count: slot.columns)
+        var bottom = selected ? "└" + String(repeating: "─", count: inner) + "┘" : String(repeating: " ", count: slot.columns)
+        if let mark, TerminalText.displayWidth(mark) + 4 <= slot.columns {
+            let keep = slot.columns - TerminalText.displayWidth(mark) - 3
+            bottom = String(bottom.prefix(keep)) + " " + mark + " " + String(bottom.suffix(1))
+        }
         let side = selected ? "│" : " "
         var out = FrameText.field(row: slot.row, column: slot.column, top, width: slot.columns, style: style)
         for row in (slot.row + 1)..<(slot.row + slot.rows - 1) {

@@ -31,6 +31,8 @@ public enum BrowserEvent: Equatable, Sendable {
     case thumbnailFinished(id: Int, loaded: Bool)
     /// A local file's pixel size, learnt when its thumbnail was decoded.
     case imageSize(id: Int, width: Int, height: Int)
+    /// The thumbnail's file is an animation of this many frames (its tile is marked).
+    case animated(id: Int, frames: Int)
     case favouritesLoaded([PixabayHit])
     case favouriteChanged(id: Int, isFavourite: Bool)
     case message(String)
@@ -178,6 +180,9 @@ public struct BrowserState: Equatable, Sendable {
                 hits[index].imageHeight = height
             }
             return []
+        case .animated(let id, let frames):
+            animatedFrames[id] = frames
+            return []
         case .favouritesLoaded(let favourites):
             showingFavourites = true
             searching = false
@@ -203,6 +208,8 @@ public struct BrowserState: Equatable, Sendable {
     /// A local file's size learnt from its thumbnail, kept for the next
     /// search's hits (whose sizes the folder listing does not know).
     public var knownSizes: [Int: PixelSize] = [:]
+    /// Frames of the animated images among the hits, by id.
+    public var animatedFrames: [Int: Int] = [:]
 
     private func withKnownSize(_ hit: PixabayHit) -> PixabayHit {
         guard hit.imageWidth == 0, let size = knownSizes[hit.id] else { return hit }

@@ -102,11 +102,12 @@ public enum ExplorerApp {
 /// queue plus one byte on a wake-up pipe the loop polls.
 enum Completion: Sendable {
     case search(query: String, page: Int, outcome: SearchOutcome)
-    case thumbnail(id: Int, image: RGBAImage?, fullSize: PixelSize?)
+    /// `frames`: how many the file has (the image is the first).
+    case thumbnail(id: Int, image: RGBAImage?, fullSize: PixelSize?, frames: Int)
     case viewerImage(hit: PixabayHit, bytes: [UInt8], decoded: DecodedImage)
     case viewerFailed(hit: PixabayHit, message: String)
-    /// The full decode for viewer visit `visit`.
-    case fullResolution(RGBAImage?, visit: Int)
+    /// The full decode (every frame) for viewer visit `visit`.
+    case fullResolution([RGBAImage]?, visit: Int)
 }
 
 final class CompletionQueue: @unchecked Sendable {

@@ -154,6 +154,7 @@ final class ExplorerLoop {
                 let wait = max(0, due - Self.nowMs())
                 if timeout < 0 || timeout > wait { timeout = wait }
             }
+            if let wake = animationTimeout(), timeout < 0 || wake < timeout { timeout = wake }
             let ready = poll(&fds, nfds_t(fds.count), Int32(timeout))
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -194,6 +195,7 @@ final class ExplorerLoop {
                 paneWatch?.keyArrived(nowMs: Self.nowMs())
                 if frameDeferred { dirty = true }
             }
+            if tickAnimation() { dirty = true }
         }
         return exitStatus ?? 0
     }
@@ -362,8 +364,7 @@ final class ExplorerLoop {
             return
         }
         if viewer != nil {
-            let time = Int(DispatchTime.now().uptimeNanoseconds / 1_000_000)
-            perform(viewer?.handle(.input(event, timeMs: time)) ?? [])
+            perform(viewer?.handle(.input(event, timeMs: Self.nowMs())) ?? [])
         } else if browser != nil {
             perform(browser?.handle(.input(event)) ?? [])
         }
@@ -405,8 +406,8 @@ final class ExplorerLoop {
                 let display = self.display
                 let visit = viewerSerial
                 Task.detached {
-                    let image = try? display.decode(bytes, options: DecodeOptions(maxPixels: maxPixels)).image
-                    queue.post(.fullResolution(image, visit: visit))
+                    let frames = try? display.decode(bytes, options: DecodeOptions(maxPixels: maxPixels)).frames.map(\.image)
+                    queue.post(.fullResolution(frames, visit: visit))
                 }
             }
         }
@@ -478,8 +479,11 @@ final class ExplorerLoop {
         guard let source, let layout = browser?.layout else { return }
         let queue = completions
         // Decode straight to about the tile size (DCT scaling for JPEGs).
-        let previews = DecodeSize.thumbnail(box: layout.tileBox, screen: geometry, maxPixels: self.options.maxPixels)
-        let files = DecodeSize.thumbnail(box: layout.tileBox, screen: geometry, maxPixels: self.options.maxPixels, local: true)
+        // A tile shows an animation's first frame (and says how many there are).
+        var previews = DecodeSize.thumbnail(box: layout.tileBox, screen: geometry, maxPixels: self.options.maxPixels)
+        var files = DecodeSize.thumbnail(box: layout.tileBox, screen: geometry, maxPixels: self.options.maxPixels, local: true)
+        previews.maxFrames = 1
+        files.maxFrames = 1
         let display = self.display
         for hit in hits {
             let options = hit.isLocal ? files : previews
@@ -488,7 +492,8 @@ final class ExplorerLoop {
                 if let bytes = try? await source.imageBytes(for: hit, size: .preview) {
                     decoded = try? display.decode(bytes, options: options)
                 }
-                queue.post(.thumbnail(id: hit.id, image: decoded?.image, fullSize: decoded?.fullSize))
+                queue.post(
+                    .thumbnail(id: hit.id, image: decoded?.image, fullSize: decoded?.fullSize, frames: decoded?.frameCount ?? 1))
             }
         }
     }
@@ -564,7 +569,8 @@ final class ExplorerLoop {
         switch completion {
         case .search(let query, let page, let outcome):
             perform(browser?.handle(.searchFinished(query: query, page: page, result: outcome)) ?? [])
-        case .thumbnail(let id, let image, let fullSize):
+        case .thumbnail(let id, let image, let fullSize, let frames):
+            if frames > 1 { _ = browser?.handle(.animated(id: id, frames: frames)) }
             if let image {
                 if thumbnails[id] != nil { browserPainter?.thumbnailReplaced(id: id) }
                 thumbnails[id] = image
@@ -589,11 +595,13 @@ final class ExplorerLoop {
             guard opening == hit.id else { return }
             opening = nil
             if viewer != nil { _ = viewer?.handle(.message(message)) } else { perform(browser?.handle(.message(message)) ?? []) }
-        case .fullResolution(let image, let visit):
-            // A decode for a photo since closed is not this one's.
-            guard let image, visit == viewerSerial, let painter = viewerPainter else { return }
-            painter.replaceImage(image)
-            _ = viewer?.handle(.fullResolutionDecoded(image.size))
+        case .fullResolution(let frames, let visit):
+            // A decode for a photo since closed is not this one's; an
+            // animation's frames are replaced only all together.
+            guard let frames, let first = frames.first, visit == viewerSerial, let painter = viewerPainter,
+                painter.replaceFrames(frames)
+            else { return }
+            _ = viewer?.handle(.fullResolutionDecoded(first.size))
         }
     }
 
@@ -614,10 +622,11 @@ final class ExplorerLoop {
         }
         viewer = ViewerState(
             title: title, hit: hit, fullSize: decoded.fullSize, decodedSize: decoded.image.size,
-            layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite)
+            layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite,
+            frameDelays: decoded.frames.count > 1 ? decoded.frames.map(\.playbackDelayMs) : [], plays: decoded.loopCount)
         viewer?.notice = notice
         viewerSerial += 1
-        viewerPainter = ViewerPainter(image: decoded.image, backend: backend, pictureID: -viewerSerial)
+        viewerPainter = ViewerPainter(frames: decoded.frames.map(\.image), backend: backend, pictureID: -viewerSerial)
         if let problem { _ = viewer?.handle(.message(problem)) }
     }
 
@@ -656,4 +665,26 @@ func cellSizeReport(_ bytes: [UInt8]) -> PixelSize? {
     var parser = ProbeReplyParser()
     parser.feed(bytes)
     return parser.result.cellPixels
+}
+
+// MARK: The animation's clock
+
+/// An animated image in the viewer plays by this small piece alone: the
+/// loop's poll(2) waits no longer than the viewer's next frame is due, and
+/// after every wake-up the viewer gets a `.tick` once that time has come.
+extension ExplorerLoop {
+    /// How long poll(2) may wait for the next frame (ms); nil when nothing plays.
+    fileprivate func animationTimeout() -> Int? {
+        let now = Self.nowMs()
+        guard let wake = viewer?.nextWakeMs(now: now) else { return nil }
+        return max(0, wake - now)
+    }
+
+    /// Ticks the viewer when its frame is due; true when it was (draw again).
+    fileprivate func tickAnimation() -> Bool {
+        let now = Self.nowMs()
+        guard let wake = viewer?.nextWakeMs(now: now), wake <= now else { return false }
+        _ = viewer?.handle(.tick(timeMs: now))
+        return true
+    }
 }

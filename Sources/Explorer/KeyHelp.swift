@@ -35,6 +35,8 @@ public enum KeyHelp {
         Entry(keys: "drag", action: "pan with the mouse"),
         Entry(keys: "0, r", action: "reset zoom (1x, centred)"),
         Entry(keys: "f", action: "cycle fit: contain, cover, 1:1 pixels"),
+        Entry(keys: "Ctrl-A", action: "pause / play an animation (GIF, WebP, ...)"),
+        Entry(keys: ", .", action: "previous / next frame (pausing)"),
         Entry(keys: "n, Space", action: "next photo"),
         Entry(keys: "p, Backspace", action: "previous photo"),
         Entry(keys: "i", action: "toggle the info line"),

@@ -55,7 +55,11 @@ public struct ViewerPlan: Equatable, Sendable {
         }
         if let message = state.message, !message.isEmpty { left = message }
         let zoom = Int((viewport.effectiveZoom * 100).rounded())
-        let right = "\(zoom)% · ? keys · \(state.openedDirectly ? "q quit" : "q back")"
+        var right = "\(zoom)% · ? keys · \(state.openedDirectly ? "q quit" : "q back")"
+        if let animation = state.animation {
+            let word = animation.isFinished ? "stopped" : animation.isPaused ? "paused" : "frame"
+            right = "\(word) \(animation.frame + 1)/\(animation.delays.count) · " + right
+        }
         return StatusLine.compose(left: left, right: right, width: state.layout.geometry.windowCells.width)
     }
 }
@@ -65,12 +69,15 @@ public struct ViewerPlan: Equatable, Sendable {
 /// backend's slot 0: kitty uploads once and re-places per zoom or pan,
 /// sixel re-encodes with one palette for the whole visit, half-blocks
 /// redraw; each erases what its last frame covered and this one does not.
+/// An animation's frames are pictures of their own (`PictureKey.frame`):
+/// each is drawn in turn as the state's clock moves on (kitty uploads
+/// each, sixel encodes each with the first one's palette).
 public final class ViewerPainter {
     /// The backend slot the viewer's picture lives in.
     public static let slot = 0
     public let backend: any GraphicsBackend
-    /// The decoded image (possibly scaled down by the decoder).
-    public private(set) var image: RGBAImage
+    /// The decoded frames (possibly scaled down by the decoder): one for a still image.
+    public private(set) var frames: [RGBAImage]
     /// Names this visit's pixels: a new decode bumps the version.
     private let pictureID: Int
     private var version = 0
@@ -78,17 +85,56 @@ public final class ViewerPainter {
     private var lastOverlayRows: [Int] = []
     private var needsFullRedraw = true
 
-    public init(image: RGBAImage, backend: any GraphicsBackend, pictureID: Int = 1) {
-        self.image = image
+    public init(frames: [RGBAImage], backend: any GraphicsBackend, pictureID: Int = 1) {
+        precondition(!frames.isEmpty, "a picture has a frame")
+        self.frames = frames
         self.backend = backend
         self.pictureID = pictureID
     }
 
+    public convenience init(image: RGBAImage, backend: any GraphicsBackend, pictureID: Int = 1) {
+        self.init(frames: [image], backend: backend, pictureID: pictureID)
+    }
+
+    /// The first frame.
+    public var image: RGBAImage { frames[0] }
+
+    /// An animation's frames, each shrunk to at most `sampleSide` px and
+    /// stacked: what the one sixel palette of every frame is made from.
+    private lazy var paletteSample: RGBAImage? = Self.paletteSample(of: frames)
+
+    /// 48 px a frame: the palette builder shrinks its input to 256 px on the
+    /// long side anyway, so five frames stacked already fill it.
+    static let sampleSide = 48
+    /// At most this many frames, spread over the animation.
+    static let sampledFrames = 32
+
+    static func paletteSample(of frames: [RGBAImage]) -> RGBAImage? {
+        guard frames.count > 1, let first = frames.first, !first.size.isEmpty else { return nil }
+        let scale = min(1, Double(sampleSide) / Double(max(first.width, first.height)))
+        let size = PixelSize(
+            width: max(1, Int(Double(first.width) * scale)), height: max(1, Int(Double(first.height) * scale)))
+        let resampler = Resampler(threads: 1)
+        let chosen = (0..<min(frames.count, sampledFrames)).map { frames[$0 * frames.count / min(frames.count, sampledFrames)] }
+        let pixels = chosen.flatMap { resampler.resize($0, to: size).pixels }
+        return RGBAImage(width: size.width, height: size.height * chosen.count, pixels: pixels)
+    }
+
     /// A better decode of the same picture (the full resolution): kitty
-    /// uploads it once more, sixel keeps its palette.
+    /// uploads it once more, sixel keeps its palette. An animation's
+    /// frames are replaced only all together.
     public func replaceImage(_ newImage: RGBAImage) {
-        image = newImage
+        replaceFrames([newImage])
+    }
+
+    /// False (and nothing replaced) when the count differs: a full decode
+    /// that kept fewer frames within the pixel limit.
+    @discardableResult
+    public func replaceFrames(_ newFrames: [RGBAImage]) -> Bool {
+        guard newFrames.count == frames.count else { return false }
+        frames = newFrames
         version += 1
+        return true
     }
 
     /// Forget what is on screen: the next frame redraws everything.
@@ -122,9 +168,11 @@ public final class ViewerPainter {
             backend.forgetScreen()
         }
         if let viewport = plan.viewport {
+            let index = min(state.frameIndex, frames.count - 1)
             out += backend.draw(
                 Picture.view(
-                    of: image, key: PictureKey(id: pictureID, version: version), viewport: viewport, area: layout.imageArea),
+                    of: frames[index], key: PictureKey(id: pictureID, version: version, frame: index), viewport: viewport,
+                    area: layout.imageArea, paletteSample: paletteSample, isAnimationFrame: frames.count > 1),
                 slot: Self.slot)
         } else {
             out += backend.erase(slot: Self.slot)

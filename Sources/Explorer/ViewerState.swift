@@ -23,9 +23,12 @@ public enum ViewerEffect: Equatable, Sendable {
 }
 
 /// What can happen to the viewer: input (with a monotonic time in ms, for
-/// double clicks), a new window size, or an answer to one of its effects.
+/// double clicks and the animation's clock), the animation's wake-up time
+/// coming, a new window size, or an answer to one of its effects.
 public enum ViewerEvent: Equatable, Sendable {
     case input(InputEvent, timeMs: Int)
+    /// The time `nextWakeMs` asked for has come (or passed).
+    case tick(timeMs: Int)
     case resized(ViewerLayout)
     /// The full-resolution decode arrived: its pixel size.
     case fullResolutionDecoded(PixelSize)
@@ -66,6 +69,8 @@ public struct ViewerState: Equatable, Sendable {
     public var showHelp = false
     public var isFavourite = false
     public var message: String?
+    /// An animated image's clock (nil for a still image): the frame shown.
+    public private(set) var animation: AnimationState?
     /// A lasting note about how pictures are drawn (`BrowserState.notice`).
     public var notice: DisplayNotice?
     /// True when closing leaves the program instead of returning to a browser.
@@ -81,10 +86,14 @@ public struct ViewerState: Equatable, Sendable {
         public var row: Int
     }
 
+    /// `frameDelays` (the frames' playback delays, ms) and `plays` (passes
+    /// in all, 0: for ever) for an animation; a still image has none.
     public init(
         title: String, hit: PixabayHit? = nil, fullSize: PixelSize, decodedSize: PixelSize, layout: ViewerLayout,
-        openedDirectly: Bool, framing: ViewSettings = ViewSettings(), isFavourite: Bool = false
+        openedDirectly: Bool, framing: ViewSettings = ViewSettings(), isFavourite: Bool = false, frameDelays: [Int] = [],
+        plays: Int = 0
     ) {
+        if frameDelays.count > 1 { animation = AnimationState(delays: frameDelays, plays: plays) }
         self.title = title
         self.hit = hit
         self.fullSize = fullSize
@@ -104,7 +113,7 @@ public struct ViewerState: Equatable, Sendable {
             && lhs.showHelp == rhs.showHelp && lhs.isFavourite == rhs.isFavourite && lhs.message == rhs.message
             && lhs.openedDirectly == rhs.openedDirectly && lhs.fullResolutionRequested == rhs.fullResolutionRequested
             && lhs.dragFrom == rhs.dragFrom && lhs.lastClick?.0 == rhs.lastClick?.0
-            && lhs.lastClick?.1 == rhs.lastClick?.1
+            && lhs.lastClick?.1 == rhs.lastClick?.1 && lhs.animation == rhs.animation
     }
 
     /// `(state, event) -> (state, effects)` as a free-standing function.
@@ -117,6 +126,9 @@ public struct ViewerState: Equatable, Sendable {
     /// Applies `event`; returns what the I/O loop must do.
     public mutating func handle(_ event: ViewerEvent) -> [ViewerEffect] {
         switch event {
+        case .tick(let time):
+            animation?.advance(to: time)
+            return []
         case .input(let input, let time):
             var effects = handleInput(input, timeMs: time)
             if needsFullResolution {
@@ -148,6 +160,13 @@ public struct ViewerState: Equatable, Sendable {
         }
     }
 
+    /// The frame to draw: 0 for a still image.
+    public var frameIndex: Int { animation?.frame ?? 0 }
+
+    /// When the I/O loop must send `.tick` next (ms, the clock of the events),
+    /// nil when nothing moves: a still image, a paused or finished animation.
+    public func nextWakeMs(now: Int) -> Int? { animation?.wakeTime(now: now) }
+
     /// True when the view shows more screen units per decoded pixel than one,
     /// and the decoder had scaled the image down.
     public var needsFullResolution: Bool {
@@ -160,7 +179,7 @@ public struct ViewerState: Equatable, Sendable {
         switch input {
         case .key(let key):
             message = nil
-            return handleKey(key)
+            return handleKey(key, timeMs: timeMs)
         case .mouse(let mouse):
             return handleMouse(mouse, timeMs: timeMs)
         case .paste, .unknown:
@@ -168,11 +187,20 @@ public struct ViewerState: Equatable, Sendable {
         }
     }
 
-    private mutating func handleKey(_ key: Key) -> [ViewerEffect] {
+    private mutating func handleKey(_ key: Key, timeMs: Int) -> [ViewerEffect] {
         if key.modifiers.contains(.control), key.code == .char("c") { return [.quit] }
         if showHelp {
             // Any key closes the help; `q` and Esc only close it, too.
             showHelp = false
+            return []
+        }
+        if key.modifiers.contains(.control), key.code == .char("a") {
+            // nsxiv's key: Space and n/p already step through the photos.
+            guard animation != nil else {
+                message = "not an animation"
+                return []
+            }
+            animation?.togglePause(at: timeMs)
             return []
         }
         switch key.code {
@@ -205,6 +233,12 @@ public struct ViewerState: Equatable, Sendable {
                 return []
             }
             return [.toggleFavourite]
+        case .char(","), .char("."):
+            guard animation != nil else {
+                message = "not an animation"
+                return []
+            }
+            animation?.step(key.code == .char(".") ? 1 : -1)
         case .char("n"), .char(" "): return [.step(1)]
         case .char("p"), .backspace: return [.step(-1)]
         case .char("q"), .escape:

@@ -5,7 +5,7 @@ public protocol PhotoSource: Sendable {
     func search(_ query: SearchQuery) async throws(PixabayError) -> SearchPage
     /// One image by id; `.notFound(id:)` when there is none.
     func hit(id: Int) async throws(PixabayError) -> PixabayHit
-    /// The encoded bytes (JPEG or PNG: sniff, don't trust extensions) of one rendition.
+    /// The encoded bytes (any format of the codec table: sniff, do not trust extensions) of one rendition.
     func imageBytes(for hit: PixabayHit, size: ImageSize) async throws(PixabayError) -> [UInt8]
     /// True for the bundled catalog, so the UI can say the photos are not from Pixabay.
     var isOffline: Bool { get }

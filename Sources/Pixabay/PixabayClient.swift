@@ -1,3 +1,4 @@
+import Decoding
 import Foundation
 import HTTP
 
@@ -90,7 +91,7 @@ public struct PixabayClient: PhotoSource {
             throw .imageUnavailable(id: hit.id, detail: "empty body for the \(size.rawValue) image")
         }
         // Not an image at all is the command's to describe; an image cut short is refused here.
-        guard imageCheck.accepts(response.body) || ImageFileType(sniffing: response.body) == nil else {
+        guard imageCheck.accepts(response.body) || ImageFormat(sniffing: response.body) == nil else {
             throw .imageUnavailable(
                 id: hit.id, detail: "the \(size.rawValue) image is incomplete (\(response.body.count) bytes arrived)")
         }

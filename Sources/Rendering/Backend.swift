@@ -6,14 +6,18 @@ import Scaling
 /// backend that keeps pictures in the terminal (kitty) uploads once per key
 /// and only re-places after that. `id` is the picture (a photo, a
 /// thumbnail); `version` changes when its pixels do (a full-resolution
-/// decode replacing the first one) while its palette may stay.
+/// decode replacing the first one) while its palette may stay; `frame` is
+/// which frame of an animation (0 for a still image), each its own pixels
+/// under the picture's one palette.
 public struct PictureKey: Hashable, Sendable {
     public var id: Int
     public var version: Int
+    public var frame: Int
 
-    public init(id: Int, version: Int = 0) {
+    public init(id: Int, version: Int = 0, frame: Int = 0) {
         self.id = id
         self.version = version
+        self.frame = frame
     }
 }
 
@@ -35,10 +39,18 @@ public struct Picture: Sendable {
     /// scrolls): kitty keeps one upload per key and only places it, sixel
     /// keeps the encoding per key.
     public var reusable: Bool
+    /// What a stable palette is made from when not `image` alone: every
+    /// frame of an animation, so the first frame's colours do not stand in
+    /// for the others'.
+    public var paletteSample: RGBAImage?
+    /// One of an animation's frames: drawn as one picture (sixel: one
+    /// sequence, not bands), so no terminal ever shows the top of one
+    /// frame over the bottom of the last (seen in xterm between two bands).
+    public var isAnimationFrame: Bool
 
     public init(
         image: RGBAImage, key: PictureKey, source: SourceRect, area: CellRect, placement: PixelRect,
-        stablePalette: Bool = false, reusable: Bool = false
+        stablePalette: Bool = false, reusable: Bool = false, paletteSample: RGBAImage? = nil, isAnimationFrame: Bool = false
     ) {
         self.image = image
         self.key = key
@@ -47,6 +59,8 @@ public struct Picture: Sendable {
         self.placement = placement
         self.stablePalette = stablePalette
         self.reusable = reusable
+        self.paletteSample = paletteSample
+        self.isAnimationFrame = isAnimationFrame
     }
 
     /// `image` at its own size (already fitted, in units), centred in `area`.
@@ -64,11 +78,13 @@ public struct Picture: Sendable {
 
     /// The view of `viewport` (in units) laid out in `area`.
     public static func view(
-        of image: RGBAImage, key: PictureKey, viewport: Viewport, area: CellRect, stablePalette: Bool = true
+        of image: RGBAImage, key: PictureKey, viewport: Viewport, area: CellRect, stablePalette: Bool = true,
+        paletteSample: RGBAImage? = nil, isAnimationFrame: Bool = false
     ) -> Picture {
         Picture(
             image: image, key: key, source: viewport.sourceRect(inImageOf: image.size), area: area,
-            placement: viewport.placement, stablePalette: stablePalette)
+            placement: viewport.placement, stablePalette: stablePalette, paletteSample: paletteSample,
+            isAnimationFrame: isAnimationFrame)
     }
 
     /// True when `image` is shown whole at its own size.
@@ -118,7 +134,7 @@ public struct InlinePicture: Sendable {
 
     /// Blank lines, then back up: `rows` rows made for a picture without the
     /// terminal scrolling under it.
-    static func reserving(rows: Int) -> [UInt8] {
+    public static func reserving(rows: Int) -> [UInt8] {
         guard rows > 0 else { return [] }
         return [UInt8](repeating: UInt8(ascii: "\n"), count: rows) + Array("\r".utf8) + TerminalCommand.cursorUp(rows)
     }

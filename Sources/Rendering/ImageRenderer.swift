@@ -60,11 +60,14 @@ extension Display {
         background.fill(for: image, terminal: geometry.background)?.composite(image) ?? image
     }
 
-    /// Decodes `bytes` as `options` say, then composites the background.
+    /// Decodes `bytes` as `options` say, then composites the background
+    /// under every frame: one background for them all, chosen by the first
+    /// frame with transparency, so an animation's never changes as it plays.
     public func decode(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodedImage {
-        var decoded = try decodeImage(bytes, options: options)
-        decoded.image = composited(decoded.image)
-        return decoded
+        let decoded = try decodeImage(bytes, options: options)
+        let fills = decoded.frames.lazy.compactMap { self.background.fill(for: $0.image, terminal: self.geometry.background) }
+        guard let fill = fills.first else { return decoded }
+        return decoded.mapImages { $0.hasTransparency ? fill.composite($0) : $0 }
     }
 }
 
@@ -80,11 +83,15 @@ public struct ImageRenderer: Sendable {
     }
 
     /// Decodes `bytes` no larger than `box` (in `screen`'s units) framed
-    /// by `settings` needs, composited as `display` says.
+    /// by `settings` needs, composited as `display` says; of an animation
+    /// at most `maxFrames` frames (nil: all).
     public func decode(
-        _ bytes: [UInt8], settings: ViewSettings, box: PixelSize, display: Display, screen: ScreenGeometry, maxPixels: Int
+        _ bytes: [UInt8], settings: ViewSettings, box: PixelSize, display: Display, screen: ScreenGeometry, maxPixels: Int,
+        maxFrames: Int? = nil
     ) throws(DecodeError) -> DecodedImage {
-        try display.decode(bytes, options: DecodeSize.options(box: box, screen: screen, settings: settings, maxPixels: maxPixels))
+        var options = DecodeSize.options(box: box, screen: screen, settings: settings, maxPixels: maxPixels)
+        options.maxFrames = maxFrames
+        return try display.decode(bytes, options: options)
     }
 
     /// The viewport of an image of `image` size (its full size, even when

@@ -35,8 +35,9 @@ final class KittyBackend: GraphicsBackend {
     private var placedImage: [Int: UInt32] = [:]
     /// The decoded pixels kitty holds, per slot.
     private var uploaded: [Int: PictureKey] = [:]
-    /// The whole image at a view's size, per slot: for picture `id`, `size` pixels.
-    private var fitted: [Int: (id: Int, size: PixelSize)] = [:]
+    /// The whole image at a view's size, per slot: for picture `id` (its
+    /// frame `frame`), `size` pixels.
+    private var fitted: [Int: (id: Int, frame: Int, size: PixelSize)] = [:]
     private let encoder = KittyEncoder()
     /// Slot `n` uses ids `firstImageID + 2n` (decoded) and `+ 1` (fitted).
     static let firstImageID: UInt32 = 1
@@ -111,19 +112,22 @@ final class KittyBackend: GraphicsBackend {
             source.x < 0.5 && source.y < 0.5 && source.width > Double(image.width) - 0.5
             && source.height > Double(image.height) - 0.5
         if showsWhole, wholeWidth < Double(image.width) - 0.5, !picture.isOneToOne,
-            fitted[slot]?.id != picture.key.id || wholeWidth > Double(fitted[slot]?.size.width ?? 0) + 0.5
+            fitted[slot]?.id != picture.key.id || fitted[slot]?.frame != picture.key.frame
+                || wholeWidth > Double(fitted[slot]?.size.width ?? 0) + 0.5
         {
             let pixels = resampler.resample(image, from: SourceRect(covering: image.size), to: picture.placement.size)
             if fitted[slot] != nil { out += encoder.deletePlacements(imageID: fittedImageID(slot: slot)) }
             out += upload(pixels, imageID: fittedImageID(slot: slot))
-            fitted[slot] = (picture.key.id, pixels.size)
+            fitted[slot] = (picture.key.id, picture.key.frame, pixels.size)
             // Deleting an image deletes its placements: place it again.
             if placedImage[slot] == fittedImageID(slot: slot) { placed[slot] = nil }
         }
         var shownSize = image.size
         var shownSource = source
         let id: UInt32
-        if let small = fitted[slot], small.id == picture.key.id, wholeWidth <= Double(small.size.width) + 0.5 {
+        if let small = fitted[slot], small.id == picture.key.id, small.frame == picture.key.frame,
+            wholeWidth <= Double(small.size.width) + 0.5
+        {
             id = fittedImageID(slot: slot)
             let sx = Double(small.size.width) / Double(image.width)
             let sy = Double(small.size.height) / Double(image.height)

@@ -171,7 +171,7 @@ final class SixelBackend: GraphicsBackend {
     private func makePalette(for picture: Picture, still: Bool = false) -> (Palette, PaletteMapper) {
         let registers = display.geometry.colorRegisters - (display.geometry.background == nil ? 0 : 1)
         let (palette, exact) = PaletteBuilder(maxColors: max(1, registers)).buildReportingExactness(
-            from: Self.sample(picture.image, resampler: resampler))
+            from: Self.sample(picture.paletteSample ?? picture.image, resampler: resampler))
         if still {
             let mapper = SixelRenderer.stillMapper(palette, isExact: exact)
             return (mapper.palette, mapper)
@@ -202,7 +202,7 @@ final class SixelBackend: GraphicsBackend {
         let bands =
             display.multiplexer.wrapsGraphics
             ? canvas.bands(rowsPerBand: multiplexedBandRows(width: canvas.size.width))
-            : canvas.bands(maxBands: max(1, min(4, resampler.threads)))
+            : canvas.bands(maxBands: picture.isAnimationFrame ? 1 : max(1, min(4, resampler.threads)))
         let origin = canvas.ditherOrigin
         let serial = Resampler(threads: 1, upscaling: resampler.upscaling)
         let cellHeight = screen.unitsPerCell.height

@@ -17,7 +17,11 @@ import Scaling
 /// (`Banding.gradient`, 1600x1000).
 ///
 ///     swift run -c release pxbench [--box WxH]... [--boxes WxH,WxH] [--runs 5] [--pxview PATH]
-///         [--large] [--gradient] [--per-photo] [--markdown] [--stages] [FILE|DIR...]
+///         [--large] [--gradient] [--per-photo] [--markdown] [--stages] [--reference DIR] [FILE|DIR...]
+///
+/// `--reference DIR`: a photo NAME.ext is scored against DIR/NAME.ext.png
+/// when there is one (the format's own decoder's output: dwebp, avifdec,
+/// heif-convert, djxl) instead of against pxview's own decode of it.
 
 struct BenchOptions {
     /// A laptop's small window and a full 1440p screen: encoders scale with
@@ -25,7 +29,7 @@ struct BenchOptions {
     static let defaultBoxes = [PixelSize(width: 800, height: 600), PixelSize(width: 2560, height: 1440)]
     static let usage = """
         usage: pxbench [--box WxH]... [--boxes WxH,WxH...] [--runs N] [--pxview PATH] [--large|--no-large]
-                       [--gradient] [--per-photo] [--markdown] [--stages] [FILE|DIR...]
+                       [--gradient] [--per-photo] [--markdown] [--stages] [--reference DIR] [FILE|DIR...]
         """
 
     var boxes: [PixelSize] = []
@@ -37,6 +41,7 @@ struct BenchOptions {
     var perPhoto = false
     var markdown = false
     var stagesOnly = false
+    var referenceDirectory: String?
 
     init(_ arguments: [String]) {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
@@ -61,6 +66,7 @@ struct BenchOptions {
             case "--per-photo": perPhoto = true
             case "--markdown": markdown = true
             case "--stages": stagesOnly = true
+            case "--reference": referenceDirectory = next()
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
@@ -99,7 +105,7 @@ struct Photo {
     var megapixels: Double { Double(size.area) / 1e6 }
 }
 
-/// Photos to measure: JPEG and PNG files (by magic bytes) under the inputs,
+/// Photos to measure: images of any format pxview reads (by magic bytes) under the inputs,
 /// at least 256 px on the long side: smaller files (the decoder's synthetic
 /// orientation variants) would measure process start-up, not the pipeline.
 func photos(_ inputs: [String]) -> [Photo] {
@@ -112,8 +118,12 @@ func photos(_ inputs: [String]) -> [Photo] {
             ? ((try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []).sorted().map { "\(input)/\($0)" }
             : [input]
         for file in candidates {
-            guard let handle = FileHandle(forReadingAtPath: file) else { continue }
-            let head = [UInt8](handle.readData(ofLength: 8))
+            // Folders inside (a --reference folder beside the photos) are not photos.
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue,
+                let handle = FileHandle(forReadingAtPath: file)
+            else { continue }
+            let head = [UInt8](handle.readData(ofLength: 64))
             try? handle.close()
             guard sniffImageFormat(head) != nil, let data = FileManager.default.contents(atPath: file),
                 let decoded = try? decodeImage(
@@ -188,7 +198,7 @@ if options.gradient {
     else { fail("cannot write \(path)") }
     allPhotos.insert(Photo(path: path, size: sky.size), at: 0)
 }
-guard !allPhotos.isEmpty else { fail("no JPEG or PNG files found in \(inputs.joined(separator: ", "))") }
+guard !allPhotos.isEmpty else { fail("no images found in \(inputs.joined(separator: ", "))") }
 guard FileManager.default.isExecutableFile(atPath: options.pxview) else {
     fail("pxview not found at \(options.pxview): build it first (swift build -c release)")
 }
@@ -344,10 +354,16 @@ struct BoxResults {
 var results = options.boxes.map { BoxResults(box: $0) }
 for (number, photo) in allPhotos.enumerated() {
     log("[\(number + 1)/\(allPhotos.count)] \(photo.name) \(photo.size) (\(String(format: "%.1f", photo.megapixels)) MP)")
-    guard let data = FileManager.default.contents(atPath: photo.path), let full = try? decodeImage([UInt8](data)) else {
+    // The yardstick: the format's own decoder's PNG when given (`--reference`), else pxview's decode.
+    let referencePath = options.referenceDirectory.map { "\($0)/\(photo.name).png" }
+    let referenceData = referencePath.flatMap { FileManager.default.contents(atPath: $0) }
+    guard let data = FileManager.default.contents(atPath: photo.path),
+        let full = try? decodeImage([UInt8](referenceData ?? data))
+    else {
         log("cannot decode \(photo.path): left out")
         continue
     }
+    if referenceData != nil { log("  scored against \(referencePath ?? "")") }
     let bytes = [UInt8](data)
     let sourceRGB = LanczosReference.flattenedRGB(full.image)
     /// One reference per output size, shared by the tools and boxes that draw at it.

@@ -1,10 +1,10 @@
-import Decoding
 import Explorer
 import Foundation
 import GraphicsReadback
 import Pixels
 import Rendering
 
+@testable import Decoding
 @testable import HTTP
 @testable import Pixabay
 @testable import Terminal
@@ -15,7 +15,7 @@ import Rendering
 /// cleanly or handled: a trap, an ASan report or a broken invariant is a
 /// crash that libFuzzer saves.
 enum FuzzTarget: String, CaseIterable {
-    /// JPEG and PNG through `decodeImage`, with a small pixel limit.
+    /// Every format through `decodeImage` (seeded with JPEG and PNG), with a small pixel limit.
     case decode
     /// The keyboard and mouse decoder: every split of the same bytes decodes the same.
     case input
@@ -29,6 +29,9 @@ enum FuzzTarget: String, CaseIterable {
     case url
     /// The sixel and kitty readback decoders.
     case readback
+    /// Each newer row of the codec table on its own (the bytes go straight to
+    /// the row, sniffing skipped, so mutations of the signature still test it).
+    case gif, webp, avif, heic, jxl
     /// Keys, mouse reports and pastes through the grid's and the viewer's
     /// state machines and their frame plans: the header and status lines fit the window,
     /// the search field stays bounded. An input starting with 0xFF is
@@ -100,6 +103,19 @@ enum FuzzTarget: String, CaseIterable {
         case .readback:
             _ = try? SixelDecoder.decode(bytes)
             _ = try? KittyDecoder.image(bytes)
+        case .gif, .webp, .avif, .heic, .jxl:
+            guard let format = ImageFormat(rawValue: rawValue) else { return }
+            let codec = format.codec
+            let options = DecodeOptions(maxPixels: 1_000_000, targetSize: PixelSize(width: 64, height: 64))
+            if let decoded = try? codec.decode(bytes, options) {
+                for frame in decoded.frames {
+                    check(frame.image.size == decoded.image.size, "frames of different sizes")
+                    check(frame.image.pixels.count == frame.image.width * frame.image.height * 4, "pixel count")
+                }
+                check(decoded.frames.count <= decoded.frameCount, "more frames than the file has")
+            }
+            _ = try? codec.readInfo(bytes)
+            _ = codec.isComplete(bytes, 1_000_000)
         case .screens:
             screens(bytes.first == 0xFF ? Array([[UInt8]](repeating: bytes, count: 256).joined()) : bytes)
         }

@@ -18,6 +18,7 @@ enum Explore: PXCommand {
         summary: """
             Real photos inside a terminal: sixel, kitty graphics or half-blocks.
             With no command, opens the explorer on the launch query.
+            Formats: \(ImageFormat.namesPhrase); animations play in the viewer.
             """,
         options: GlobalOption.all + [CommonOption.help, version],
         maxPositionals: nil, keys: [KeyTables.grid, KeyTables.viewer], commands: Commands.all.map { $0.spec })
@@ -68,7 +69,7 @@ enum ExplorerSetup {
     /// The same, into `directory` (nil: the current one).
     static func saveAction(in directory: String?) -> ExplorerSaveAction {
         { bytes, hit, title in
-            let ext = ImageFileType(sniffing: bytes)?.fileExtension ?? "jpg"
+            let ext = ImageFormat(sniffing: bytes)?.fileExtension ?? "jpg"
             let stem =
                 hit.map { "pixabay-\($0.id)" }
                 ?? "pxview-" + ((title as NSString).lastPathComponent as NSString).deletingPathExtension

@@ -1,3 +1,4 @@
+import Decoding
 import Explorer
 import Pixabay
 import Rendering
@@ -41,16 +42,16 @@ enum Open: PXCommand {
 enum Download {
     /// Looks the hit up (so an unknown id says so), downloads the rendition
     /// (`large` falls back to `web` when a hit has no large URL) and checks
-    /// the bytes really are a JPEG or PNG before anyone decodes or saves them.
+    /// the bytes really are an image pxview reads before anyone decodes or saves them.
     static func image(id: Int, size: ImageSize, from stack: SourceStack) async throws -> (
-        hit: PixabayHit, bytes: [UInt8], type: ImageFileType
+        hit: PixabayHit, bytes: [UInt8], type: ImageFormat
     ) {
         let hit = try await stack.source.hit(id: id)
         let bytes = try await stack.source.imageBytes(for: hit, size: size)
         stack.reportStaleCopies()
-        guard let type = ImageFileType(sniffing: bytes) else {
+        guard let type = ImageFormat(sniffing: bytes) else {
             throw CommandError(
-                "image \(id) is not an image: the server sent \(ImageFileType.describeNonImage(bytes)) (\(bytes.count) bytes)")
+                "image \(id) is not an image: the server sent \(ImageFormat.describeNonImage(bytes)) (\(bytes.count) bytes)")
         }
         return (hit, bytes, type)
     }

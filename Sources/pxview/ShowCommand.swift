@@ -16,18 +16,25 @@ enum Show: PXCommand {
     static let once = Flag("--once", help: "draw each image once and exit, no viewer")
     static let interactive = Flag(
         "--interactive", aliases: ["-i"], help: "the viewer (the default on a terminal; kept for scripts)")
+    static let animate = Flag(
+        "--animate", help: "with --once: play an animation in place until a key, Ctrl-C or its last loop")
+    static let loops: Option<Int> = .positiveInteger(
+        "--loops", "N", help: "with --animate: play it N times (default: as the file says)")
 
     static let spec = CommandSpec(
         name: "show", abstract: "view images from files, URLs or a folder", arguments: "PATH|URL|DIR",
         usage: "pxview show [OPTIONS] PATH|URL|DIR...",
         summary: """
             On a terminal, opens the viewer on the first image (n/p step through the others);
-            a folder opens as a grid of its JPEG and PNG images. With --once, or when standard
-            output is not a terminal, draws each image once instead (without --size/--cells in
-            the terminal's box); with no terminal and no --protocol, prints a one-line
-            description of each image instead of escape codes.
+            a folder opens as a grid of its images. With --once, or when standard output is
+            not a terminal, draws each image once instead (without --size/--cells in the
+            terminal's box); with no terminal and no --protocol, prints a one-line description
+            of each image instead of escape codes.
+            Formats: \(ImageFormat.namesPhrase).
+            An animation plays in the viewer (Ctrl-A pauses); --once draws its first frame,
+            --once --animate plays it in place.
             """,
-        options: ViewOption.all + GlobalOption.all + [once, interactive, CommonOption.help],
+        options: ViewOption.all + GlobalOption.all + [once, animate, loops, interactive, CommonOption.help],
         maxPositionals: nil, minPositionals: 1, positionals: .files, missing: ("a PATH or URL", "pxview show photo.jpg"),
         keys: [KeyTables.viewer, KeyTables.folderGrid])
 
@@ -39,6 +46,8 @@ enum Show: PXCommand {
             return try await Viewer.run(parsed, view: view)
         }
         let screen = Screen.prepare(view: view)
+        let plays = try parsed.value(loops)
+        let animating = parsed.has(animate) || plays != nil
         let client = CurlClient(userAgent: SourceContext.userAgent)  // loads libcurl only if used
         var status = ExitCode.success
         var imageID = ImageIDs.base()
@@ -48,7 +57,9 @@ enum Show: PXCommand {
                 let bytes = try await load(input, path: path, client: client)
                 status = max(
                     status,
-                    display(bytes: bytes, name: TerminalText.sanitize(input), view: view, screen: screen, imageID: imageID))
+                    display(
+                        bytes: bytes, name: TerminalText.sanitize(input), view: view, screen: screen, imageID: imageID,
+                        animation: animating ? .some(plays) : nil))
             } catch {
                 Output.err("pxview: \(error)\n")
                 status = ExitCode.failure
@@ -57,10 +68,13 @@ enum Show: PXCommand {
         return status
     }
 
-    /// Draws already-fetched image bytes (`open` uses it too).
-    static func display(bytes: [UInt8], name: String, view: ViewOptions, screen: Screen, imageID: UInt32 = ImageIDs.base())
-        -> Int32
-    {
+    /// Draws already-fetched image bytes (`open` uses it too). `animation`
+    /// (set by `--animate`): play an animation in place, its own number of
+    /// passes or the one given (`--loops`).
+    static func display(
+        bytes: [UInt8], name: String, view: ViewOptions, screen: Screen, imageID: UInt32 = ImageIDs.base(),
+        animation: Int?? = nil
+    ) -> Int32 {
         let renderer = ImageRenderer()
         do {
             // The decoded image lives only until the view is resampled: an
@@ -68,9 +82,10 @@ enum Show: PXCommand {
             // (peak RSS of a 2560x1440 sixel `show`: 70 MB with it kept, 62 MB without).
             let pixels: RGBAImage
             do {
+                // A drawing shows an animation's first frame; a description counts them all.
                 let decoded = try renderer.decode(
                     bytes, settings: view.settings, box: screen.box, display: screen.display, screen: screen.backend.screen,
-                    maxPixels: view.maxPixels)
+                    maxPixels: view.maxPixels, maxFrames: screen.drawsGraphics && animation == nil ? 1 : nil)
                 for warning in decoded.warnings {
                     Output.err("pxview: warning: \(name): \(TerminalText.sanitize(warning))\n")
                 }
@@ -78,8 +93,12 @@ enum Show: PXCommand {
                     for: decoded.fullSize, settings: view.settings, box: screen.box, screen: screen.backend.screen)
                 guard screen.drawsGraphics else {
                     Output.out(
-                        "\(name): \(decoded.format.displayName) \(decoded.fullSize), fits \(viewport.outputSize) px in a \(screen.box) box"
+                        "\(name): \(describe(decoded)), fits \(viewport.outputSize) px in a \(screen.box) box"
                             + " (not a terminal: pass --protocol to draw)\n")
+                    return ExitCode.success
+                }
+                if let plays = animation, decoded.frames.count > 1 {
+                    play(decoded, plays: plays ?? decoded.loopCount, viewport: viewport, screen: screen, imageID: imageID)
                     return ExitCode.success
                 }
                 pixels = renderer.pixels(decoded.image, viewport: viewport)
@@ -91,6 +110,28 @@ enum Show: PXCommand {
             Output.err("pxview: cannot decode \(name): \(error)\n")
             return ExitCode.failure
         }
+    }
+
+    /// Plays `decoded`'s frames in place (`InlineAnimation`) until its
+    /// passes end or a key comes on standard input, when that is a terminal
+    /// (in raw mode meanwhile, so the key is not echoed).
+    static func play(_ decoded: DecodedImage, plays: Int, viewport: Viewport, screen: Screen, imageID: UInt32) {
+        let renderer = ImageRenderer()
+        var player = InlineAnimation(
+            delays: decoded.frames.map(\.playbackDelayMs), plays: plays, backend: screen.backend, imageID: imageID
+        ) { renderer.pixels(decoded.frames[$0].image, viewport: viewport) }
+        let keys = Output.isTerminal(0) ? try? TerminalSession(inputFD: 0, outputFD: 1, options: .rawModeOnly) : nil
+        defer { keys?.restore() }
+        _ = player.play(keys: keys == nil ? nil : 0) { screen.draw($0) }
+    }
+
+    /// "GIF 400x250, 12 frames, 0.96 s" (one pass, as the viewer plays it), or "JPEG 1920x1280".
+    static func describe(_ decoded: DecodedImage) -> String {
+        let still = "\(decoded.format.displayName) \(decoded.fullSize)"
+        guard decoded.isAnimated else { return still }
+        let centiseconds = (decoded.durationMs + 5) / 10
+        let seconds = "\(centiseconds / 100).\(centiseconds % 100 < 10 ? "0" : "")\(centiseconds % 100)"
+        return still + ", \(decoded.frameCount) frames, \(seconds) s"
     }
 
     /// True for what `load` fetches through libcurl rather than reads from disk.
@@ -124,8 +165,8 @@ enum Show: PXCommand {
         }
     }
 
-    /// No JPEG or PNG a terminal can show is larger (the 100-megapixel
-    /// decode limit is reached long before).
+    /// No image a terminal can show is larger (the 100-megapixel decode
+    /// limit is reached long before).
     static let maxFileBytes = 256 << 20
 
     /// "cannot read NAME: reason", the one line a failed input gets.

@@ -1,3 +1,4 @@
+import Decoding
 import Explorer
 import Foundation
 import HTTP
@@ -63,16 +64,16 @@ enum Folder {
         }
         guard !entries.isEmpty else {
             let names = inputs.map { RawFile.display($0.1) }.joined(separator: ", ")
-            throw CommandError("no JPEG or PNG images in \(names)")
+            throw CommandError("no \(ImageFormat.namesPhrase) images in \(names)")
         }
         return entries
     }
 
-    /// The JPEG and PNG files of `directory` (by extension; the bytes are
-    /// sniffed when loaded), sorted by name with numbers in order
+    /// The image files of `directory` (by the codec table's extensions; the
+    /// bytes are sniffed when loaded), sorted by name with numbers in order
     /// (`img2` before `img10`), hidden files left out.
     static func images(in directory: [UInt8]) throws -> [ListSource.Entry] {
-        let extensions: Set<String> = ["jpg", "jpeg", "jpe", "png"]
+        let extensions = ImageFormat.fileExtensions
         let base = directory.last == UInt8(ascii: "/") ? directory : directory + [UInt8(ascii: "/")]
         let listed: [[UInt8]]
         switch RawFile.listing(of: directory) {

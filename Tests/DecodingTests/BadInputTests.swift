@@ -15,8 +15,8 @@ import Testing
 
     static let failures: [Case] = [
         Case(file: "empty.jpg", kind: .empty, message: "file is empty"),
-        Case(file: "text.jpg", kind: .unknownFormat, message: "not a JPEG or PNG image"),
-        Case(file: "random.bin", kind: .unknownFormat, message: "not a JPEG or PNG image"),
+        Case(file: "text.jpg", kind: .unknownFormat, message: "not a JPEG, PNG, GIF, WebP, AVIF, HEIC or JPEG XL image"),
+        Case(file: "random.bin", kind: .unknownFormat, message: "not a JPEG, PNG, GIF, WebP, AVIF, HEIC or JPEG XL image"),
         Case(file: "truncated_header.jpg", kind: .truncated, message: "truncated JPEG data"),
         Case(file: "truncated.png", kind: .truncated, message: "truncated PNG data"),
         Case(file: "bad_crc_ihdr.png", kind: .corrupt, message: "corrupt PNG data (IHDR: CRC error)"),

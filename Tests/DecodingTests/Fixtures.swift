@@ -13,6 +13,20 @@ enum Fixtures {
         try bytes(root.appendingPathComponent("images").appendingPathComponent(name))
     }
 
+    /// The codec table's newer formats (Tests/Fixtures/formats/make.py).
+    static func format(_ name: String) throws -> [UInt8] {
+        try bytes(root.appendingPathComponent("formats").appendingPathComponent(name))
+    }
+
+    /// Their own decoders' reads, frame by frame (formats.json).
+    static let formatReference: [String: [ReferenceDecode]] = {
+        let url = root.appendingPathComponent("formats").appendingPathComponent("formats.json")
+        guard let data = try? Data(contentsOf: url),
+            let table = try? JSONDecoder().decode([String: [ReferenceDecode]].self, from: data)
+        else { return [:] }
+        return table
+    }()
+
     static func bad(_ name: String) throws -> [UInt8] {
         try bytes(root.appendingPathComponent("bad").appendingPathComponent(name))
     }
@@ -93,6 +107,17 @@ func expectMatchesReference(
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
     let reference = try #require(Fixtures.reference[key], "no reference entry for \(key)", sourceLocation: sourceLocation)
+    try expectMatchesReference(
+        image, reference, key, exact: exact, meanTolerance: meanTolerance, sampleTolerance: sampleTolerance,
+        sourceLocation: sourceLocation)
+}
+
+/// The same against a reference decode given directly.
+func expectMatchesReference(
+    _ image: RGBAImage, _ reference: ReferenceDecode, _ key: String, exact: Bool,
+    meanTolerance: Double = 1.0, sampleTolerance: Int = 4,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     #expect(
         image.width == reference.width && image.height == reference.height,
         "\(key): \(image.size) vs PIL \(reference.width)x\(reference.height)", sourceLocation: sourceLocation)

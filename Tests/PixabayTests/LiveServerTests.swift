@@ -1,3 +1,4 @@
+import Decoding
 import Foundation
 import HTTP
 import TestSupport
@@ -159,8 +160,8 @@ struct TimeoutOverride: HTTPFetching {
         for hit in pixabay.hits.prefix(3) + pixabay.hits.filter({ $0.largeImageURL.hasSuffix(".png") }) {
             let bytes = try await client.imageBytes(for: hit, size: .large)
             #expect(bytes == pixabay.largeBytes[hit.id])
-            let expected: ImageFileType = hit.largeImageURL.hasSuffix(".png") ? .png : .jpeg
-            #expect(ImageFileType(sniffing: bytes) == expected)
+            let expected: ImageFormat = hit.largeImageURL.hasSuffix(".png") ? .png : .jpeg
+            #expect(ImageFormat(sniffing: bytes) == expected)
         }
     }
 
@@ -172,8 +173,8 @@ struct TimeoutOverride: HTTPFetching {
         }
         let hit = PixabayHit(id: 77, largeImageURL: pixabay.server.url("/img/html"))
         let bytes = try await pixabay.client().imageBytes(for: hit, size: .large)
-        #expect(ImageFileType(sniffing: bytes) == nil)
-        #expect(ImageFileType.describeNonImage(bytes) == "an HTML page")
+        #expect(ImageFormat(sniffing: bytes) == nil)
+        #expect(ImageFormat.describeNonImage(bytes) == "an HTML page")
     }
 
     @Test func status400ShowsThePlainTextBodyWithoutTheKey() async throws {

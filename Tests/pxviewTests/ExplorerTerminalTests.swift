@@ -494,6 +494,65 @@ func expectRestored(_ session: PseudoTerminalSession) {
         expectRestored(session)
     }
 
+    /// A folder of one file of each format in the codec table: every one is
+    /// a tile with its picture (never "no image"), its size in the details.
+    @Test func aFolderOfEveryFormatShowsThemAll() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pxview-formats-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let images = (fixtureImage as NSString).deletingLastPathComponent
+        let formats = packageRoot().appendingPathComponent("Tests/Fixtures/formats").path
+        let files = [
+            ("a.jpg", "\(images)/p01_china_640x427.jpg", "640x427"), ("b.png", "\(images)/p02_coffee_600x400.png", "600x400"),
+            ("c.gif", "\(formats)/anim.gif", "48x32"), ("d.webp", "\(formats)/chelsea-alpha.webp", "96x64"),
+            ("e.avif", "\(formats)/china.avif", "96x64"), ("f.heic", "\(formats)/china.heic", "96x64"),
+            ("g.jxl", "\(formats)/china.jxl", "96x64"),
+        ]
+        for (name, source, _) in files { try FileManager.default.copyItem(atPath: source, toPath: "\(folder)/\(name)") }
+        let session = try PseudoTerminalSession(arguments: ["show", folder], emulation: .sixel, rows: 40, columns: 160)
+        #expect(session.waitFor("1 of 7"))
+        // Six tiles a row at 160 columns: the first row, then the seventh.
+        #expect(session.waitFor(sixelStart, count: 6))
+        for (index, (name, _, size)) in files.enumerated() {
+            #expect(session.waitFor("\(name)  \(size)"), "\(name)")
+            if index + 1 < files.count { session.send("l") }
+        }
+        #expect(session.waitFor("7 of 7"))
+        #expect(session.waitFor(sixelStart, count: 7))
+        #expect(!session.output.containsSequence(Array("no image".utf8)))
+        // The GIF's tile is marked as an animation of 12 frames, and its details say so.
+        #expect(session.waitFor("▶ 12"))
+        #expect(session.waitFor("c.gif  48x32  12 frames"))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        expectRestored(session)
+    }
+
+    /// An animated GIF plays in the viewer: picture after picture comes
+    /// (how fast is pxbench's and pty-run's to say, not a test's: a debug
+    /// build under a sanitizer draws a frame in a second); Ctrl-A pauses it
+    /// (no picture comes while paused), `.` steps a frame, Ctrl-A plays on.
+    @Test func theViewerPlaysAnAnimationThatCtrlAPausesAndDotSteps() throws {
+        let formats = packageRoot().appendingPathComponent("Tests/Fixtures/formats").path
+        let session = try PseudoTerminalSession(
+            arguments: ["show", "\(formats)/anim.gif"], emulation: .sixel, rows: 24, columns: 80)
+        #expect(session.waitFor("anim.gif"))
+        #expect(session.waitFor(sixelStart, count: 4, seconds: 30))
+        session.send("\u{01}")
+        #expect(session.waitFor("paused ", seconds: 30))
+        Thread.sleep(forTimeInterval: 0.2)
+        let paused = session.output.occurrences(of: Array(sixelStart.utf8))
+        Thread.sleep(forTimeInterval: 1)
+        #expect(session.output.occurrences(of: Array(sixelStart.utf8)) == paused)
+        session.send(".")
+        #expect(session.waitFor(sixelStart, count: paused + 1, seconds: 30))
+        session.send("\u{01}")
+        #expect(session.waitFor(sixelStart, count: paused + 3, seconds: 30))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        expectRestored(session)
+    }
+
     /// A folder with no images, or none readable, is one line naming it and
     /// exit 1, before the screen is taken.
     @Test func aFolderWithoutImagesSaysSo() throws {
@@ -505,7 +564,7 @@ func expectRestored(_ session: PseudoTerminalSession) {
             let session = try PseudoTerminalSession(arguments: arguments, emulation: .sixel)
             #expect(session.waitForExit() == 1)
             let text = String(decoding: session.output, as: UTF8.self)
-            #expect(text.contains("pxview: no JPEG or PNG images in \(empty)"))
+            #expect(text.contains("pxview: no JPEG, PNG, GIF, WebP, AVIF, HEIC or JPEG XL images in \(empty)"))
             #expect(!session.output.containsSequence(Array(alternateScreenOn.utf8)))
         }
     }

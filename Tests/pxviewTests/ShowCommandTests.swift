@@ -1,3 +1,4 @@
+import Decoding
 import Foundation
 import GraphicsReadback
 import Pixels
@@ -89,7 +90,7 @@ import Testing
             result.errLines == [
                 "pxview: cannot decode \(bad)/truncated_header.jpg: truncated JPEG data",
                 "pxview: cannot decode \(bad)/bomb_100000x100000.png: image is 100000x100000 (10000000000 pixels), over the 100000000-pixel limit",
-                "pxview: cannot decode \(bad)/text.jpg: not a JPEG or PNG image",
+                "pxview: cannot decode \(bad)/text.jpg: not a JPEG, PNG, GIF, WebP, AVIF, HEIC or JPEG XL image",
                 "pxview: cannot decode \(bad)/empty.jpg: file is empty",
                 "pxview: cannot read /no/such/photo.jpg: no such file",
             ])
@@ -262,8 +263,151 @@ extension Array where Element == UInt8 {
         #expect(
             result.errLines == [
                 "pxview: cannot read \(server.url("/missing.jpg")): HTTP status 404",
-                "pxview: cannot decode \(server.url("/page.jpg")): not a JPEG or PNG image",
+                "pxview: cannot decode \(server.url("/page.jpg")): not a JPEG, PNG, GIF, WebP, AVIF, HEIC or JPEG XL image",
             ])
         #expect(server.requests.allSatisfy { $0.headers["user-agent"]?.hasPrefix("pxview/") == true })
+    }
+}
+
+/// `show` on every format of the codec table, as a script sees it.
+@Suite struct ShowFormatsTests {
+    let formats = packageRoot().appendingPathComponent("Tests/Fixtures/formats").path
+
+    @Test func describesEveryFormatOffATerminal() throws {
+        let names = [
+            "china.gif", "anim.gif", "china-lossy.webp", "anim.webp", "china.avif", "china-irot1-imir1.avif", "china.heic",
+            "china.jxl", "anim.jxl",
+        ]
+        let result = try CLISandbox().run(["show", "--size", "800x600"] + names.map { "\(formats)/\($0)" })
+        #expect(result.status == 0)
+        let tail = " (not a terminal: pass --protocol to draw)"
+        #expect(
+            result.outLines == [
+                "\(formats)/china.gif: GIF 96x64, fits 800x533 px in a 800x600 box" + tail,
+                "\(formats)/anim.gif: GIF 48x32, 12 frames, 0.96 s, fits 800x533 px in a 800x600 box" + tail,
+                "\(formats)/china-lossy.webp: WebP 96x64, fits 800x533 px in a 800x600 box" + tail,
+                "\(formats)/anim.webp: WebP 48x32, 12 frames, 0.96 s, fits 800x533 px in a 800x600 box" + tail,
+                "\(formats)/china.avif: AVIF 96x64, fits 800x533 px in a 800x600 box" + tail,
+                "\(formats)/china-irot1-imir1.avif: AVIF 64x96, fits 400x600 px in a 800x600 box" + tail,
+                "\(formats)/china.heic: HEIC 96x64, fits 800x533 px in a 800x600 box" + tail,
+                "\(formats)/china.jxl: JPEG XL 96x64, fits 800x533 px in a 800x600 box" + tail,
+                "\(formats)/anim.jxl: JPEG XL 48x32, 12 frames, 0.96 s, fits 800x533 px in a 800x600 box" + tail,
+            ])
+    }
+
+    /// Cut in half, or claiming 12000x12000: one line each naming the file,
+    /// exit 1, nothing drawn, quickly.
+    @Test func badFilesOfEveryFormatGetOneLineEach() throws {
+        let sandbox = try CLISandbox()
+        let folder = sandbox.root.file("bad")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let names = ["china.gif", "anim.webp", "china.avif", "china.heic", "china.jxl"]
+        var arguments = ["show", "--protocol", "kitty", "--size", "200x200"]
+        for name in names {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(formats)/\(name)"))
+            let path = "\(folder)/cut-\(name)"
+            FileManager.default.createFile(atPath: path, contents: bytes.prefix(bytes.count / 2))
+            arguments.append(path)
+        }
+        let started = Date()
+        let result = try sandbox.run(arguments)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.errLines == [
+                "pxview: cannot decode \(folder)/cut-china.gif: truncated GIF data",
+                "pxview: cannot decode \(folder)/cut-anim.webp: truncated WebP data",
+                "pxview: cannot decode \(folder)/cut-china.avif: truncated AVIF data",
+                "pxview: cannot decode \(folder)/cut-china.heic: truncated HEIC data",
+                "pxview: cannot decode \(folder)/cut-china.jxl: truncated JPEG XL data",
+            ])
+    }
+
+    /// A drawing of an animation is its first frame, pixel for pixel (kitty is lossless).
+    @Test(arguments: ["anim.gif", "anim.webp", "anim.jxl"])
+    func aDrawingShowsTheFirstFrame(name: String) throws {
+        let result = try CLISandbox().run(["show", "--protocol", "kitty", "--size", "48x32", "\(formats)/\(name)"])
+        #expect(result.status == 0)
+        let drawn = try KittyDecoder.image(result.stdout.dropLastNewlines()).image
+        let first = try decodeImage(try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(formats)/\(name)")))).image
+        #expect(drawn == first)
+    }
+}
+
+/// `show --once --animate`: played in place, at the file's pace.
+@Suite struct ShowAnimateTests {
+    let formats = packageRoot().appendingPathComponent("Tests/Fixtures/formats").path
+
+    /// kitty is lossless: every frame arrives as the decoder made it, under
+    /// one image id, each after the cursor goes back to the picture.
+    @Test func kittyGetsEveryFrameInTurnAtThePictureItsRowsWereMadeFor() throws {
+        let started = Date()
+        let result = try CLISandbox().run([
+            "show", "--protocol", "kitty", "--size", "48x32", "--cell-size", "8x16", "--animate", "--loops", "1",
+            "\(formats)/anim.webp",
+        ])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 0)
+        // 12 frames of 80 ms: the last shows from 880 ms; the run ends at 960.
+        #expect(elapsed > 0.9)
+        let expected = try decodeImage(try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(formats)/anim.webp")))).frames
+        let out = result.stdout
+        // Two rows made (32 px of 16-px cells), the cursor saved, then frame after frame.
+        #expect(out.starts(with: Array("\n\n\r\u{1B}[2A\u{1B}7".utf8)))
+        #expect(out.count(of: "\u{1B}8") == 12)
+        #expect(Array(out.suffix(5)) == Array("\u{1B}8\r\n\n".utf8))
+        let pieces = out.split(separator: Array("\u{1B}8".utf8)).map(Array.init)
+        var drawn: [RGBAImage] = []
+        for piece in pieces {
+            guard let start = piece.indices.first(where: { piece[$0...].starts(with: Array("\u{1B}_G".utf8)) }) else { continue }
+            drawn.append(try KittyDecoder.image(Array(piece[start...])).image)
+        }
+        #expect(drawn == expected.map(\.image))
+    }
+
+    @Test func sixelDrawsEachFrameAndAStillJustDraws() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run([
+            "show", "--protocol", "sixel", "--size", "48x32", "--cell-size", "8x16", "--once", "--animate", "--loops", "1",
+            "\(formats)/anim.gif",
+        ])
+        #expect(result.status == 0)
+        #expect(result.stdout.count(of: "\u{1B}P0;1;0q") == 12)
+        let still = try sandbox.run([
+            "show", "--protocol", "sixel", "--size", "48x32", "--once", "--animate", "\(formats)/china.gif",
+        ])
+        #expect(still.stdout.count(of: "\u{1B}P0;1;0q") == 1 && still.stdout.count(of: "\u{1B}7") == 0)
+    }
+
+    @Test func loopsMustBePositive() throws {
+        let result = try CLISandbox().run(["show", "--animate", "--loops", "0", "\(formats)/anim.gif"])
+        #expect(result.status == 2)
+        #expect(result.errLines.first?.hasPrefix("pxview: --loops") == true)
+    }
+}
+
+extension Array where Element == UInt8 {
+    func split(separator: [UInt8]) -> [ArraySlice<UInt8>] {
+        var pieces: [ArraySlice<UInt8>] = []
+        var start = startIndex
+        var i = startIndex
+        while i + separator.count <= endIndex {
+            if self[i..<(i + separator.count)].elementsEqual(separator) {
+                pieces.append(self[start..<i])
+                i += separator.count
+                start = i
+            } else {
+                i += 1
+            }
+        }
+        pieces.append(self[start..<endIndex])
+        return pieces
+    }
+
+    func count(of text: String) -> Int {
+        let needle = Array(text.utf8)
+        guard count >= needle.count else { return 0 }
+        return (0...(count - needle.count)).filter { self[$0..<($0 + needle.count)].elementsEqual(needle) }.count
     }
 }

@@ -38,7 +38,11 @@ def fnv1a64(data: bytes) -> str:
 
 
 def entry(image):
-    pixels = rgba_array(ImageOps.exif_transpose(image))
+    return fingerprint(rgba_array(ImageOps.exif_transpose(image)))
+
+
+def fingerprint(pixels):
+    """Size, channel means, an 8x8 grid of samples and the FNV-1a 64 of an RGBA array."""
     height, width = pixels.shape[:2]
     samples = []
     for j in range(8):
@@ -66,24 +70,29 @@ def open_decoded(path):
         return Image.open(io.BytesIO(ppm))
 
 
-reference = {}
-for name in sorted(os.listdir(IMAGES)):
-    if not name.endswith((".jpg", ".png")):
-        continue
-    image = open_decoded(os.path.join(IMAGES, name))
-    if image.size[0] * image.size[1] > 4_000_000:
-        continue  # full decodes of huge images stay out of the (debug-built) tests
-    reference[name] = entry(image)
+def main():
+    reference = {}
+    for name in sorted(os.listdir(IMAGES)):
+        if not name.endswith((".jpg", ".png")):
+            continue
+        image = open_decoded(os.path.join(IMAGES, name))
+        if image.size[0] * image.size[1] > 4_000_000:
+            continue  # full decodes of huge images stay out of the (debug-built) tests
+        reference[name] = entry(image)
 
-for name, denominator in [("p03_storm_1920x1280.jpg", 4), ("p05_infinitesea_4096x4096.jpg", 8)]:
-    image = Image.open(os.path.join(IMAGES, name))
-    w, h = image.size
-    image.draft("RGB", ((w + denominator - 1) // denominator, (h + denominator - 1) // denominator))
-    assert image.size == ((w + denominator - 1) // denominator, (h + denominator - 1) // denominator)
-    reference["%s@1/%d" % (name, denominator)] = entry(image)
+    for name, denominator in [("p03_storm_1920x1280.jpg", 4), ("p05_infinitesea_4096x4096.jpg", 8)]:
+        image = Image.open(os.path.join(IMAGES, name))
+        w, h = image.size
+        image.draft("RGB", ((w + denominator - 1) // denominator, (h + denominator - 1) // denominator))
+        assert image.size == ((w + denominator - 1) // denominator, (h + denominator - 1) // denominator)
+        reference["%s@1/%d" % (name, denominator)] = entry(image)
 
-with open(os.path.join(HERE, "reference.json"), "w") as f:
-    # One entry per line: compact, yet diffs show which fixture changed.
-    lines = ["%s: %s" % (json.dumps(k), json.dumps(reference[k], separators=(",", ":"))) for k in sorted(reference)]
-    f.write("{\n" + ",\n".join(lines) + "\n}\n")
-print(len(reference), "entries")
+    with open(os.path.join(HERE, "reference.json"), "w") as f:
+        # One entry per line: compact, yet diffs show which fixture changed.
+        lines = ["%s: %s" % (json.dumps(k), json.dumps(reference[k], separators=(",", ":"))) for k in sorted(reference)]
+        f.write("{\n" + ",\n".join(lines) + "\n}\n")
+    print(len(reference), "entries")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,191 @@
+#include <jxl/decode.h>
+#include <jxl/thread_parallel_runner.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pxview_codec_support.h"
+#include "pxview_dlopen.h"
+
+/// JPEG XL through libjxl 0.7 (loaded on first use, with libjxl_threads
+/// when it is there): 8-bit RGBA in the image's own colour space, with the
+/// codestream's orientation applied by libjxl (as djxl does), and every
+/// frame of an animation as libjxl composites ("coalesces") it.
+static struct {
+    JxlDecoder *(*create)(const JxlMemoryManager *);
+    void (*destroy)(JxlDecoder *);
+    JxlDecoderStatus (*subscribe)(JxlDecoder *, int);
+    JxlDecoderStatus (*set_input)(JxlDecoder *, const uint8_t *, size_t);
+    JxlDecoderStatus (*process)(JxlDecoder *);
+    JxlDecoderStatus (*basic_info)(const JxlDecoder *, JxlBasicInfo *);
+    JxlDecoderStatus (*frame_header)(const JxlDecoder *, JxlFrameHeader *);
+    JxlDecoderStatus (*out_buffer_size)(const JxlDecoder *, const JxlPixelFormat *, size_t *);
+    JxlDecoderStatus (*set_out_buffer)(JxlDecoder *, const JxlPixelFormat *, void *, size_t);
+    JxlDecoderStatus (*set_runner)(JxlDecoder *, JxlParallelRunner, void *);
+} api;
+
+/// libjxl_threads: optional, decoding is single-threaded without it.
+static struct {
+    JxlParallelRetCode (*runner)(void *, void *, JxlParallelRunInit, JxlParallelRunFunction, uint32_t, uint32_t);
+    void *(*create)(const JxlMemoryManager *, size_t);
+    void (*destroy)(void *);
+} threads;
+
+static pxview_library library = PXVIEW_LIBRARY_INIT("libjxl");
+
+static void load_threads(void) {
+    static const char *const names[] = {"libjxl_threads.so.0.7", "libjxl_threads.so"};
+    char ignored[160];
+    void *handle = pxview_dlopen_first(names, 2, ignored, sizeof ignored, "libjxl_threads");
+    if (!handle) return;
+    *(void **)(&threads.runner) = dlsym(handle, "JxlThreadParallelRunner");
+    *(void **)(&threads.create) = dlsym(handle, "JxlThreadParallelRunnerCreate");
+    *(void **)(&threads.destroy) = dlsym(handle, "JxlThreadParallelRunnerDestroy");
+    if (!threads.runner || !threads.create || !threads.destroy) memset(&threads, 0, sizeof threads);
+}
+
+static void load(void) {
+    static const char *const names[] = {"libjxl.so.0.7", "libjxl.so"};
+    void *handle = pxview_dlopen_first(names, 2, library.error, sizeof library.error, "libjxl");
+    if (!handle) return;
+    PXVIEW_RESOLVE(handle, api, create, "JxlDecoderCreate", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, destroy, "JxlDecoderDestroy", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, subscribe, "JxlDecoderSubscribeEvents", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, set_input, "JxlDecoderSetInput", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, process, "JxlDecoderProcessInput", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, basic_info, "JxlDecoderGetBasicInfo", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, frame_header, "JxlDecoderGetFrameHeader", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, out_buffer_size, "JxlDecoderImageOutBufferSize", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, set_out_buffer, "JxlDecoderSetImageOutBuffer", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, set_runner, "JxlDecoderSetParallelRunner", library.error, "libjxl");
+    load_threads();
+    library.status = 0;
+}
+
+typedef struct jxl_decoder {
+    JxlDecoder *decoder;
+    void *runner;
+    JxlBasicInfo basic;
+    unsigned width, height;
+} jxl_decoder;
+
+static const JxlPixelFormat rgba8 = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+
+void pxview_jxl_close(void *handle) {
+    jxl_decoder *d = handle;
+    if (!d) return;
+    if (d->decoder) api.destroy(d->decoder);
+    if (d->runner) threads.destroy(d->runner);
+    free(d);
+}
+
+/// A decoder over the whole of `data`. The input is left open: libjxl then
+/// asks for more (JXL_DEC_NEED_MORE_INPUT) when the data stops short, which
+/// is how truncation is told from damage (with it closed, both are errors).
+static JxlDecoder *start(const unsigned char *data, size_t size, int events) {
+    JxlDecoder *decoder = api.create(NULL);
+    if (!decoder) return NULL;
+    if (api.subscribe(decoder, events) != JXL_DEC_SUCCESS || api.set_input(decoder, data, size) != JXL_DEC_SUCCESS) {
+        api.destroy(decoder);
+        return NULL;
+    }
+    return decoder;
+}
+
+static pxview_codec_status failure(JxlDecoderStatus status, pxview_codec_info *info) {
+    if (status == JXL_DEC_NEED_MORE_INPUT) return PXVIEW_CODEC_TRUNCATED;
+    pxview_codec_message(info, "libjxl refused the data");
+    return PXVIEW_CODEC_CORRUPT;
+}
+
+/// An animation's frames, counted from their headers: libjxl skips the
+/// pixels of frames nobody asked to see.
+static pxview_codec_status count_frames(const unsigned char *data, size_t size, unsigned *count, pxview_codec_info *info) {
+    JxlDecoder *decoder = start(data, size, JXL_DEC_FRAME);
+    if (!decoder) return PXVIEW_CODEC_NO_MEMORY;
+    *count = 0;
+    for (;;) {
+        JxlDecoderStatus status = api.process(decoder);
+        if (status == JXL_DEC_FRAME) {
+            (*count)++;
+        } else if (status == JXL_DEC_SUCCESS) {
+            api.destroy(decoder);
+            return PXVIEW_CODEC_OK;
+        } else {
+            api.destroy(decoder);
+            return failure(status, info);
+        }
+    }
+}
+
+pxview_codec_status pxview_jxl_open(const unsigned char *data, size_t size, pxview_codec_info *info, void **out) {
+    pxview_codec_clear(info);
+    *out = NULL;
+    pxview_codec_status ready = pxview_library_ready(&library, load, info);
+    if (ready != PXVIEW_CODEC_OK) return ready;
+    jxl_decoder *d = calloc(1, sizeof *d);
+    if (!d) return PXVIEW_CODEC_NO_MEMORY;
+    d->decoder = start(data, size, JXL_DEC_BASIC_INFO | JXL_DEC_FRAME | JXL_DEC_FULL_IMAGE);
+    if (!d->decoder) {
+        pxview_jxl_close(d);
+        return PXVIEW_CODEC_NO_MEMORY;
+    }
+    // Two threads: the machines pxview is measured on have two cores.
+    if (threads.create) d->runner = threads.create(NULL, 2);
+    if (d->runner) api.set_runner(d->decoder, threads.runner, d->runner);
+    JxlDecoderStatus status = api.process(d->decoder);
+    if (status != JXL_DEC_BASIC_INFO || api.basic_info(d->decoder, &d->basic) != JXL_DEC_SUCCESS) {
+        pxview_codec_status failed = failure(status, info);
+        pxview_jxl_close(d);
+        return failed;
+    }
+    // libjxl turns the pixels upright itself; xsize/ysize are before that.
+    int swaps = d->basic.orientation >= JXL_ORIENT_TRANSPOSE;
+    d->width = swaps ? d->basic.ysize : d->basic.xsize;
+    d->height = swaps ? d->basic.xsize : d->basic.ysize;
+    info->width = d->width;
+    info->height = d->height;
+    if (d->basic.have_animation) {
+        pxview_codec_status counted = count_frames(data, size, &info->frame_count, info);
+        if (counted != PXVIEW_CODEC_OK) {
+            pxview_jxl_close(d);
+            return counted;
+        }
+        info->loop_count = d->basic.animation.num_loops;
+    }
+    *out = d;
+    return PXVIEW_CODEC_OK;
+}
+
+pxview_codec_status pxview_jxl_frame(void *handle, unsigned char *out, unsigned out_width, unsigned out_height,
+                                     unsigned *delay_ms, pxview_codec_info *info) {
+    jxl_decoder *d = handle;
+    *delay_ms = 0;
+    if (out_width != d->width || out_height != d->height) return PXVIEW_CODEC_UNSUPPORTED;
+    for (;;) {
+        JxlDecoderStatus status = api.process(d->decoder);
+        switch (status) {
+        case JXL_DEC_FRAME: {
+            JxlFrameHeader header;
+            if (d->basic.have_animation && api.frame_header(d->decoder, &header) == JXL_DEC_SUCCESS &&
+                d->basic.animation.tps_numerator > 0) {
+                double ms = 1000.0 * header.duration * d->basic.animation.tps_denominator / d->basic.animation.tps_numerator;
+                *delay_ms = ms > 0 && ms < 1e9 ? (unsigned)(ms + 0.5) : 0;
+            }
+            break;
+        }
+        case JXL_DEC_NEED_IMAGE_OUT_BUFFER: {
+            size_t needed = 0;
+            size_t have = (size_t)out_width * out_height * 4;
+            if (api.out_buffer_size(d->decoder, &rgba8, &needed) != JXL_DEC_SUCCESS || needed != have ||
+                api.set_out_buffer(d->decoder, &rgba8, out, have) != JXL_DEC_SUCCESS) {
+                pxview_codec_message(info, "the frame's size differs from the header's");
+                return PXVIEW_CODEC_CORRUPT;
+            }
+            break;
+        }
+        case JXL_DEC_FULL_IMAGE: return PXVIEW_CODEC_OK;
+        case JXL_DEC_SUCCESS: return PXVIEW_CODEC_END;
+        default: return failure(status, info);
+        }
+    }
+}

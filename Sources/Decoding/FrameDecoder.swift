@@ -1,0 +1,230 @@
+import CShims
+import Pixels
+
+/// A format decoded through a library behind CShims' one decoder shape
+/// (`pxview_codec.h`): GIF, WebP, AVIF, HEIF, JPEG XL. `decodeFrames` is
+/// the one driver for all of them: header, size checks, frames, orientation.
+struct LibraryCodec: @unchecked Sendable {
+    // @unchecked: C function pointers capture nothing.
+    let format: ImageFormat
+    let open: pxview_codec_open_fn
+    let frame: pxview_codec_frame_fn
+    let close: pxview_codec_close_fn
+
+    static let gif = LibraryCodec(format: .gif, open: pxview_gif_open, frame: pxview_gif_frame, close: pxview_gif_close)
+    static let webp = LibraryCodec(format: .webp, open: pxview_webp_open, frame: pxview_webp_frame, close: pxview_webp_close)
+    static let avif = LibraryCodec(format: .avif, open: pxview_avif_open, frame: pxview_avif_frame, close: pxview_avif_close)
+    static let heif = LibraryCodec(format: .heic, open: pxview_heif_open, frame: pxview_heif_frame, close: pxview_heif_close)
+    static let jxl = LibraryCodec(format: .jxl, open: pxview_jxl_open, frame: pxview_jxl_frame, close: pxview_jxl_close)
+
+    /// The header through the library: the shown size and the frames.
+    func readInfo(_ bytes: [UInt8]) throws(DecodeError) -> ImageInfo {
+        let result = bytes.withUnsafeBufferPointer { data -> Result<ImageInfo, DecodeError> in
+            var info = pxview_codec_info()
+            var handle: UnsafeMutableRawPointer?
+            let status = open(data.baseAddress, data.count, &info, &handle)
+            defer { if let handle { close(handle) } }
+            guard status == PXVIEW_CODEC_OK else { return .failure(error(status, info)) }
+            let stored = PixelSize(width: Int(info.width), height: Int(info.height))
+            let size = Orientation(exifValue: Int(info.orientation)).displaySize(ofStored: stored)
+            return .success(ImageInfo(format: format, size: size, frameCount: max(1, Int(info.frame_count))))
+        }
+        return try result.get()
+    }
+
+    /// The frames through `decodeFrames`: the codec table's `decode`.
+    func decode(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        try decodeFrames(bytes, options: options, codec: self)
+    }
+
+    /// The same for ISO base media files (AVIF, HEIF): when the decoder
+    /// fails and the boxes stop short, the reason is the cut, whatever the
+    /// library made of the missing bytes ("BMFF parsing failed").
+    func decodeBoxed(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        do {
+            return try decode(bytes, options: options)
+        } catch {
+            if case .tooLarge = error.kind { throw error }
+            if boxesAreComplete(bytes, requiring: "mdat") == false { throw DecodeError(.truncated, format: format) }
+            throw error
+        }
+    }
+
+    /// The DecodeError a shim status stands for, with the library's words.
+    func error(_ status: pxview_codec_status, _ info: pxview_codec_info) -> DecodeError {
+        let message = withUnsafeBytes(of: info.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        switch status {
+        case PXVIEW_CODEC_TRUNCATED: return DecodeError(.truncated, format: format)
+        case PXVIEW_CODEC_UNSUPPORTED: return DecodeError(.unsupported, format: format, detail: message)
+        case PXVIEW_CODEC_NO_MEMORY: return DecodeError(.outOfMemory, format: format)
+        case PXVIEW_CODEC_NO_LIBRARY: return DecodeError(.noDecoder, format: format, detail: message)
+        default: return DecodeError(.corrupt, format: format, detail: message)
+        }
+    }
+}
+
+/// Every frame the bookkeeping of which costs at least this many pixels
+/// of the `--max-pixels` budget (a Frame, its array and its delay are a
+/// few hundred bytes): a file of a million 1x1 frames is refused by the
+/// budget instead of taking seconds to list.
+let minimumFrameCost = 1024
+
+/// Decodes through `codec`: the header's size is checked against
+/// `options.maxPixels` before any pixel memory exists; a still image
+/// decodes once (scaled while decoding where the library can: WebP); an
+/// animation's frames, each the whole composited canvas, share the pixel
+/// budget: when they would not all fit at full size they are kept reduced
+/// by a whole factor (block averages, as for PNG) no further than the
+/// target size allows, and past that only the frames that fit are kept,
+/// with a warning. `frameCount`/`loopCount` override the library's (GIF
+/// counts its frames by walking its blocks).
+func decodeFrames(
+    _ bytes: [UInt8], options: DecodeOptions, codec: LibraryCodec, frameCount knownFrames: Int? = nil,
+    loopCount knownLoops: Int? = nil
+) throws(DecodeError) -> DecodedImage {
+    let result = bytes.withUnsafeBufferPointer { data -> Result<DecodedImage, DecodeError> in
+        var info = pxview_codec_info()
+        var handle: UnsafeMutableRawPointer?
+        let status = codec.open(data.baseAddress, data.count, &info, &handle)
+        defer { if let handle { codec.close(handle) } }
+        guard status == PXVIEW_CODEC_OK, let handle else { return .failure(codec.error(status, info)) }
+        do throws(DecodeError) {
+            return .success(try decodeOpened(handle, info: &info, options: options, codec: codec, knownFrames, knownLoops))
+        } catch {
+            return .failure(error)
+        }
+    }
+    return try result.get()
+}
+
+private func decodeOpened(
+    _ handle: UnsafeMutableRawPointer, info: inout pxview_codec_info, options: DecodeOptions, codec: LibraryCodec,
+    _ knownFrames: Int?, _ knownLoops: Int?
+) throws(DecodeError) -> DecodedImage {
+    let format = codec.format
+    let stored = PixelSize(width: Int(info.width), height: Int(info.height))
+    try checkHeaderSize(width: stored.width, height: stored.height, format: format, options: options)
+    let orientation = Orientation(exifValue: Int(info.orientation))
+    let fullSize = orientation.displaySize(ofStored: stored)
+    let frameCount = max(1, knownFrames ?? Int(info.frame_count))
+    let budget = max(1, options.maxPixels)
+
+    // The size the library writes, and the whole factor frames are then reduced by.
+    var written = stored
+    var factor = 1
+    if info.scales != 0 {
+        // libwebp scales a lossy picture in YUV, which a Lanczos resize of
+        // dwebp's full decode does not: taken all the way to the fitted size
+        // (a 1920x1280 photo as kitty into 800x600) it scored 49.3 dB
+        // against that, decoded whole 58.6. So the library shrinks by half
+        // the largest whole factor that covers the fitted size, and the
+        // resampler at least the last 2x: into 800x600 that is the whole
+        // decode, into 400x300 half size (49.1 dB; whole 52.2, by 4 46.0),
+        // and a 24 MP photo into 800x600 decodes at a third (10 MB, not 96).
+        written = reduced(stored, by: max(1, pngReduction(imageSize: fullSize, target: options.targetSize) / 2))
+    } else if info.reduces != 0, frameCount == 1 {
+        // A still GIF shrinks by whole-factor block averages as it is read,
+        // by half the factor the box allows as WebP does, the resampler
+        // doing at least the last 2x: a 1920x1280 GIF into 800x600 reduced
+        // by 2 scored 50.2 dB against ImageMagick's decode and a Lanczos
+        // resize, whole 52.7, for no time saved (CPU 52 against 54 ms median
+        // of 20, within the noise); into a grid tile (by 7) it is read at a
+        // third and its 10 MB canvas never exists.
+        written = reduced(stored, by: max(1, pngReduction(imageSize: fullSize, target: options.targetSize) / 2))
+    } else if frameCount > 1 {
+        let allowed = pngReduction(imageSize: fullSize, target: options.targetSize)
+        while factor < allowed, frameCount * max(minimumFrameCost, reduced(stored, by: factor).area) > budget { factor += 1 }
+    }
+    // A thumbnail the file holds (HEIF) when it covers the fitted size:
+    // the grid's tiles of a folder of phone photos decode about 320x240
+    // each instead of 12 megapixels.
+    let preview = PixelSize(width: Int(info.preview_width), height: Int(info.preview_height))
+    if !preview.isEmpty, frameCount == 1, let target = options.targetSize, !target.isEmpty {
+        let needed = fittedSize(of: fullSize, in: target)
+        let shown = orientation.displaySize(ofStored: preview)
+        if shown.width >= needed.width && shown.height >= needed.height { written = preview }
+    }
+    let kept = reduced(written, by: factor)
+    let keepable = max(1, budget / max(minimumFrameCost, kept.area))
+    let wanted = min(frameCount, options.maxFrames ?? Int.max, keepable)
+
+    var frames: [Frame] = []
+    var reachedEnd = false
+    while frames.count < wanted {
+        var delay: UInt32 = 0
+        var status = PXVIEW_CODEC_OK
+        let byteCount = written.area * 4
+        info.final_frame = frames.count + 1 == wanted ? 1 : 0
+        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+            status = codec.frame(handle, buffer.baseAddress, UInt32(written.width), UInt32(written.height), &delay, &info)
+            // Every byte is written on success; otherwise the array is dropped below.
+            initialized = byteCount
+        }
+        if status == PXVIEW_CODEC_END {
+            reachedEnd = true
+            break
+        }
+        guard status == PXVIEW_CODEC_OK else { throw codec.error(status, info) }
+        var image = RGBAImage(width: written.width, height: written.height, pixels: pixels)
+        if factor > 1 { image = image.reduced(by: factor) }
+        frames.append(Frame(image: image.oriented(orientation), delayMs: Int(delay)))
+    }
+    guard !frames.isEmpty else { throw DecodeError(.corrupt, format: format, detail: "no image in the file") }
+    var warnings: [String] = []
+    if frames.count < frameCount, frames.count == keepable, options.maxFrames.map({ frames.count < $0 }) ?? true {
+        warnings.append("only the first \(frames.count) of \(frameCount) frames fit in the \(budget)-pixel limit")
+    }
+    let loops = knownLoops ?? Int(info.loop_count)
+    return DecodedImage(
+        frames: frames, fullSize: fullSize, format: format, warnings: warnings, loopCount: frames.count > 1 ? loops : 1,
+        frameCount: reachedEnd ? frames.count : frameCount)
+}
+
+/// `size` reduced by a whole factor, rounding up (a partial block is a pixel).
+func reduced(_ size: PixelSize, by factor: Int) -> PixelSize {
+    PixelSize(width: (size.width + factor - 1) / factor, height: (size.height + factor - 1) / factor)
+}
+
+extension RGBAImage {
+    /// Each `factor` x `factor` block averaged into one pixel, weighted by
+    /// alpha (so transparent pixels lend no colour), as the PNG decoder
+    /// reduces. Blocks at the right and bottom edges may be partial.
+    func reduced(by factor: Int) -> RGBAImage {
+        guard factor > 1 else { return self }
+        let out = Decoding.reduced(size, by: factor)
+        var result = [UInt8](repeating: 0, count: out.area * 4)
+        pixels.withUnsafeBufferPointer { src in
+            result.withUnsafeMutableBufferPointer { dst in
+                var sums = [Int](repeating: 0, count: out.width * 4)
+                var counts = [Int](repeating: 0, count: out.width)
+                for outY in 0..<out.height {
+                    for i in sums.indices { sums[i] = 0 }
+                    for i in counts.indices { counts[i] = 0 }
+                    for y in (outY * factor)..<min(height, outY * factor + factor) {
+                        var s = y * width * 4
+                        for x in 0..<width {
+                            let column = x / factor
+                            let alpha = Int(src[s + 3])
+                            sums[column * 4] += Int(src[s]) * alpha
+                            sums[column * 4 + 1] += Int(src[s + 1]) * alpha
+                            sums[column * 4 + 2] += Int(src[s + 2]) * alpha
+                            sums[column * 4 + 3] += alpha
+                            counts[column] += 1
+                            s += 4
+                        }
+                    }
+                    for column in 0..<out.width {
+                        let d = (outY * out.width + column) * 4
+                        let alphaSum = sums[column * 4 + 3]
+                        guard alphaSum > 0, counts[column] > 0 else { continue }
+                        dst[d] = UInt8((sums[column * 4] + alphaSum / 2) / alphaSum)
+                        dst[d + 1] = UInt8((sums[column * 4 + 1] + alphaSum / 2) / alphaSum)
+                        dst[d + 2] = UInt8((sums[column * 4 + 2] + alphaSum / 2) / alphaSum)
+                        dst[d + 3] = UInt8((alphaSum + counts[column] / 2) / counts[column])
+                    }
+                }
+            }
+        }
+        return RGBAImage(width: out.width, height: out.height, pixels: result)
+    }
+}
