@@ -26,6 +26,7 @@ enum Commands {
         Fav.self,
         Cache.self,
         Doctor.self,
+        Clear.self,
         Completions.self,
         Man.self,
         Help.self,

@@ -34,12 +34,18 @@ enum Show: PXCommand {
             An animation plays in the viewer (Ctrl-A pauses); --once draws its first frame,
             --once --animate plays it in place.
             """,
-        options: ViewOption.all + GlobalOption.all + [once, animate, loops, interactive, CommonOption.help],
+        options: ViewOption.all + [ViewOption.place, ViewOption.align] + GlobalOption.all
+            + [once, animate, loops, interactive, CommonOption.help],
         maxPositionals: nil, minPositionals: 1, positionals: .files, missing: ("a PATH or URL", "pxview show photo.jpg"),
         keys: [KeyTables.viewer, KeyTables.folderGrid])
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let view = try ViewOptions(parsed)
+        if let box = try parsed.value(ViewOption.place) {
+            // A file manager's preview: one picture into that box, asking the terminal nothing.
+            return try await Preview.show(
+                parsed, view: view, box: box, alignment: try parsed.value(ViewOption.align) ?? .center)
+        }
         // On a terminal the viewer is the default: keys typed next zoom and
         // pan instead of landing in the shell.
         if view.opensViewer(once: parsed.has(once)) {
@@ -296,6 +302,11 @@ struct Screen {
                 return mediumProbe?.queries ?? []
             })
         mediumProbe?.cleanUp()
+        if report.outcome != nil {
+            // For the previews (`show --place`) that must not ask this terminal.
+            let memory = TerminalMemory(environment: environment, ttyFD: 1)
+            Chores.run { memory.remember(report) }
+        }
         let geometry = DisplayGeometry(
             capabilities: report.capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
         let display = Display.decide(

@@ -37,6 +37,7 @@ import Testing
                   fav add|rm|list    keep favourites
                   cache info|clear   the disk cache
                   doctor             what pxview found out about the terminal, and how to get real pixels
+                  clear              take pxview's preview picture away (a file manager's cleaner)
                   completions SHELL  shell completions (bash, zsh or fish)
                   man                the manual page (roff)
                   help [COMMAND]     this help, or a command's
@@ -99,7 +100,7 @@ import Testing
         #expect(bash.hasSuffix("\ncomplete -F _pxview pxview\n"))
         for line in [
             "        \"\")",
-            "            elif ((positionals == 0)); then _pxview_words 'show search open save fav cache doctor completions man help'",
+            "            elif ((positionals == 0)); then _pxview_words 'show search open save fav cache doctor clear completions man help'",
             "                --protocol) _pxview_words 'auto sixel kitty blocks'; return ;;",
             "                --fit) _pxview_words 'contain cover down'; return ;;",
             "                --bg) _pxview_words 'auto none checker black white gray'; return ;;",
@@ -159,7 +160,7 @@ import Testing
     /// The script in a real bash: what TAB offers after each command line.
     @Test func bashCompletesWhatTheTableSays() throws {
         let cases: [(words: [String], offered: String)] = [
-            (["pxview", ""], "show search open save fav cache doctor completions man help"),
+            (["pxview", ""], "show search open save fav cache doctor clear completions man help"),
             (["pxview", "s"], "show search save"),
             (["pxview", "--protocol", "k"], "kitty"),
             (["pxview", "--protocol", "kitty", "op"], "open"),
@@ -170,7 +171,7 @@ import Testing
             (["pxview", "fav", ""], "add rm list"),
             (["pxview", "fav", "add", ""], ""),
             (["pxview", "open", "--size", "10x10", ""], ""),
-            (["pxview", "help", "c"], "cache completions"),
+            (["pxview", "help", "c"], "cache clear completions"),
             (["pxview", "completions", ""], "bash zsh fish"),
             (["pxview", "show", "SCRATCH/ph"], "SCRATCH/photo.jpg"),
             (["pxview", "save", "1", "-o", "SCRATCH/ph"], "SCRATCH/photo.jpg"),

@@ -165,6 +165,18 @@ final class PseudoTerminalSession: @unchecked Sendable {
         lock.withLock { paused = pause }
     }
 
+    /// Turns the terminal's echo off or on, as a host program in raw mode
+    /// would have it.
+    func setEcho(_ on: Bool) {
+        let fd = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var settings = termios()
+        tcgetattr(fd, &settings)
+        if on { settings.c_lflag |= tcflag_t(ECHO) } else { settings.c_lflag &= ~tcflag_t(ECHO) }
+        tcsetattr(fd, TCSANOW, &settings)
+    }
+
     /// The terminal's settings now (ICANON, ECHO: what the shell will get).
     func settings() -> termios? {
         let fd = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)

@@ -1,0 +1,164 @@
+import Decoding
+import Foundation
+import HTTP
+import Pixels
+import Rendering
+import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where previews of lf, fzf, ranger and nnn go: `show --once --place
+/// COLSxROWS@X,Y` draws one picture into that box of cells and `clear`
+/// takes it away. Built for a terminal another program owns:
+///
+/// - Pictures go to the terminal itself (`/dev/tty` when standard output is
+///   a pipe, as lf's and fzf's are: a pipe keeps only colour codes), never
+///   to standard output.
+/// - Nothing is asked of the terminal: its answers would become the host's
+///   keystrokes (in lf, `e` from xterm's `XTerm` answer opened vim). The
+///   protocol comes from `--protocol`/`PXVIEW_PROTOCOL`, an earlier probe of
+///   the same terminal, tmux, or the environment (`recallTerminal`).
+/// - One write: cursor saved, the box blanked (sixel, half-blocks) or the
+///   last preview deleted (kitty), the picture placed row by row, the
+///   cursor restored, so the host cannot move the cursor in between.
+/// - Never a scroll: a sixel that would touch the last row is one row
+///   shorter; kitty places with `C=1`.
+/// - Inside tmux the box is the pane's (pane-relative, as lf passes it),
+///   placed at the pane's offset on the outer screen.
+enum Preview {
+    /// The terminal a preview writes to: stdout when it is one, else `/dev/tty`.
+    struct TerminalOutput {
+        let fd: Int32
+        private let opened: Bool
+
+        init() throws {
+            if isatty(1) == 1 {
+                fd = 1
+                opened = false
+                return
+            }
+            let tty = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
+            guard tty >= 0 else {
+                throw CommandError("no terminal to draw on: standard output is not one and /dev/tty cannot be opened")
+            }
+            fd = tty
+            opened = true
+        }
+
+        func close() {
+            if opened { Glibc.close(fd) }
+        }
+    }
+
+    /// The display a preview draws with, decided without asking the terminal.
+    static func display(view: ViewOptions, environment: [String: String], ttyFD: Int32) -> (Display, ProbeReport) {
+        let report = recallTerminal(
+            environment: environment, ttyFD: ttyFD, memory: TerminalMemory(environment: environment, ttyFD: ttyFD))
+        let geometry = DisplayGeometry(
+            capabilities: report.capabilities, window: windowSize(fd: ttyFD), cellSizeOverride: view.cellSize)
+        let display = Display.decide(choice: view.protocolChoice, report: report, geometry: geometry, background: view.background)
+        return (display, report)
+    }
+
+    /// `show --once --place`: each file drawn into the box in turn (the
+    /// last one stays); status 1 if any could not be.
+    static func show(
+        _ parsed: ParsedArguments, view: ViewOptions, box: CellRect, alignment: PreviewPlacement.Alignment
+    ) async throws -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        let output = try TerminalOutput()
+        defer { output.close() }
+        let (display, report) = Self.display(view: view, environment: environment, ttyFD: output.fd)
+        let backend = display.makeBackend()
+        let window = display.geometry.windowCells
+        guard let usable = PreviewPlacement.usableBox(box, window: window, method: display.method) else {
+            throw UsageError(
+                message: "--place \(box.placeText) is outside the \(window.width)x\(window.height)-cell window",
+                command: parsed.command)
+        }
+        let client = CurlClient(userAgent: SourceContext.userAgent)
+        let renderer = ImageRenderer()
+        let unitBox = backend.screen.unitBox(cells: PixelSize(width: usable.columns, height: usable.rows))
+        var writer = FrameWriter(fd: output.fd, synchronizedOutput: false, multiplexer: display.multiplexer)
+        writer.paneOrigin = report.tmuxPane?.screenOrigin
+        var status = ExitCode.success
+        for (input, path) in zip(parsed.positionals, parsed.positionalBytes) {
+            let name = TerminalText.sanitize(input)
+            do {
+                let bytes = try await Show.load(input, path: path, client: client)
+                let decoded = try renderer.decode(
+                    bytes, settings: view.settings, box: unitBox, display: display, screen: backend.screen,
+                    maxPixels: view.maxPixels)
+                let viewport = renderer.viewport(
+                    for: decoded.fullSize, settings: view.settings, box: unitBox, screen: backend.screen)
+                let pixels = renderer.pixels(decoded.image, viewport: viewport)
+                let picture = backend.inline(pixels, imageID: PreviewPlacement.kittyImageID)
+                try writer.write(
+                    PreviewPlacement.bytes(of: picture, in: usable, alignment: alignment, method: display.method))
+                TerminalMemory(environment: environment, ttyFD: output.fd)
+                    .rememberPreview(usable, method: display.method.rawValue)
+            } catch let error as Show.LoadError {
+                Output.err("pxview: \(error)\n")
+                status = ExitCode.failure
+            } catch let error as DecodeError {
+                Output.err("pxview: cannot decode \(name): \(error)\n")
+                status = ExitCode.failure
+            }
+        }
+        return status
+    }
+}
+
+extension ViewOption {
+    static let place = Option<CellRect>(
+        "--place", "COLSxROWS@X,Y",
+        help: "draw into this box of cells (X,Y zero-based from the top-left, as lf passes them) on the terminal itself, "
+            + "asking it nothing: for file managers' previews"
+    ) { value throws(UsageError) in
+        guard let box = CellRect(placeText: value.text), box.columns <= 2048, box.rows <= 2048, box.column < 2048,
+            box.row < 2048
+        else {
+            throw UsageError(
+                message: "--place expects COLSxROWS@X,Y, like 40x20@60,1 (got '\(TerminalText.sanitize(value.text))')",
+                command: value.command)
+        }
+        return box
+    }
+    static let align: Option<PreviewPlacement.Alignment> = .choice(
+        "--align", "A", help: "with --place: center (default) or top-left in the box")
+}
+
+/// `pxview clear [--place COLSxROWS@X,Y]`: takes pxview's preview away and
+/// nothing else: kitty's by the preview's own image id, sixel and
+/// half-blocks by blanking the box (the last preview's when none is given).
+enum Clear: PXCommand {
+    static let spec = CommandSpec(
+        name: "clear", abstract: "take pxview's preview picture away (a file manager's cleaner)", arguments: "",
+        usage: "pxview clear [--place COLSxROWS@X,Y]",
+        summary: """
+            Removes the picture 'pxview show --once --place' drew, and nothing else: kitty's by the
+            preview's own image id, sixel and half-blocks by blanking the box (given, or the last
+            preview's). Like --place, it writes to the terminal itself and asks it nothing.
+            """,
+        options: [ViewOption.place] + GlobalOption.all + [CommonOption.help], maxPositionals: 0)
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        let view = try ViewOptions(parsed, environment: environment)
+        let output = try Preview.TerminalOutput()
+        defer { output.close() }
+        let (display, report) = Preview.display(view: view, environment: environment, ttyFD: output.fd)
+        let memory = TerminalMemory(environment: environment, ttyFD: output.fd)
+        let box = try parsed.value(ViewOption.place) ?? memory.lastPreview()?.box
+        let clearing = PreviewPlacement.clearingBytes(box, method: display.method)
+        if !clearing.isEmpty {
+            var writer = FrameWriter(fd: output.fd, synchronizedOutput: false, multiplexer: display.multiplexer)
+            writer.paneOrigin = report.tmuxPane?.screenOrigin
+            try writer.write(clearing)
+        }
+        memory.forgetPreview()
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// Issue 18: pxview as a file manager's previewer. The host (lf, fzf) owns
+/// the terminal: pxview must ask it nothing, read nothing, draw in one
+/// write that leaves the cursor where it was, and take away only its own.
+@Suite(.serialized) struct PreviewTests {
+    static let photo = ReliabilityTests.photo
+    static let queries = ["\u{1B}[c", "\u{1B}[>q", "\u{1B}]11;?", "_Gi=31", "$p", "\u{1B}[16t", "\u{1B}[14t", "\u{1B}[6n"]
+
+    static func environment(_ extra: [String: String], runtime: TemporaryDirectory) -> [String: String] {
+        var environment = PseudoTerminalSession.environment
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        environment["PATH"] = PseudoTerminalSession.binary.deletingLastPathComponent().path + ":/usr/bin:/bin"
+        return environment.merging(extra) { $1 }
+    }
+
+    /// Bytes typed at the terminal meanwhile stay there for the host.
+    func unreadInput(_ session: PseudoTerminalSession) -> [UInt8] {
+        let fd = open(session.slavePath, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        return count > 0 ? Array(buffer.prefix(count)) : []
+    }
+
+    @Test(arguments: ["sixel", "kitty", "blocks"])
+    func aPreviewAsksNothingReadsNothingAndLeavesTheCursorWhereItWas(protocol name: String) throws {
+        let runtime = try TemporaryDirectory()
+        let session = try PseudoTerminalSession(
+            arguments: ["show", "--once", "--place", "20x8@10,2", Self.photo], emulation: .sixel, rows: 24, columns: 80,
+            environment: Self.environment(["PXVIEW_PROTOCOL": name], runtime: runtime))
+        // The host's keys, typed meanwhile (no echo, so the output is pxview's alone).
+        session.setEcho(false)
+        session.send("jk\n")
+        #expect(session.waitForExit() == 0)
+        let output = session.output
+        let text = String(decoding: output, as: UTF8.self)
+        #expect(text.hasPrefix("\u{1B}7") && text.hasSuffix("\u{1B}8"), "one placement, cursor saved and restored")
+        for query in Self.queries { #expect(!text.contains(query), "\(query.debugDescription) sent") }
+        #expect(unreadInput(session) == Array("jk\n".utf8), "the host's keys were read")
+        // Drawn inside the box: every cursor position is in rows 3-10, columns 11-30.
+        for match in text.matches(of: /\x1B\[(\d+);(\d+)H/) {
+            let row = Int(match.1)!
+            let column = Int(match.2)!
+            #expect((3...10).contains(row) && (11...30).contains(column), "\(row);\(column)")
+        }
+    }
+
+    /// As lf runs it: standard input /dev/null, standard output a pipe (which
+    /// keeps only colour codes). The picture goes to the terminal itself;
+    /// the pipe gets nothing.
+    @Test func withStdoutAPipeThePictureGoesToTheTerminal() throws {
+        let runtime = try TemporaryDirectory()
+        let out = runtime.file("stdout")
+        let session = try PseudoTerminalSession(
+            arguments: [
+                "-c", "exec pxview show --once --place 20x8@10,2 '\(Self.photo)' </dev/null >'\(out)' 2>&1",
+            ], emulation: .sixel, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
+            environment: Self.environment(["PXVIEW_PROTOCOL": "sixel"], runtime: runtime), controllingTerminal: true)
+        #expect(session.waitForExit() == 0)
+        #expect(session.output.containsSequence(Array("\u{1B}P0;1;0q".utf8)))
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: out)))?.isEmpty == true)
+    }
+
+    /// `clear` removes pxview's picture only: kitty's by the preview's own
+    /// image id, sixel's by blanking the box, the last preview's box when
+    /// none is given (remembered for this terminal).
+    @Test func clearTakesAwayOnlyPxviewsPreview() throws {
+        let runtime = try TemporaryDirectory()
+        let kitty = try PseudoTerminalSession(
+            arguments: ["clear", "--place", "20x8@10,2"], emulation: .kitty,
+            environment: Self.environment(["PXVIEW_PROTOCOL": "kitty"], runtime: runtime))
+        #expect(kitty.waitForExit() == 0)
+        #expect(String(decoding: kitty.output, as: UTF8.self) == "\u{1B}7\u{1B}_Ga=d,d=I,i=1886942721,q=2\u{1B}\\\u{1B}8")
+
+        let shell = try PseudoTerminalSession(
+            arguments: ["-c", "pxview show --once --place 3x2@10,2 '\(Self.photo)' && printf '|' && pxview clear"],
+            emulation: .sixel, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
+            environment: Self.environment(["PXVIEW_PROTOCOL": "sixel"], runtime: runtime))
+        #expect(shell.waitForExit() == 0)
+        let cleared = String(decoding: shell.output, as: UTF8.self).split(separator: "|").last.map(String.init)
+        #expect(cleared == "\u{1B}7\u{1B}[3;11H\u{1B}[0m\u{1B}[3X\u{1B}[4;11H\u{1B}[0m\u{1B}[3X\u{1B}8")
+    }
+
+    /// Inside tmux the box is the pane's, drawn at the pane's place on the
+    /// outer screen (inside the passthrough), whichever pane is active.
+    @Test func insideTmuxTheBoxIsThePanes() throws {
+        let runtime = try TemporaryDirectory()
+        let tmux = try FakeTmux(pane: .init(left: 41, top: 3, width: 39, height: 20, active: false))
+        let session = try PseudoTerminalSession(
+            arguments: ["show", "--once", "--place", "20x8@10,2", "--align", "top-left", Self.photo], emulation: .sixel,
+            rows: 20, columns: 39,
+            environment: tmux.environment.merging(["PXVIEW_PROTOCOL": "sixel", "XDG_RUNTIME_DIR": runtime.path]) { $1 })
+        #expect(session.waitForExit() == 0)
+        let text = String(decoding: session.output, as: UTF8.self)
+        #expect(text.hasPrefix("\u{1B}7\u{1B}[3;11H\u{1B}[0m\u{1B}[20X"))
+        #expect(text.contains("\u{1B}Ptmux;\u{1B}\u{1B}[r\u{1B}\u{1B}[6;52H\u{1B}\u{1B}P0;1;0q"))
+        #expect(text.hasSuffix("\u{1B}8"))
+    }
+
+    /// A file that is not an image: one line naming it, exit 1, nothing drawn.
+    @Test func aBadFileIsOneLineAndNothingDrawn() throws {
+        let runtime = try TemporaryDirectory()
+        let text = runtime.file("notes.txt")
+        try "just text".write(toFile: text, atomically: true, encoding: .utf8)
+        let session = try PseudoTerminalSession(
+            arguments: ["show", "--once", "--place", "20x8@10,2", text], emulation: .sixel,
+            environment: Self.environment(["PXVIEW_PROTOCOL": "sixel"], runtime: runtime))
+        #expect(session.waitForExit() == 1)
+        let output = String(decoding: session.output, as: UTF8.self)
+        #expect(output.hasPrefix("pxview: cannot decode \(text): not a"))
+        #expect(!output.contains("\u{1B}P"))
+    }
+}
