@@ -26,8 +26,13 @@ enum Doctor: PXCommand {
         let environment = ProcessInfo.processInfo.environment
         let view = try ViewOptions(parsed, environment: environment)
         let (report, display) = Screen.report(view: view, environment: environment, debugLines: false)
-        let findings = Findings(
+        var findings = Findings(
             report: report, display: display, choice: view.protocolChoice, environment: environment)
+        if report.capabilities != nil, report.outcome == nil || report.timedOut {
+            // Nothing learnt now: what a preview would make of the terminal without asking it.
+            let (preview, previewReport) = Preview.display(view: view, environment: environment, ttyFD: 1)
+            findings.preview = (preview.method, previewReport.knownFrom ?? "nothing")
+        }
         Output.out(parsed.has(json) ? findings.json + "\n" : findings.lines.joined(separator: "\n") + "\n")
         return ExitCode.success
     }
@@ -40,6 +45,16 @@ struct Findings {
     var display: Display
     var choice: ProtocolChoice
     var environment: [String: String]
+    /// What a preview (`show --place`, which asks nothing) would draw and
+    /// why, when this run learnt nothing it could remember.
+    var preview: (method: DrawingMethod, knownFrom: String)?
+
+    init(report: ProbeReport, display: Display, choice: ProtocolChoice, environment: [String: String]) {
+        self.report = report
+        self.display = display
+        self.choice = choice
+        self.environment = environment
+    }
 
     /// (label, value) in the order printed.
     var entries: [(String, String)] {
@@ -88,9 +103,16 @@ struct Findings {
         if display.method == .kitty || display.method == .kittyPlaceholders {
             out.append(("kitty transfer", transferLine))
         }
+        out.append(("previews", previewLine))
         out.append(("locale", localeLine))
         for fix in fixes { out.append(("fix", fix)) }
         return out
+    }
+
+    /// What `show --place` (which asks the terminal nothing) uses here.
+    var previewLine: String {
+        if let preview { return "\(preview.method.rawValue) (show --place asks nothing: from \(preview.knownFrom))" }
+        return "\(display.method.rawValue) (show --place asks nothing: this probe's answers are kept for it, 24 h)"
     }
 
     var lines: [String] {

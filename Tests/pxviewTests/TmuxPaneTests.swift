@@ -243,6 +243,9 @@ extension Array where Element == UInt8 {
         #expect(timedOut.contains("probe no answer within 300 ms (PXVIEW_PROBE_TIMEOUT_MS)\n"))
         #expect(timedOut.contains("protocol blocks (auto: the terminal did not answer)\n"))
         #expect(timedOut.contains("fix no answer within 300 ms: PXVIEW_PROBE_TIMEOUT_MS=5000 waits longer"))
+        #expect(
+            timedOut.contains(
+                "previews blocks (show --place asks nothing: from nothing (no earlier probe, no telling variable))\n"))
 
         environment["PXVIEW_PROBE_TIMEOUT_MS"] = nil
         environment["TERM"] = "tmux-256color"
