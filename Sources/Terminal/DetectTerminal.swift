@@ -93,7 +93,7 @@ public func detectTerminal(
         report.skipped = .notAsked
         return report
     }
-    guard let input = ControllingTerminal.open() else { return report }
+    guard let input = ControllingTerminal.input() else { return report }
     defer { input.close() }
     guard input.isForeground else {
         report.skipped = .background
@@ -142,36 +142,6 @@ public func detectTerminal(
         return report
     }
     return report
-}
-
-/// The terminal's input for the probe and a drawing's fences: stdin when
-/// it is the terminal, else `/dev/tty` (the one place that falls back to it).
-public final class ControllingTerminal {
-    public let fd: Int32
-    private let opened: Bool
-
-    private init(fd: Int32, opened: Bool) {
-        self.fd = fd
-        self.opened = opened
-    }
-
-    /// Nil when there is no terminal to read from.
-    public static func open() -> ControllingTerminal? {
-        if isatty(0) == 1 { return ControllingTerminal(fd: 0, opened: false) }
-        let fd = Glibc.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        return fd >= 0 ? ControllingTerminal(fd: fd, opened: true) : nil
-    }
-
-    /// pxview's process group is the terminal's foreground one: its replies
-    /// will reach pxview, not a shell waiting at its prompt.
-    public var isForeground: Bool {
-        let foreground = tcgetpgrp(fd)
-        return foreground < 0 || foreground == getpgrp()
-    }
-
-    public func close() {
-        if opened { Glibc.close(fd) }
-    }
 }
 
 /// What the terminal on `ttyFD` can draw without asking it anything: for a

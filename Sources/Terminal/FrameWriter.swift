@@ -130,20 +130,9 @@ public struct FrameWriter: Sendable {
 
     /// Reads until the DA1 answer (or the timeout); returns the other input.
     private func awaitFence(_ input: Int32) throws(TerminalError) -> [UInt8] {
-        var parser = ProbeReplyParser()
+        var reader = ReplyReader(fd: input)
         let deadline = FileDescriptorIO.monotonicMilliseconds() + Self.fenceTimeoutMs
-        while !parser.isComplete {
-            let remaining = deadline - FileDescriptorIO.monotonicMilliseconds()
-            guard remaining > 0 else { break }
-            switch FileDescriptorIO.waitUntilReady(input, events: Int16(POLLIN), timeoutMs: Int32(remaining)) {
-            case .timedOut: return parser.leftoverInput
-            case .failed(let error): throw error
-            case .ready:
-                let bytes = try FileDescriptorIO.readSome(from: input)
-                if bytes.isEmpty { return parser.leftoverInput }
-                parser.feed(bytes)
-            }
-        }
-        return parser.leftoverInput
+        while !reader.parser.isComplete, try reader.readOnce(before: deadline) {}
+        return reader.parser.leftoverInput
     }
 }

@@ -3,7 +3,7 @@ import Plumbing
 
 /// How long to keep reading after the DA1 reply, in case a terminal that
 /// answers out of order still has bytes in flight.
-let probeDrainMilliseconds: Int32 = 5
+let probeDrainMilliseconds = 5
 
 /// The start-up probe's wait for the terminal's answer. Every terminal and
 /// tmux answer DA1, and a local one in a few milliseconds, so a generous
@@ -64,40 +64,24 @@ public func probeTerminal(
     inputFD: Int32 = 0, outputFD: Int32 = 1, timeoutMs: Int = ProbeTiming.defaultTimeoutMs,
     queries: [UInt8] = ProbeQuery.bytes, expectedAnswers: Int = 1
 ) throws(TerminalError) -> ProbeOutcome {
-    var parser = ProbeReplyParser()
+    var reader = ReplyReader(fd: inputFD)
     let start = FileDescriptorIO.monotonicMilliseconds()
     try Descriptor.writeAll(queries, to: outputFD)
     var deadline = start + timeoutMs
     var graceStarted = false
-    while !parser.hasDeviceAttributes(count: expectedAnswers) {
-        if expectedAnswers > 1, parser.isComplete, !graceStarted {
+    while !reader.parser.hasDeviceAttributes(count: expectedAnswers) {
+        if expectedAnswers > 1, reader.parser.isComplete, !graceStarted {
             graceStarted = true
             let first = FileDescriptorIO.monotonicMilliseconds() - start
             deadline = min(deadline, start + first + max(ProbeTiming.outerAnswerGraceMs, first))
         }
-        let remaining = deadline - FileDescriptorIO.monotonicMilliseconds()
-        guard remaining > 0, try readInto(&parser, from: inputFD, waitingMs: Int32(remaining)) else { break }
+        guard try reader.readOnce(before: deadline) else { break }
     }
     let answered = FileDescriptorIO.monotonicMilliseconds()
-    if parser.isComplete {
-        while try readInto(&parser, from: inputFD, waitingMs: probeDrainMilliseconds) {}
+    if reader.parser.isComplete {
+        while try reader.readOnce(before: FileDescriptorIO.monotonicMilliseconds() + probeDrainMilliseconds) {}
     }
     return ProbeOutcome(
-        replies: parser.result, leftover: parser.leftoverInput, elapsedMs: answered - start, timedOut: !parser.isComplete)
-}
-
-/// Waits up to `waitingMs` for input and feeds one read of it to the parser.
-/// Returns false when nothing came (timeout or end of file).
-private func readInto(_ parser: inout ProbeReplyParser, from fd: Int32, waitingMs: Int32) throws(TerminalError) -> Bool {
-    switch FileDescriptorIO.waitUntilReady(fd, events: Int16(POLLIN), timeoutMs: waitingMs) {
-    case .timedOut:
-        return false
-    case .failed(let error):
-        throw error
-    case .ready:
-        let bytes = try FileDescriptorIO.readSome(from: fd)
-        if bytes.isEmpty { return false }
-        parser.feed(bytes)
-        return true
-    }
+        replies: reader.parser.result, leftover: reader.parser.leftoverInput, elapsedMs: answered - start,
+        timedOut: !reader.parser.isComplete)
 }

@@ -29,27 +29,11 @@ import Terminal
 ///   placed at the pane's offset on the outer screen.
 enum Preview {
     /// The terminal a preview writes to: stdout when it is one, else `/dev/tty`.
-    struct TerminalOutput {
-        let fd: Int32
-        private let opened: Bool
-
-        init() throws {
-            if isatty(1) == 1 {
-                fd = 1
-                opened = false
-                return
-            }
-            let tty = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
-            guard tty >= 0 else {
-                throw CommandError("no terminal to draw on: standard output is not one and /dev/tty cannot be opened")
-            }
-            fd = tty
-            opened = true
+    static func terminalOutput() throws -> ControllingTerminal {
+        guard let output = ControllingTerminal.output() else {
+            throw CommandError("no terminal to draw on: standard output is not one and /dev/tty cannot be opened")
         }
-
-        func close() {
-            if opened { Glibc.close(fd) }
-        }
+        return output
     }
 
     /// The display a preview draws with, decided without asking the terminal.
@@ -68,7 +52,7 @@ enum Preview {
         _ parsed: ParsedArguments, view: ViewOptions, box: CellRect, alignment: PreviewPlacement.Alignment
     ) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
-        let output = try TerminalOutput()
+        let output = try terminalOutput()
         defer { output.close() }
         let (display, report) = Self.display(view: view, environment: environment, ttyFD: output.fd)
         let backend = display.makeBackend()
@@ -147,7 +131,7 @@ enum Clear: PXCommand {
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         let view = try ViewOptions(parsed, environment: environment)
-        let output = try Preview.TerminalOutput()
+        let output = try Preview.terminalOutput()
         defer { output.close() }
         let (display, report) = Preview.display(view: view, environment: environment, ttyFD: output.fd)
         let memory = TerminalMemory(environment: environment, ttyFD: output.fd)

@@ -334,46 +334,18 @@ struct Screen {
     /// raw mode, so the answer is never echoed).
     func draw(_ bytes: [UInt8]) {
         var writer = FrameWriter(fd: 1, synchronizedOutput: false, multiplexer: display.multiplexer, sink: .guarded)
-        guard display.multiplexer.wrapsGraphics, Output.isTerminal(1), let tty = TTYInput.open() else {
+        guard display.multiplexer.wrapsGraphics, Output.isTerminal(1), let tty = ControllingTerminal.input() else {
             _ = try? writer.write(bytes)
             return
         }
         defer { tty.close() }
+        // Raw mode while the fences' answers come, so they are not echoed.
+        guard let session = try? TerminalSession(inputFD: tty.fd, outputFD: 1, options: .rawModeOnly) else {
+            _ = try? writer.write(bytes)
+            return
+        }
+        defer { session.restore() }
         writer.fenceInputFD = tty.fd
         _ = try? writer.write(bytes)
-    }
-}
-
-/// The terminal's input for a one-shot drawing's fences: stdin when it is
-/// the terminal, else `/dev/tty`, in raw mode until closed.
-final class TTYInput {
-    let fd: Int32
-    private let opened: Bool
-    private let session: TerminalSession
-
-    private init(fd: Int32, opened: Bool, session: TerminalSession) {
-        self.fd = fd
-        self.opened = opened
-        self.session = session
-    }
-
-    static func open() -> TTYInput? {
-        var fd: Int32 = 0
-        var opened = false
-        if isatty(0) != 1 {
-            fd = Glibc.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-            guard fd >= 0 else { return nil }
-            opened = true
-        }
-        guard let session = try? TerminalSession(inputFD: fd, outputFD: 1, options: .rawModeOnly) else {
-            if opened { Glibc.close(fd) }
-            return nil
-        }
-        return TTYInput(fd: fd, opened: opened, session: session)
-    }
-
-    func close() {
-        session.restore()
-        if opened { Glibc.close(fd) }
     }
 }
