@@ -74,24 +74,25 @@ public enum ExplorerApp {
         display: Display, options: ExplorerOptions = ExplorerOptions(), files: ListSource? = nil, index: Int = 0
     ) throws(ExplorerError) -> Int32 {
         try checkTerminal(options, viewer: true)
-        var display = display
-        display.geometry = display.geometry.resized(to: windowSize(fd: options.outputFD))
-        let screen = display.makeBackend().screen
+        // The loop owns the run's one backend; nothing is drawn until it runs.
+        let loop = try ExplorerLoop(source: files, display: display, options: options)
+        let screen = loop.geometry
         // Zoomed in from the start: decode enough pixels for that zoom.
         let decodeOptions = DecodeSize.options(
             box: ViewerLayout(geometry: screen).viewSize, screen: screen, settings: framing, maxPixels: options.maxPixels)
         let decoded: DecodedImage
         do {
-            decoded = try display.decode(bytes, options: decodeOptions)
+            decoded = try loop.decode(bytes, options: decodeOptions)
         } catch {
             throw .decode(title, error)
         }
-        let loop = try ExplorerLoop(source: files, display: display, options: options)
         return loop.runViewer(
             bytes: bytes, decoded: decoded, title: title, hit: hit, framing: framing, sequence: files?.hits ?? [], index: index)
     }
 
-    private static func checkTerminal(_ options: ExplorerOptions, viewer: Bool = false) throws(ExplorerError) {
+    /// The one "is this a terminal" check of every explorer entry point:
+    /// the commands ask it before probing, the runs again before drawing.
+    public static func checkTerminal(_ options: ExplorerOptions, viewer: Bool = false) throws(ExplorerError) {
         guard isatty(options.inputFD) == 1, isatty(options.outputFD) == 1 else {
             throw viewer ? .viewerNeedsATerminal : .notATerminal
         }

@@ -74,7 +74,12 @@ final class ExplorerLoop {
     static func nowMs() -> Int { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
 
     /// The window in the backend's units.
-    private var geometry: ScreenGeometry { backend.screen }
+    var geometry: ScreenGeometry { backend.screen }
+
+    /// Decodes as this run's display decodes (the viewer's first picture).
+    func decode(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        try display.decode(bytes, options: options)
+    }
 
     func runBrowser(query: SearchQuery, folder: String? = nil) -> Int32 {
         filters = query

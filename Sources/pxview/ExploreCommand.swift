@@ -50,9 +50,7 @@ enum ExplorerSetup {
                 message: "--size and --cells do not apply to the interactive viewer, which fills the terminal",
                 command: command)
         }
-        guard Output.isTerminal(0), Output.isTerminal(1) else {
-            throw viewer ? ExplorerError.viewerNeedsATerminal : ExplorerError.notATerminal
-        }
+        try ExplorerApp.checkTerminal(ExplorerOptions(), viewer: viewer)
         return Screen.probe(view: view)
     }
 
