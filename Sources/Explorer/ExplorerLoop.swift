@@ -167,6 +167,9 @@ final class ExplorerLoop {
             }
             if tmux != nil, Self.nowMs() - lastPaneCheckMs >= PaneWatch.intervalMs, checkPane() { dirty = true }
             if paneWatch?.takeSettleRedraw(nowMs: Self.nowMs()) == true {
+                // Sixel pixels a frame in flight left outside the pane go
+                // only under tmux's text (kitty's go with their placements).
+                if display.method == .sixel { tmux?.redrawClient(tty: paneWatch?.pane?.clientTTY) }
                 browserPainter?.invalidate()
                 viewerPainter?.invalidate()
                 dirty = true

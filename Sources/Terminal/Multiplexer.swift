@@ -234,7 +234,8 @@ public enum Passthrough {
     /// `frame` with every graphics command wrapped, and each one that draws
     /// at the cursor moved, inside its passthrough, to where the frame put
     /// the cursor in the pane plus the pane's `origin` on the outer screen
-    /// (the scroll margins reset first). A picture whose cell the frame did
+    /// (the outer cursor hidden and the scroll margins reset first). A
+    /// picture whose cell the frame did
     /// not set just before it (no `CUP` ends the text before it) is wrapped
     /// as it is. As in `wrapGraphics(_:)`, commands with no text between go
     /// in one passthrough; a text piece that only sets the cursor for the
@@ -269,8 +270,14 @@ public enum Passthrough {
             case .graphic(let bytes, let placesAtCursor):
                 var command = bytes
                 if placesAtCursor, let cell = cursor {
+                    // The outer cursor hidden first: it is the active
+                    // pane's, shown, and xterm left a cursor block on the
+                    // picture's first cell when a sixel was drawn under it
+                    // (seen while a GIF played in a pane beside a shell).
+                    // tmux shows it again after every passthrough, where
+                    // the active pane has it.
                     command =
-                        TerminalCommand.resetScrollMargins
+                        TerminalCommand.hideCursor + TerminalCommand.resetScrollMargins
                         + TerminalCommand.moveTo(row: origin.row + cell.row + 1, column: origin.column + cell.column + 1)
                         + bytes
                 }

@@ -57,6 +57,18 @@ public struct Tmux: Sendable {
         return run(arguments + [Self.paneFormat]).flatMap(TmuxPaneState.init(answer:))
     }
 
+    /// Has tmux draw the whole screen of the client on `clientTTY` again
+    /// (`refresh-client`). A sixel picture stays on the outer screen until
+    /// text is drawn over it, and a frame pxview wrote just before a split
+    /// reached the terminal after tmux had cleared it for the new layout:
+    /// its right half stayed over the new pane (seen in xterm while a GIF
+    /// played). tmux's redraw writes every cell, which takes such pixels away.
+    public func redrawClient(tty clientTTY: String?) {
+        var arguments = ["refresh-client"]
+        if let clientTTY, !clientTTY.isEmpty { arguments += ["-t", clientTTY] }
+        _ = run(arguments)
+    }
+
     /// Runs tmux without a shell (stdin and stderr on /dev/null).
     public static let spawn: @Sendable ([String]) -> String? = { arguments in
         Multiplexer.runCommand(["tmux"] + arguments)

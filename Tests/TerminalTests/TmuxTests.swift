@@ -69,7 +69,7 @@ import Testing
 
     /// The exact bytes of a frame through tmux when the pane is known: each
     /// picture moved, inside its passthrough, to the pane's place plus its
-    /// cell (margins reset first); the cursor-only text just before a picture
+    /// cell (the outer cursor hidden and margins reset first); the cursor-only text just before a picture
     /// dropped; an upload's chunks and its placement in one passthrough;
     /// other text kept as it is.
     @Test func picturesArePlacedAtThePanesOffsetInsideThePassthrough() {
@@ -80,8 +80,8 @@ import Testing
         let expected =
             "\u{1B}[1;1Hheader\u{1B}[3;2H"
             + "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=t,i=5,q=2,m=1;AAAA\u{1B}\u{1B}\\\u{1B}\u{1B}_Gm=0,q=2;BBBB\u{1B}\u{1B}\\"
-            + "\u{1B}\u{1B}[r\u{1B}\u{1B}[5;63H\u{1B}\u{1B}_Ga=p,i=5,p=1,C=1,q=2\u{1B}\u{1B}\\"
-            + "\u{1B}\u{1B}[r\u{1B}\u{1B}[9;65H\u{1B}\u{1B}P0;1;0q#0~\u{1B}\u{1B}\\\u{1B}\\"
+            + "\u{1B}\u{1B}[?25l\u{1B}\u{1B}[r\u{1B}\u{1B}[5;63H\u{1B}\u{1B}_Ga=p,i=5,p=1,C=1,q=2\u{1B}\u{1B}\\"
+            + "\u{1B}\u{1B}[?25l\u{1B}\u{1B}[r\u{1B}\u{1B}[9;65H\u{1B}\u{1B}P0;1;0q#0~\u{1B}\u{1B}\\\u{1B}\\"
             + "\u{1B}[9;1Hend"
         #expect(String(decoding: placed, as: UTF8.self) == expected)
     }

@@ -98,7 +98,7 @@ import Testing
         #expect(session.waitForExit() == 0)
         let text = String(decoding: session.output, as: UTF8.self)
         #expect(text.hasPrefix("\u{1B}7\u{1B}[3;11H\u{1B}[0m\u{1B}[20X"))
-        #expect(text.contains("\u{1B}Ptmux;\u{1B}\u{1B}[r\u{1B}\u{1B}[6;52H\u{1B}\u{1B}P0;1;0q"))
+        #expect(text.contains("\u{1B}Ptmux;\u{1B}\u{1B}[?25l\u{1B}\u{1B}[r\u{1B}\u{1B}[6;52H\u{1B}\u{1B}P0;1;0q"))
         #expect(text.hasSuffix("\u{1B}8"))
     }
 

@@ -17,6 +17,7 @@ final class FakeTmux: @unchecked Sendable {
             case "$1" in
               show) cat '\(directory.file("passthrough"))' ;;
               display) cat '\(directory.file("pane"))' ;;
+              refresh-client) echo "$*" >> '\(directory.file("refreshes"))' ;;
               *) exit 1 ;;
             esac
 
@@ -44,6 +45,12 @@ final class FakeTmux: @unchecked Sendable {
 
     func set(_ pane: Pane) {
         try? pane.answer.write(toFile: directory.file("pane"), atomically: true, encoding: .utf8)
+    }
+
+    /// The `refresh-client` commands pxview ran, one a line.
+    var refreshes: [String] {
+        ((try? String(contentsOfFile: directory.file("refreshes"), encoding: .utf8)) ?? "").split(separator: "\n").map(
+            String.init)
     }
 
     /// pxview's environment inside this tmux.
@@ -79,7 +86,7 @@ extension Array where Element == UInt8 {
 /// Issue 17: pictures stay in their own pane. pxview runs on a pty with a
 /// fake tmux on PATH; the test plays the outer terminal behind it.
 @Suite(.serialized) struct TmuxPaneTests {
-    static let sixelInPassthrough = "\u{1B}Ptmux;\u{1B}\u{1B}[r\u{1B}\u{1B}["
+    static let sixelInPassthrough = "\u{1B}Ptmux;\u{1B}\u{1B}[?25l\u{1B}\u{1B}[r\u{1B}\u{1B}["
 
     /// Every picture is placed, inside its passthrough, at the pane's place
     /// on the outer screen plus its cell: with the pane at column 41 each
@@ -94,7 +101,9 @@ extension Array where Element == UInt8 {
         tmux.set(.init(left: 41, width: 40, active: false))
         usleep(500_000)
         let text = String(decoding: session.output, as: UTF8.self)
-        let columns = text.matches(of: /\x1BPtmux;\x1B\x1B\[r\x1B\x1B\[(\d+);(\d+)H\x1B\x1BP0;1;0q/).map { Int($0.2)! }
+        let columns = text.matches(of: /\x1BPtmux;\x1B\x1B\[\?25l\x1B\x1B\[r\x1B\x1B\[(\d+);(\d+)H\x1B\x1BP0;1;0q/).map {
+            Int($0.2)!
+        }
         #expect(!columns.isEmpty && columns.allSatisfy { $0 >= 42 }, "\(columns)")
         #expect(session.output.rawOccurrences(of: "\u{1B}[c") == 0, "no fence, no raw query")
         session.send("q")
@@ -125,6 +134,30 @@ extension Array where Element == UInt8 {
             redrawn = Array(session.output[back...]).containsSequence(Array("P0;1;0q".utf8))
         }
         #expect(redrawn, "pictures back within a second, no key pressed")
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+    }
+
+    /// A split while pictures are on their way: a sixel frame written just
+    /// before it reached the terminal after tmux had cleared the screen,
+    /// and its pixels stayed over the new pane (xterm, a GIF playing). So
+    /// once the relayout has settled, tmux draws its whole screen again,
+    /// for sixel only: kitty's pictures go with their placements.
+    @Test(arguments: [true, false])
+    func aRelayoutHasTmuxRedrawItsScreenForSixel(sixel: Bool) throws {
+        let tmux = try FakeTmux(pane: .init(termType: sixel ? "XTerm(379)" : "kitty(0.26.5)"))
+        let session = try PseudoTerminalSession(
+            arguments: ["--offline"], emulation: sixel ? .sixel : .kitty, rows: 20, columns: 60,
+            environment: tmux.environment)
+        #expect(session.waitFor(sixel ? "P0;1;0q" : "\u{1B}\u{1B}_Ga=t"))
+        #expect(session.waitForQuiet(quietMs: 600))
+        #expect(tmux.refreshes.isEmpty, "no redraw without a relayout")
+        tmux.set(.init(width: 30, termType: sixel ? "XTerm(379)" : "kitty(0.26.5)"))
+        session.resize(rows: 20, columns: 30, xpixel: 240, ypixel: 320)
+        let deadline = Date().addingTimeInterval(1.5 * sanitizerTimeFactor)
+        while Date() < deadline, tmux.refreshes.isEmpty { usleep(20_000) }
+        if !sixel { usleep(300_000) }
+        #expect(tmux.refreshes == (sixel ? ["refresh-client -t /dev/null"] : []))
         session.send("q")
         #expect(session.waitForExit() == 0)
     }
