@@ -288,9 +288,6 @@ struct Screen {
     static func report(view: ViewOptions, environment: [String: String], debugLines: Bool = true)
         -> (report: ProbeReport, display: Display)
     {
-        // What a killed pxview left for kitty goes, off the start-up path
-        // (listing a /tmp of 2,500 entries took 2 ms).
-        Chores.run { KittyTransfer.sweepStale() }
         // kitty is also asked whether it reads pixels from this machine
         // (`PXVIEW_KITTY_TRANSFER=direct`: never ask, always through the pty).
         var mediumProbe: KittyMediumProbe?
@@ -311,6 +308,12 @@ struct Screen {
             capabilities: report.capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
         let display = Display.decide(
             choice: view.protocolChoice, report: report, geometry: geometry, background: view.background)
+        if display.method == .kitty {
+            // What a killed pxview left for kitty goes, beside the start-up
+            // work and at most once an hour (only kitty runs make such objects).
+            let stamp = TerminalMemory.directory(environment: environment) + "/kitty-swept"
+            Chores.run { KittyTransfer.sweepStaleIfDue(stamp: stamp) }
+        }
         guard debugLines else { return (report, display) }
         if !(environment["PXVIEW_DEBUG"] ?? "").isEmpty {
             let capabilities = report.capabilities

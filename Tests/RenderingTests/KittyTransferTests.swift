@@ -180,4 +180,25 @@ import Testing
         #expect(KittyTransfer.owner(in: "pxview-42", prefix: "pxview-") == nil)
         #expect(KittyTransfer.owner(in: "pxview--7", prefix: "pxview-") == nil)
     }
+
+    /// The sweep runs at most once an hour, told by a stamp file's time.
+    @Test func theSweepRunsOnceAnHour() throws {
+        let directory = NSTemporaryDirectory() + "pxview-sweep-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let stamp = directory + "/kitty-swept"
+        let now = Int(time(nil))
+        #expect(KittyTransfer.sweepStaleIfDue(stamp: stamp, nowSeconds: now), "no stamp yet")
+        #expect(FileManager.default.fileExists(atPath: stamp))
+        #expect(!KittyTransfer.sweepStaleIfDue(stamp: stamp, nowSeconds: now + 10))
+        #expect(!KittyTransfer.sweepStaleIfDue(stamp: stamp, nowSeconds: now + KittyTransfer.sweepIntervalSeconds - 5))
+        #expect(KittyTransfer.sweepStaleIfDue(stamp: stamp, nowSeconds: now + KittyTransfer.sweepIntervalSeconds + 5))
+        // A stamp from the future (a clock set back) does not stop it for good.
+        #expect(KittyTransfer.sweepStaleIfDue(stamp: stamp, nowSeconds: now - 100))
+        // A folder where the stamp should be: the sweep still runs.
+        let folder = directory + "/folder"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        #expect(KittyTransfer.sweepStaleIfDue(stamp: folder, nowSeconds: now))
+        #expect(KittyTransfer.sweepStaleIfDue(stamp: folder, nowSeconds: now))
+    }
 }
