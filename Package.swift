@@ -98,7 +98,11 @@ let package = Package(
             ]),
         .executableTarget(
             name: "pxbench",
-            dependencies: ["Pixels", "Decoding", "Scaling", "Encoding", "Rendering", "GraphicsReadback", "CTurboJPEG"]),
+            dependencies: [
+                "Pixels", "Decoding", "Scaling", "Encoding", "Rendering", "GraphicsReadback", "CTurboJPEG",
+                // The one pseudo-terminal opener, for `--preview`.
+                "TestSupport",
+            ]),
 
         // MARK: Tests
         /// Helpers shared by test targets (a local HTTP server and the fake Pixabay on it,

@@ -17,7 +17,14 @@ import Scaling
 /// (`Banding.gradient`, 1600x1000).
 ///
 ///     swift run -c release pxbench [--box WxH]... [--boxes WxH,WxH] [--runs 5] [--pxview PATH]
-///         [--large] [--gradient] [--per-photo] [--markdown] [--stages] [--reference DIR] [FILE|DIR...]
+///         [--large] [--gradient] [--per-photo] [--markdown] [--stages] [--reference DIR]
+///         [--preview] [--preview-only] [--preview-photo FILE] [FILE|DIR...]
+///
+/// `--preview`: a file manager's preview as well: one photo (default the
+/// 1920x1280 storm JPEG) into a 50x30-cell pane of a 120x40-cell terminal of
+/// 9x18 px cells, each tool writing to a pseudo-terminal as it would inside
+/// lf or fzf (`pxview show --once --place`, `chafa --size 50x30`).
+/// `--preview-only` measures that alone.
 ///
 /// `--reference DIR`: a photo NAME.ext is scored against DIR/NAME.ext.png
 /// when there is one (the format's own decoder's output: dwebp, avifdec,
@@ -29,7 +36,8 @@ struct BenchOptions {
     static let defaultBoxes = [PixelSize(width: 800, height: 600), PixelSize(width: 2560, height: 1440)]
     static let usage = """
         usage: pxbench [--box WxH]... [--boxes WxH,WxH...] [--runs N] [--pxview PATH] [--large|--no-large]
-                       [--gradient] [--per-photo] [--markdown] [--stages] [--reference DIR] [FILE|DIR...]
+                       [--gradient] [--per-photo] [--markdown] [--stages] [--reference DIR]
+                       [--preview] [--preview-only] [--preview-photo FILE] [FILE|DIR...]
         """
 
     var boxes: [PixelSize] = []
@@ -42,6 +50,9 @@ struct BenchOptions {
     var markdown = false
     var stagesOnly = false
     var referenceDirectory: String?
+    var preview = false
+    var previewOnly = false
+    var previewPhoto = "Tests/Fixtures/images/p03_storm_1920x1280.jpg"
 
     init(_ arguments: [String]) {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
@@ -67,6 +78,9 @@ struct BenchOptions {
             case "--markdown": markdown = true
             case "--stages": stagesOnly = true
             case "--reference": referenceDirectory = next()
+            case "--preview": preview = true
+            case "--preview-only": (preview, previewOnly) = (true, true)
+            case "--preview-photo": previewPhoto = next()
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
@@ -183,22 +197,22 @@ func readBack(_ output: [UInt8], kitty: Bool) -> RGBAImage? {
 
 let options = BenchOptions(Array(CommandLine.arguments.dropFirst()))
 var inputs = options.inputs
-if options.large {
+if options.large && !options.previewOnly {
     do {
         inputs += try LargePhotos.paths(log: log)
     } catch {
         fail("--large: \(error)")
     }
 }
-var allPhotos = photos(inputs)
-if options.gradient {
+var allPhotos = options.previewOnly ? [] : photos(inputs)
+if options.gradient && !options.previewOnly {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("pxbench-gradient-1600x1000.png").path
     let sky = Banding.gradient()
     guard let png = PNGWriter.encode(sky, level: 6), FileManager.default.createFile(atPath: path, contents: Data(png))
     else { fail("cannot write \(path)") }
     allPhotos.insert(Photo(path: path, size: sky.size), at: 0)
 }
-guard !allPhotos.isEmpty else { fail("no images found in \(inputs.joined(separator: ", "))") }
+guard !allPhotos.isEmpty || options.previewOnly else { fail("no images found in \(inputs.joined(separator: ", "))") }
 guard FileManager.default.isExecutableFile(atPath: options.pxview) else {
     fail("pxview not found at \(options.pxview): build it first (swift build -c release)")
 }
@@ -276,6 +290,15 @@ if let chafa { tools.append(chafaTool("chafa kitty", format: "kitty", chafa: cha
 if let timg { tools.append(timgTool("timg kitty", pixelation: "k", timg: timg)) }
 // `--stages`: pxview's in-process stages alone, for working on one of them.
 if options.stagesOnly { tools = [] }
+
+/// `--preview`: a file manager's preview, measured before the photos so a
+/// `--preview-only` run stops after it.
+var previewRows: [PreviewBench.Row] = []
+if options.preview {
+    log("preview: \(options.previewPhoto) into a \(PreviewBench.pane)-cell pane")
+    previewRows = PreviewBench.measure(
+        photo: options.previewPhoto, runs: options.runs, pxview: options.pxview, chafa: chafa, notes: &notes)
+}
 if ProcessTimer.gnuTime == nil { notes.append("peak RSS: left out, it needs GNU time (apt: time)") }
 if chafa == nil { notes.append("chafa: not installed (apt: chafa)") }
 if img2sixel == nil { notes.append("img2sixel: not installed (apt: libsixel-bin)") }
@@ -351,7 +374,7 @@ struct BoxResults {
     var problems: [String: [String]] = [:]
 }
 
-var results = options.boxes.map { BoxResults(box: $0) }
+var results = options.previewOnly ? [] : options.boxes.map { BoxResults(box: $0) }
 for (number, photo) in allPhotos.enumerated() {
     log("[\(number + 1)/\(allPhotos.count)] \(photo.name) \(photo.size) (\(String(format: "%.1f", photo.megapixels)) MP)")
     // The yardstick: the format's own decoder's PNG when given (`--reference`), else pxview's decode.
@@ -474,10 +497,12 @@ let comparisons = [
 
 func ratio(_ a: Double, _ b: Double) -> String { (a / b).isFinite ? format(a / b, 2) + "x" : "-" }
 
-print(
-    "pxbench: \(allPhotos.count) photos (\(format(allPhotos.map(\.megapixels).min() ?? .nan))"
-        + " to \(format(allPhotos.map(\.megapixels).max() ?? .nan)) MP) into \(options.boxes.map(\.description).joined(separator: " and "))"
-        + ", median of \(options.runs) runs each")
+if !options.previewOnly {
+    print(
+        "pxbench: \(allPhotos.count) photos (\(format(allPhotos.map(\.megapixels).min() ?? .nan))"
+            + " to \(format(allPhotos.map(\.megapixels).max() ?? .nan)) MP) into \(options.boxes.map(\.description).joined(separator: " and "))"
+            + ", median of \(options.runs) runs each")
+}
 print("pxview: \(version(options.pxview, "--version"))")
 print("chafa: \(version(chafa, "--version"))")
 print("img2sixel: \(version(img2sixel, "-V"))")
@@ -489,8 +514,10 @@ let classes: [(SizeClass, Set<String>)] = SizeClass.all.compactMap { sizeClass i
     let paths = Set(allPhotos.filter { sizeClass.megapixels.contains($0.megapixels) }.map(\.path))
     return paths.isEmpty ? nil : (sizeClass, paths)
 }
-print("size classes: " + classes.map { "\($0.0.name) \($0.1.count)" }.joined(separator: ", "))
-print("")
+if !options.previewOnly {
+    print("size classes: " + classes.map { "\($0.0.name) \($0.1.count)" }.joined(separator: ", "))
+    print("")
+}
 
 for box in results {
     heading("\(box.box) box, \(box.rows.count) photo\(box.rows.count == 1 ? "" : "s")")
@@ -558,4 +585,18 @@ for box in results {
         }
     }
     printTable("ratios of the medians over the photos both drew (PSNR: difference; banding: lower is better):", ratios)
+}
+
+if options.preview {
+    heading(
+        "a file manager's preview: \(PreviewBench.pane) cells of \(PreviewBench.cellPixels.width)x\(PreviewBench.cellPixels.height) px"
+    )
+    var table = Table(["tool", "time ms", "CPU ms", "KB"])
+    for row in previewRows {
+        table.append([row.tool, format(row.milliseconds), format(row.cpuMilliseconds), format(Double(row.bytes) / 1000, 0)])
+    }
+    printTable(
+        "\(URL(fileURLWithPath: options.previewPhoto).lastPathComponent), a fresh process per run writing to a"
+            + " pseudo-terminal (pxview: show --once --place; goal: well under 100 ms), median of \(options.runs):",
+        table)
 }

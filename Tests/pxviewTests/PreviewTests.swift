@@ -115,4 +115,42 @@ import Testing
         #expect(output.hasPrefix("pxview: cannot decode \(text): not a"))
         #expect(!output.contains("\u{1B}P"))
     }
+
+    /// The recipes in contrib/ are what users copy: each shell script
+    /// parses, and lf's previewer and cleaner, run as lf runs them (`FILE W
+    /// H X Y`, stdin /dev/null, stdout a pipe), draw into the box less lf's
+    /// border column, exit 1 (so lf calls the cleaner) and clear only it.
+    @Test func theRecipesRunAsTheirHostsRunThem() throws {
+        let contrib = packageRoot().appendingPathComponent("contrib").path
+        for script in ["lf/pxview-preview", "lf/pxview-clean", "fzf/pxview-fzf-preview", "nnn/preview-pxview", "ranger/scope.sh"]
+        {
+            let check = Process()
+            check.executableURL = URL(fileURLWithPath: "/bin/sh")
+            check.arguments = ["-n", "\(contrib)/\(script)"]
+            try check.run()
+            check.waitUntilExit()
+            #expect(check.terminationStatus == 0, "\(script) does not parse")
+            #expect(access("\(contrib)/\(script)", X_OK) == 0, "\(script) is not executable")
+        }
+        let runtime = try TemporaryDirectory()
+        let out = runtime.file("stdout")
+        let environment = Self.environment(["PXVIEW_PROTOCOL": "sixel"], runtime: runtime)
+        let preview = try PseudoTerminalSession(
+            arguments: ["-c", "'\(contrib)/lf/pxview-preview' '\(Self.photo)' 21 8 10 2 </dev/null >'\(out)'"],
+            emulation: .sixel, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
+            environment: environment, controllingTerminal: true)
+        #expect(preview.waitForExit() == 1)
+        let drawn = String(decoding: preview.output, as: UTF8.self)
+        #expect(drawn.hasPrefix("\u{1B}7\u{1B}[3;11H\u{1B}[0m\u{1B}[20X") && drawn.hasSuffix("\u{1B}8"), "a 20-column box")
+        #expect(drawn.contains("\u{1B}P0;1;0q"))
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: out)))?.isEmpty == true)
+
+        let clean = try PseudoTerminalSession(
+            arguments: ["-c", "'\(contrib)/lf/pxview-clean' '\(Self.photo)' 21 2 10 2"], emulation: .sixel, rows: 24,
+            columns: 80, executable: URL(fileURLWithPath: "/bin/sh"), environment: environment, controllingTerminal: true)
+        #expect(clean.waitForExit() == 0)
+        #expect(
+            String(decoding: clean.output, as: UTF8.self)
+                == "\u{1B}7\u{1B}[3;11H\u{1B}[0m\u{1B}[20X\u{1B}[4;11H\u{1B}[0m\u{1B}[20X\u{1B}8")
+    }
 }
