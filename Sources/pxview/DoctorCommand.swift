@@ -67,7 +67,12 @@ struct Findings {
             for fix in fixes { out.append(("fix", fix)) }
             return out
         }
-        out.append(("terminal", capabilities.terminalVersion ?? "did not say its name (no XTVERSION answer)"))
+        // tmux names the terminal outside it even where its queries cannot pass.
+        let terminal =
+            capabilities.terminalVersion
+            ?? report.tmuxPane?.clientTermType.map { "\($0) (tmux's client_termtype)" }
+            ?? "did not say its name (no XTVERSION answer)"
+        out.append(("terminal", terminal))
         out.append(("multiplexer", multiplexerLine))
         if let pane = report.tmuxPane {
             let shown = pane.isShown ? (pane.paneActive ? "shown, active" : "shown, not active") : "not shown"

@@ -259,6 +259,8 @@ extension Array where Element == UInt8 {
         #expect(off.waitForExit() == 0)
         let offText = String(decoding: off.output, as: UTF8.self).replacingOccurrences(of: "\r", with: "")
         #expect(offText.contains("protocol          blocks (auto: tmux passthrough is off)\n"))
+        // tmux names the terminal outside though no query reaches it.
+        #expect(offText.contains("terminal          XTerm(379) (tmux's client_termtype)\n"), "\(offText)")
         #expect(
             offText.contains(
                 "fix               add 'set -g allow-passthrough on' to ~/.tmux.conf (tmux 3.3+) for sixel or kitty pictures\n"))
