@@ -59,6 +59,14 @@ public struct SixelEncoder: Sendable {
         for (index, color) in palette.colors.enumerated() where used[index] {
             Self.appendRegister(index + offset, color, into: &out)
         }
+        if width > 0 && height > 0 && paletteCount > 0 && !Self.paintsFirstBand(image, paletteCount: paletteCount) {
+            // Konsole 22.12 loses the last register defined when the data
+            // starts with `-` (a grid tile whose top band is padding: every
+            // pixel in that register came out black, seen in a catalog
+            // tile); a register selected first keeps it.
+            out.append(UInt8(ascii: "#"))
+            out.appendDecimal(offset)
+        }
         if width > 0 && height > 0 && paletteCount > 0 {
             // Bands are independent: parts of whole bands are encoded in
             // parallel and joined with the `-` that separates bands anyway.
@@ -118,6 +126,16 @@ public struct SixelEncoder: Sendable {
         }
         for index in paletteCount..<256 { seen[index] = false }
         return seen
+    }
+
+    /// Whether the top band (six rows) has a pixel to paint, so the data
+    /// starts with a colour rather than with the `-` to the next band.
+    static func paintsFirstBand(_ image: IndexedImage, paletteCount: Int) -> Bool {
+        let count = min(6, image.height) * image.width
+        for pixel in 0..<count where Int(image.indices[pixel]) < paletteCount {
+            if image.transparent?[pixel] != true { return true }
+        }
+        return false
     }
 
     /// Writes bands `bands` (six rows each), `-` between them but not before the first.

@@ -212,6 +212,13 @@ public final class BrowserPainter {
             let drawn = slot < drawnSlots.count ? drawnSlots[slot] : nil
             guard drawn != content else { continue }
             out += drawSlot(slot, content: content, previous: drawn, layout: layout, thumbnails: thumbnails)
+            // The selection's frame again after its picture: Konsole 22.12
+            // hides the text of one column past a sixel's right edge when
+            // the text came first (seen: the frame's right side gone beside
+            // the first tile); text written after a picture stays.
+            if case .picture = content, slot == plan.selectedSlot, !state.showHelp, layout.slots.indices.contains(slot) {
+                out += frameBorder(layout.slots[slot], selected: true, mark: mark(slot))
+            }
         }
         drawnSlots = plan.slots
         for row in plan.rows.keys.sorted() {

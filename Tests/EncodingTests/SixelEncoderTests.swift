@@ -59,6 +59,16 @@ import Testing
         #expect(sixel(rows) == "\u{1B}P0;1;0q\"1;1;1;7#0;2;100;0;0#1;2;0;0;100#0~-#1@\u{1B}\\")
     }
 
+    /// A picture whose top band is all transparent (a grid tile's padding)
+    /// selects a register before its first `-`: Konsole 22.12 loses the
+    /// last register defined when a `-` follows it, and painted that
+    /// colour black.
+    @Test func aRegisterIsSelectedBeforeALeadingBandBreak() {
+        let clear = TestImages.clear
+        let rows = [[RGBA]](repeating: [clear], count: 6) + [[TestImages.red]]
+        #expect(sixel(rows) == "\u{1B}P0;1;0q\"1;1;1;7#0;2;100;0;0#0-#0@\u{1B}\\")
+    }
+
     @Test func registersAreRoundedPercentages() {
         let grey = RGBA(r: 128, g: 1, b: 254)
         // 128 -> 50.2 -> 50, 1 -> 0.39 -> 0, 254 -> 99.6 -> 100

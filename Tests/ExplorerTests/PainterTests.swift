@@ -393,6 +393,22 @@ extension Array where Element == UInt8 {
         #expect(scrolled.sixels.contains(tile4))
     }
 
+    /// The selected tile's frame is written after its picture: Konsole
+    /// hides text one column past a sixel's right edge when the text came
+    /// first, so a frame drawn before its tile lost its right side.
+    @Test func theSelectionsFrameComesAfterItsPicture() throws {
+        var (state, painter) = grid(.sixel, hits: 3)
+        _ = painter.frame(for: state, thumbnails: [:])
+        let thumbnails = Dictionary(uniqueKeysWithValues: (1...3).map { ($0, gradient(width: 30, height: 20)) })
+        for id in 1...3 { _ = state.handle(.thumbnailFinished(id: id, loaded: true)) }
+        let arrived = String(decoding: painter.frame(for: state, thumbnails: thumbnails), as: UTF8.self)
+        let firstPicture = try #require(arrived.range(of: "\u{1B}P"))
+        let frameAfter = try #require(arrived.range(of: "┌", range: firstPicture.upperBound..<arrived.endIndex))
+        // Only the selection's frame, and before the next tile's picture.
+        #expect(arrived.components(separatedBy: "┌").count == 2)
+        #expect(arrived.range(of: "\u{1B}P", range: firstPicture.upperBound..<frameAfter.lowerBound) == nil)
+    }
+
     /// Typing a long query keeps its end in sight, the cursor block last.
     @Test func theSearchFieldShowsTheEndOfALongQuery() {
         var state = BrowserState(layout: browserLayout(), query: "", offline: true)
