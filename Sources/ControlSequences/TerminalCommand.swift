@@ -45,9 +45,6 @@ public enum TerminalCommand {
 
     /// Erases from the cursor to the end of its line (`CSI K`).
     public static let clearToEndOfLine: [UInt8] = csi("K")
-    /// Erases the whole screen (`CSI 2 J`); for the first frame only, as
-    /// later frames draw over the previous one.
-    public static let clearScreen: [UInt8] = csi("2J")
     /// ECH (`CSI n X`): erases `count` cells from the cursor without moving
     /// it; also removes sixel pixels under them.
     public static func eraseCharacters(_ count: Int) -> [UInt8] { csi("\(count)X") }

@@ -1,11 +1,14 @@
 import Decoding
 import Foundation
-import Glibc
 import Pixabay
 import Pixels
 import Plumbing
 import Rendering
 import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Saves the viewed image; returns the message to show ("saved to …").
 public typealias ExplorerSaveAction = @Sendable (_ bytes: [UInt8], _ hit: PixabayHit?, _ title: String) throws -> String

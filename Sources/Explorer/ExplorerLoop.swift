@@ -2,11 +2,14 @@ import ControlSequences
 import Decoding
 import Encoding
 import Foundation
-import Glibc
 import Pixabay
 import Pixels
 import Rendering
 import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The thin I/O loop around the two state machines: poll(2) on the
 /// terminal, the signal pipe and the completion pipe; feed events to the

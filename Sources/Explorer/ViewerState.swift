@@ -116,13 +116,6 @@ public struct ViewerState: Equatable, Sendable {
             && lhs.lastClick?.1 == rhs.lastClick?.1 && lhs.animation == rhs.animation
     }
 
-    /// `(state, event) -> (state, effects)` as a free-standing function.
-    public static func reduce(_ state: ViewerState, _ event: ViewerEvent) -> (ViewerState, [ViewerEffect]) {
-        var next = state
-        let effects = next.handle(event)
-        return (next, effects)
-    }
-
     /// Applies `event`; returns what the I/O loop must do.
     public mutating func handle(_ event: ViewerEvent) -> [ViewerEffect] {
         switch event {

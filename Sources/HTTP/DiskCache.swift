@@ -121,7 +121,7 @@ public struct DiskCache: Sendable {
                 permissions: 0o600, exactPermissions: true, synced: false,
                 beforeMove: { Self.setTimes(path: temporary, to: now()) })
         } catch {
-            throw DiskCacheError.cannotWrite(error.operation == "rename" ? destination : temporary, reason: error.reason)
+            throw DiskCacheError.cannotWrite(error.call == .rename ? destination : temporary, reason: error.reason)
         }
         evictIfNeeded()
     }
@@ -135,7 +135,7 @@ public struct DiskCache: Sendable {
     public func clear() throws {
         for file in listFiles() where file.isEntry || file.isTemporary {
             if unlink(file.path) != 0, errno != ENOENT {
-                throw DiskCacheError.cannotRemove(file.path, reason: Self.errnoText())
+                throw DiskCacheError.cannotRemove(file.path, reason: SystemError.lastReason)
             }
         }
     }
@@ -240,7 +240,7 @@ public struct DiskCache: Sendable {
         for component in directory.split(separator: "/", omittingEmptySubsequences: true) {
             path += "/" + component
             if mkdir(path, 0o700) != 0, errno != EEXIST {
-                throw DiskCacheError.cannotCreateDirectory(path, reason: Self.errnoText())
+                throw DiskCacheError.cannotCreateDirectory(path, reason: SystemError.lastReason)
             }
         }
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -249,12 +249,12 @@ public struct DiskCache: Sendable {
                 note?("cache folder \(directory) is a symbolic link: its mode is left as it is")
                 return
             }
-            throw DiskCacheError.cannotCreateDirectory(directory, reason: Self.errnoText())
+            throw DiskCacheError.cannotCreateDirectory(directory, reason: SystemError.lastReason)
         }
         defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0, info.st_mode & 0o777 != 0o700, fchmod(fd, 0o700) != 0 {
-            throw DiskCacheError.cannotCreateDirectory(directory, reason: Self.errnoText())
+            throw DiskCacheError.cannotCreateDirectory(directory, reason: SystemError.lastReason)
         }
     }
 
@@ -273,11 +273,11 @@ public struct DiskCache: Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return .missing }
-            return errno == ELOOP ? .skipped("a symbolic link") : .skipped(errnoText())
+            return errno == ELOOP ? .skipped("a symbolic link") : .skipped(SystemError.lastReason)
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return .skipped(errnoText()) }
+        guard fstat(fd, &info) == 0 else { return .skipped(SystemError.lastReason) }
         guard info.st_mode & S_IFMT == S_IFREG else { return .skipped("not a regular file") }
         guard info.st_size >= 0, info.st_size <= limit else { return .skipped("\(info.st_size) bytes, over the cache's size") }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
@@ -299,9 +299,5 @@ public struct DiskCache: Sendable {
         let time = timespec(tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9))
         let times = [time, time]
         _ = utimensat(AT_FDCWD, path, times, 0)
-    }
-
-    private static func errnoText() -> String {
-        String(cString: strerror(errno))
     }
 }

@@ -197,10 +197,10 @@ public struct FavouritesStore: Sendable {
         try makeDirectory()
         let lockPath = directory + "/" + Self.lockFileName
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .favourites("cannot open \(lockPath): \(errnoText())") }
+        guard fd >= 0 else { throw .favourites("cannot open \(lockPath): \(SystemError.lastReason)") }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
-            if errno != EINTR { throw .favourites("cannot lock \(lockPath): \(errnoText())") }
+            if errno != EINTR { throw .favourites("cannot lock \(lockPath): \(SystemError.lastReason)") }
         }
         return try body()
     }
@@ -236,7 +236,7 @@ public struct FavouritesStore: Sendable {
             target = "\(base)-\(attempt)"
         }
         guard rename(path, target) == 0 else {
-            throw .favourites("\(path) is corrupt and could not be moved aside: \(errnoText())")
+            throw .favourites("\(path) is corrupt and could not be moved aside: \(SystemError.lastReason)")
         }
         return target
     }
@@ -254,7 +254,7 @@ public struct FavouritesStore: Sendable {
         let temporary = "\(directory)/.\(Self.fileName).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         do throws(SystemError) {
             try AtomicWrite.write(bytes, to: Array(path.utf8), temporary: Array(temporary.utf8), permissions: 0o600)
-        } catch  where error.operation == "open" {
+        } catch  where error.call == .open {
             throw .favourites("cannot create \(temporary): \(error.reason)")
         } catch {
             // "write failed: …", "fsync failed: …", "rename failed: …".
@@ -276,14 +276,10 @@ public struct FavouritesStore: Sendable {
             throw .favourites("cannot create \(parent): \(error.localizedDescription)")
         }
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw .favourites("cannot create \(directory): \(errnoText())")
+            throw .favourites("cannot create \(directory): \(SystemError.lastReason)")
         }
         // mkdir's mode is filtered by the umask; make sure it really is 0700.
         chmod(directory, 0o700)
-    }
-
-    private func errnoText() -> String {
-        String(cString: strerror(errno))
     }
 }
 

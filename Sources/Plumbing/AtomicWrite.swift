@@ -54,7 +54,7 @@ public enum AtomicWrite {
         }
         if let failure {
             // A temporary name that could not be created is someone else's.
-            if failure.operation != "open" { _ = withPath(temporary) { unlink($0) } }
+            if failure.call != .open { _ = withPath(temporary) { unlink($0) } }
             throw failure
         }
         if synced { syncDirectory(of: path) }
@@ -65,16 +65,16 @@ public enum AtomicWrite {
         synced: Bool, placement: Placement, beforeMove: () -> Void
     ) -> SystemError? {
         let fd = withPath(temporary) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions) }
-        guard fd >= 0 else { return .last("open") }
+        guard fd >= 0 else { return .last(.open) }
         var failure: SystemError?
         do throws(SystemError) {
             try Descriptor.writeAll(bytes, to: fd)
         } catch {
             failure = error
         }
-        if failure == nil, exactPermissions, fchmod(fd, permissions) != 0 { failure = .last("fchmod") }
-        if failure == nil, synced, fsync(fd) != 0 { failure = .last("fsync") }
-        if close(fd) != 0, failure == nil { failure = .last("close") }
+        if failure == nil, exactPermissions, fchmod(fd, permissions) != 0 { failure = .last(.fchmod) }
+        if failure == nil, synced, fsync(fd) != 0 { failure = .last(.fsync) }
+        if close(fd) != 0, failure == nil { failure = .last(.close) }
         if let failure { return failure }
         beforeMove()
         switch placement {
@@ -93,12 +93,12 @@ public enum AtomicWrite {
             if kind != S_IFREG && kind != S_IFLNK { return notARegularFile }
         }
         let status = withPath(temporary) { from in withPath(path) { rename(from, $0) } }
-        return status == 0 ? nil : .last("rename")
+        return status == 0 ? nil : .last(.rename)
     }
 
     /// How a replacing write fails when the destination is a device, a
     /// FIFO, a socket or a folder.
-    public static let notARegularFile = SystemError(operation: "rename", code: EPERM)
+    public static let notARegularFile = SystemError(call: .rename, code: EPERM)
 
     /// link(2) then unlink the temporary name: atomic "create if absent".
     private static func moveRefusingExisting(_ temporary: [UInt8], _ path: [UInt8]) -> SystemError? {
@@ -106,7 +106,7 @@ public enum AtomicWrite {
             _ = withPath(temporary) { unlink($0) }
             return nil
         }
-        let linkError = SystemError.last("link")
+        let linkError = SystemError.last(.link)
         if linkError == alreadyExists { return linkError }
         guard [EPERM, ENOTSUP, EXDEV, EMLINK].contains(linkError.code) else { return linkError }
         var info = stat()
@@ -115,7 +115,7 @@ public enum AtomicWrite {
     }
 
     /// How a write refusing an existing destination fails when there is one.
-    public static let alreadyExists = SystemError(operation: "link", code: EEXIST)
+    public static let alreadyExists = SystemError(call: .link, code: EEXIST)
 
     /// fsync of the directory holding `path`, so the rename is on disk too.
     /// Best effort: some file systems refuse fsync on a directory, and the

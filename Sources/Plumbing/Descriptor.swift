@@ -6,24 +6,35 @@
 
 /// A failed system call and the errno it left.
 public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The call that failed, e.g. "write".
-    public var operation: String
+    /// The system calls pxview tells apart when they fail (an atomic write
+    /// removes its temporary file unless `open` failed; the cache names the
+    /// destination when `rename` failed).
+    public enum Call: String, Sendable {
+        case open, read, write, poll, close, fsync, fchmod, rename, link, pipe, tcgetattr, tcsetattr
+    }
+
+    /// The call that failed.
+    public var call: Call
     public var code: Int32
 
-    public init(operation: String, code: Int32) {
-        self.operation = operation
+    public init(call: Call, code: Int32) {
+        self.call = call
         self.code = code
     }
 
-    /// A failure of `operation`, taking the errno the call just left.
-    public static func last(_ operation: String) -> SystemError {
-        SystemError(operation: operation, code: errno)
+    /// A failure of `call`, taking the errno the call just left.
+    public static func last(_ call: Call) -> SystemError {
+        SystemError(call: call, code: errno)
     }
+
+    /// strerror's text for the errno the last call left, for messages that
+    /// name their own step ("cannot lock PATH: ...").
+    public static var lastReason: String { String(cString: strerror(errno)) }
 
     /// strerror's text: "No space left on device".
     public var reason: String { String(cString: strerror(code)) }
 
-    public var description: String { "\(operation) failed: \(reason)" }
+    public var description: String { "\(call.rawValue) failed: \(reason)" }
 }
 
 /// The one write-everything loop over a file descriptor: the terminal's
@@ -51,7 +62,7 @@ public enum Descriptor {
                 offset += written
                 continue
             }
-            if written == 0 { throw SystemError(operation: "write", code: EIO) }
+            if written == 0 { throw SystemError(call: .write, code: EIO) }
             switch errno {
             case EINTR:
                 continue
@@ -59,9 +70,9 @@ public enum Descriptor {
                 // One poll, then back round the loop (an interrupted poll
                 // too, so `beforeEachWrite` sees the signal).
                 var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                if poll(&descriptor, 1, -1) < 0 && errno != EINTR { throw .last("poll") }
+                if poll(&descriptor, 1, -1) < 0 && errno != EINTR { throw .last(.poll) }
             default:
-                throw .last("write")
+                throw .last(.write)
             }
         }
     }

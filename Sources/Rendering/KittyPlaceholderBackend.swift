@@ -1,9 +1,12 @@
 import ControlSequences
 import Encoding
-import Glibc
 import Pixels
 import Scaling
 import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// kitty graphics as Unicode placeholder text (kitty 0.28 and later, inside
 /// tmux): the picture is uploaded with a virtual placement (`U=1`) through

@@ -1,5 +1,8 @@
-import Glibc
 import Plumbing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The raw file-descriptor reads the terminal layer needs, with EINTR
 /// handled (writes go through Plumbing's `Descriptor.writeAll`).
@@ -18,7 +21,7 @@ enum FileDescriptorIO {
             let result = poll(&descriptor, 1, timeoutMs)
             if result > 0 { return .ready }
             if result == 0 { return .timedOut }
-            if errno != EINTR { return .failed(.last("poll")) }
+            if errno != EINTR { return .failed(.last(.poll)) }
         }
     }
 
@@ -29,7 +32,7 @@ enum FileDescriptorIO {
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, maxCount) }
             if count >= 0 { return Array(buffer.prefix(count)) }
-            if errno != EINTR { throw TerminalError.last("read") }
+            if errno != EINTR { throw TerminalError.last(.read) }
         }
     }
 

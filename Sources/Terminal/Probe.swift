@@ -1,5 +1,8 @@
-import Glibc
 import Plumbing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// How long to keep reading after the DA1 reply, in case a terminal that
 /// answers out of order still has bytes in flight.

@@ -51,7 +51,7 @@ public final class SignalPipe {
 /// full pipe, and draining must stop when the pipe is empty.
 public func makeWakePipe() throws(TerminalError) -> (read: Int32, write: Int32) {
     var fds: [Int32] = [-1, -1]
-    guard pipe(&fds) == 0 else { throw .last("pipe") }
+    guard pipe(&fds) == 0 else { throw .last(.pipe) }
     for fd in fds {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

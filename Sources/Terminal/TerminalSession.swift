@@ -1,6 +1,9 @@
 import ControlSequences
-import Glibc
 import Plumbing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Puts the terminal into the state a full-screen app needs and puts it back.
 ///
@@ -114,7 +117,7 @@ public final class TerminalSession {
         self.outputFD = outputFD
         self.options = options
         var original = termios()
-        guard tcgetattr(inputFD, &original) == 0 else { throw .last("tcgetattr") }
+        guard tcgetattr(inputFD, &original) == 0 else { throw .last(.tcgetattr) }
         originalSettings = original
         var raw = original
         cfmakeraw(&raw)
@@ -124,7 +127,7 @@ public final class TerminalSession {
             owner: owner, inputFD: inputFD, outputFD: outputFD, original: original, raw: raw,
             restoreBytes: Self.restoreSequence(for: options), enterBytes: Self.enterSequence(for: options))
         guard tcsetattr(inputFD, TCSADRAIN, &raw) == 0 else {
-            let error = TerminalError.last("tcsetattr")
+            let error = TerminalError.last(.tcsetattr)
             ProcessSignals.disarmTerminal(owner: owner)
             throw error
         }

@@ -290,14 +290,3 @@ struct CompletionScripts {
         "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
     }
 }
-
-extension String {
-    /// Every `target` replaced (without Foundation).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
-        }
-        return result
-    }
-}

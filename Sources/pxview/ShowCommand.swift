@@ -1,12 +1,15 @@
 import Decoding
 import Explorer
 import Foundation
-import Glibc
 import HTTP
 import Pixels
 import Rendering
 import Scaling
 import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `pxview show PATH|URL...` with `--once` or off a terminal: draws each
 /// image once, in order (on a terminal the viewer opens: `Viewer`). A file that

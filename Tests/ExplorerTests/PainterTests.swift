@@ -1,7 +1,6 @@
 import Decoding
 import Encoding
 import Foundation
-import Glibc
 import GraphicsReadback
 import Pixabay
 import Pixels
@@ -11,6 +10,10 @@ import Testing
 
 @testable import Explorer
 @testable import Rendering
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A 40x12-cell window of 8x16-px cells: the viewer's view is 320x176 px.
 let smallCells = PixelSize(width: 40, height: 12)
@@ -100,18 +103,18 @@ extension Array where Element == UInt8 {
         #expect(painter.teardown() == Array("\u{1B}_Ga=d,d=i,i=1,q=2\u{1B}\\".utf8))
     }
 
-    @Test func kittyBoxesKeepTheCropsAspect() {
+    @Test func kittyBoxesKeepTheCropsAspect() throws {
         // Every zoom step: the drawn box (c*w - X by r*h - Y) and the crop
         // differ in aspect by less than one output pixel.
         var state = smallViewer(.kitty)
         let backend = smallBackend(.kitty)
         let painter = ViewerPainter(image: gradient(), backend: backend)
+        // Every step places the picture again: none may pass unchecked.
         for step in ["", "+", "+", "+", "-", "-", "-", "-", "z"] {
             if let character = step.first { _ = state.handle(key(character)) }
             let frame = String(decoding: painter.frame(for: state), as: UTF8.self)
-            guard let range = frame.range(of: "a=p,"), let end = frame[range.upperBound...].firstIndex(of: "\u{1B}") else {
-                continue
-            }
+            let range = try #require(frame.range(of: "a=p,"), "step \(step) placed nothing")
+            let end = try #require(frame[range.upperBound...].firstIndex(of: "\u{1B}"))
             var keys: [String: Int] = [:]
             for pair in frame[range.upperBound..<end].split(separator: ",") {
                 let parts = pair.split(separator: "=")

@@ -258,12 +258,6 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
         #expect(state.viewport.viewSize == PixelSize(width: 800, height: 460))
         #expect(abs(state.viewport.centerX - centre.0) < 1e-9 && abs(state.viewport.centerY - centre.1) < 1e-9)
     }
-
-    @Test func reduceIsTheSameMachine() {
-        let (next, effects) = ViewerState.reduce(viewer(), key("z"))
-        #expect(next.viewport.zoom == 2)
-        #expect(effects == [])
-    }
 }
 
 @Suite struct ViewerLayoutTests {

@@ -64,7 +64,7 @@ import Testing
     @Test func anExistingTemporaryNameIsNeverReused() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         _ = FileManager.default.createFile(atPath: directory + "/.tmp-a", contents: Data([9]))
-        #expect(throws: SystemError(operation: "open", code: EEXIST)) { try write([1], to: "a") }
+        #expect(throws: SystemError(call: .open, code: EEXIST)) { try write([1], to: "a") }
         #expect(contents(".tmp-a") == [9], "a name this write did not create is not its to remove")
     }
 

@@ -36,7 +36,7 @@ import Testing
         let fd = open("/dev/full", O_WRONLY | O_CLOEXEC)
         try #require(fd >= 0)
         defer { close(fd) }
-        #expect(throws: SystemError(operation: "write", code: ENOSPC)) { try Descriptor.writeAll([1, 2, 3], to: fd) }
+        #expect(throws: SystemError(call: .write, code: ENOSPC)) { try Descriptor.writeAll([1, 2, 3], to: fd) }
     }
 
     @Test func slicesCallTheHookBeforeEachWrite() throws {
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func systemErrorsReadLikeStrerror() {
-        #expect(SystemError(operation: "write", code: ENOSPC).description == "write failed: No space left on device")
+        #expect(SystemError(call: .write, code: ENOSPC).description == "write failed: No space left on device")
     }
 }
 

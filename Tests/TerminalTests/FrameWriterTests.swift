@@ -1,14 +1,17 @@
 import ControlSequences
 import Foundation
-import Glibc
 import Testing
 
 @testable import Terminal
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite struct FrameWriterTests {
     private func makePipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw TerminalError.last("pipe") }
+        guard pipe(&fds) == 0 else { throw TerminalError.last(.pipe) }
         return (fds[0], fds[1])
     }
 

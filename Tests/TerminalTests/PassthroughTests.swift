@@ -1,8 +1,11 @@
 import ControlSequences
-import Glibc
 import Testing
 
 @testable import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct PassthroughTests {
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }

@@ -1,8 +1,11 @@
-import Glibc
 import Pixels
 import Testing
 
 @testable import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// probeTerminal against a real pseudo-terminal, with a thread answering
 /// like a given terminal would.

@@ -1,10 +1,13 @@
 import ControlSequences
 import Foundation
-import Glibc
 import Plumbing
 import TestSupport
 
 @testable import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A pseudo-terminal pair for tests (`PseudoTerminalDevice`): code under
 /// test gets `slave` as if it were the user's terminal; the test plays the
@@ -18,7 +21,7 @@ final class PseudoTerminal {
         self.master = master
         slave = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else {
-            let error = TerminalError.last("open \(slavePath)")
+            let error = TerminalError.last(.open)
             close(master)
             throw error
         }

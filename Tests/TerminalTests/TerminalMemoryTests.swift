@@ -1,10 +1,13 @@
 import Foundation
-import Glibc
 import Pixels
 import TestSupport
 import Testing
 
 @testable import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What a previewer uses instead of asking the terminal: an earlier probe
 /// of the same terminal, tmux, the environment, in that order.

@@ -1,10 +1,13 @@
 import ControlSequences
-import Glibc
 import Pixels
 import Testing
 
 @testable import Plumbing
 @testable import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct TerminalSessionTests {
     @Test func enterAndRestoreWriteExactBytesAndRestoreTermios() throws {
@@ -93,11 +96,11 @@ import Testing
             close(fds[0])
             close(fds[1])
         }
-        #expect(throws: TerminalError(operation: "tcgetattr", code: ENOTTY)) {
+        #expect(throws: TerminalError(call: .tcgetattr, code: ENOTTY)) {
             _ = try TerminalSession(inputFD: fds[0], outputFD: fds[1])
         }
         #expect(
-            TerminalError(operation: "tcgetattr", code: ENOTTY).description
+            TerminalError(call: .tcgetattr, code: ENOTTY).description
                 == "tcgetattr failed: Inappropriate ioctl for device")
     }
 

@@ -1,10 +1,13 @@
 import ControlSequences
 import Foundation
-import Glibc
 import Pixels
 import Testing
 
 @testable import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// tmux as pxview asks it (`Tmux`), pictures placed in pxview's pane through
 /// passthrough, and tmux known without `$TMUX`.

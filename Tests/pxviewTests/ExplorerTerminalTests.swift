@@ -1,7 +1,10 @@
 import Foundation
-import Glibc
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Drives the real `pxview` binary on a pseudo-terminal: the test plays the
 /// terminal emulator, answers the capability probe like a sixel terminal

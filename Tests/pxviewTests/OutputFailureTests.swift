@@ -1,7 +1,10 @@
 import Foundation
-import Glibc
 import Pixabay
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Output that cannot be written is a failure, said on stderr: /dev/full,
 /// a closed stdout. A reader that leaves early (EPIPE) is a quiet end.

@@ -1,7 +1,10 @@
 import Foundation
-import Glibc
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// An interrupted `save` leaves no `.NAME.part-PID-RAND` file behind, and
 /// what a killed one could not remove is swept by the next save.

@@ -1,7 +1,10 @@
 import Foundation
-import Glibc
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Issue 18: pxview as a file manager's previewer. The host (lf, fzf) owns
 /// the terminal: pxview must ask it nothing, read nothing, draw in one

@@ -1,7 +1,10 @@
 import Foundation
-import Glibc
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// How much longer than the figures a timed check may take: a
 /// sanitized build (the suite runs again under AddressSanitizer in CI) is

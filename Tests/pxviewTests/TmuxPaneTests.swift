@@ -1,7 +1,10 @@
 import Foundation
-import Glibc
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A `tmux` on `PATH` that plays tmux's answers from files the test
 /// changes: `show` prints `passthrough`, `display` prints `pane` (the
