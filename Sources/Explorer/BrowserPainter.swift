@@ -31,7 +31,8 @@ public struct BrowserPlan: Equatable, Sendable {
             }
     }
 
-    public init(_ state: BrowserState, hasPicture: (Int) -> Bool) {
+    /// `glyphs`: the rows are composed as they will be drawn (ASCII in a C locale).
+    public init(_ state: BrowserState, hasPicture: (Int) -> Bool, glyphs: Glyphs = .unicode) {
         let layout = state.layout
         let width = layout.geometry.windowCells.width
         var rows: [Int: (String, Bool)] = [:]
@@ -39,8 +40,10 @@ public struct BrowserPlan: Equatable, Sendable {
             // The end of what is typed stays in sight: a long query loses its start.
             let hint = "Enter search · Esc cancel"
             let room = max(1, width - TerminalText.displayWidth(hint) - 2 - "Search: █".count)
-            let shown = TerminalText.tail(text, toWidth: room)
-            rows[layout.searchRow] = (StatusLine.compose(left: "Search: \(shown)█", right: hint, width: width), true)
+            let shown = TerminalText.tail(glyphs.text(text), toWidth: room, glyphs: glyphs)
+            rows[layout.searchRow] = (
+                StatusLine.compose(left: "Search: \(shown)█", right: hint, width: width, glyphs: glyphs), true
+            )
         } else {
             let label =
                 state.showingFavourites
@@ -48,7 +51,9 @@ public struct BrowserPlan: Equatable, Sendable {
                 : state.folder != nil
                     ? (state.query.isEmpty ? "All images" : "Names with: \(state.query)")
                     : "Search: \(state.query.isEmpty ? "(everything)" : state.query)"
-            rows[layout.searchRow] = (StatusLine.compose(left: label, right: "/ search · ? keys · q quit", width: width), false)
+            rows[layout.searchRow] = (
+                StatusLine.compose(left: label, right: "/ search · ? keys · q quit", width: width, glyphs: glyphs), false
+            )
         }
         if let hit = state.selectedHit {
             if state.folder != nil {
@@ -115,6 +120,8 @@ public struct BrowserPlan: Equatable, Sendable {
 public final class BrowserPainter {
     public static let firstSlot = 1
     public let backend: any GraphicsBackend
+    /// What text is drawn with (ASCII in a C locale).
+    public let glyphs: Glyphs
     private var drawnSlots: [SlotContent] = []
     private var drawnMarks: [String?] = []
     private var drawnSelection: Int?? = .none
@@ -124,8 +131,9 @@ public final class BrowserPainter {
     private var fitted: [Int: RGBAImage] = [:]
     private let resampler: Resampler
 
-    public init(backend: any GraphicsBackend, resampler: Resampler = Resampler(threads: 1)) {
+    public init(backend: any GraphicsBackend, glyphs: Glyphs = .unicode, resampler: Resampler = Resampler(threads: 1)) {
         self.backend = backend
+        self.glyphs = glyphs
         self.resampler = resampler
     }
 
@@ -168,7 +176,7 @@ public final class BrowserPainter {
     /// The bytes of one frame. `thumbnails` holds the decoded previews by hit id.
     public func frame(for state: BrowserState, thumbnails: [Int: RGBAImage]) -> [UInt8] {
         let layout = state.layout
-        let plan = BrowserPlan(state, hasPicture: { thumbnails[$0] != nil })
+        let plan = BrowserPlan(state, hasPicture: { thumbnails[$0] != nil }, glyphs: glyphs)
         var out: [UInt8] = []
         let width = layout.geometry.windowCells.width
         if drawnHelp != state.showHelp {
@@ -216,7 +224,7 @@ public final class BrowserPainter {
         drawnSlots = plan.slots
         for row in plan.rows.keys.sorted() {
             guard let (text, inverse) = plan.rows[row] else { continue }
-            let bytes = FrameText.row(row, text, width: width, style: inverse ? TerminalCommand.inverse : [])
+            let bytes = FrameText.row(row, text, width: width, style: inverse ? TerminalCommand.inverse : [], glyphs: glyphs)
             if lastRows[row] != bytes {
                 out += bytes
                 lastRows[row] = bytes
@@ -237,8 +245,8 @@ public final class BrowserPainter {
             break
         case .placeholder(_, let text):
             out += FrameText.field(
-                row: area.row + area.rows / 2, column: area.column, centred(text, width: area.columns), width: area.columns,
-                style: TerminalCommand.dim)
+                row: area.row + area.rows / 2, column: area.column, centred(glyphs.text(text), width: area.columns),
+                width: area.columns, style: TerminalCommand.dim, glyphs: glyphs)
         case .picture(let id):
             guard let thumbnail = fittedThumbnail(id: id, thumbnails: thumbnails, box: layout.tileBox, screen: layout.geometry)
             else { break }
@@ -274,12 +282,14 @@ public final class BrowserPainter {
             bottom = String(bottom.prefix(keep)) + " " + mark + " " + String(bottom.suffix(1))
         }
         let side = selected ? "│" : " "
-        var out = FrameText.field(row: slot.row, column: slot.column, top, width: slot.columns, style: style)
+        var out = FrameText.field(row: slot.row, column: slot.column, top, width: slot.columns, style: style, glyphs: glyphs)
         for row in (slot.row + 1)..<(slot.row + slot.rows - 1) {
-            out += FrameText.field(row: row, column: slot.column, side, width: 1, style: style)
-            out += FrameText.field(row: row, column: slot.column + slot.columns - 1, side, width: 1, style: style)
+            out += FrameText.field(row: row, column: slot.column, side, width: 1, style: style, glyphs: glyphs)
+            out += FrameText.field(
+                row: row, column: slot.column + slot.columns - 1, side, width: 1, style: style, glyphs: glyphs)
         }
-        out += FrameText.field(row: slot.row + slot.rows - 1, column: slot.column, bottom, width: slot.columns, style: style)
+        out += FrameText.field(
+            row: slot.row + slot.rows - 1, column: slot.column, bottom, width: slot.columns, style: style, glyphs: glyphs)
         return out
     }
 

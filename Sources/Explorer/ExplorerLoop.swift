@@ -94,7 +94,7 @@ final class ExplorerLoop {
                 state.message = Self.favouritesProblem(error)
             }
         }
-        browserPainter = BrowserPainter(backend: backend)
+        browserPainter = BrowserPainter(backend: backend, glyphs: display.glyphs)
         let effects = state.start()
         browser = state
         return run { self.perform(effects) }
@@ -634,7 +634,8 @@ final class ExplorerLoop {
             frameDelays: decoded.frames.count > 1 ? decoded.frames.map(\.playbackDelayMs) : [], plays: decoded.loopCount)
         viewer?.notice = notice
         viewerSerial += 1
-        viewerPainter = ViewerPainter(frames: decoded.frames.map(\.image), backend: backend, pictureID: -viewerSerial)
+        viewerPainter = ViewerPainter(
+            frames: decoded.frames.map(\.image), backend: backend, pictureID: -viewerSerial, glyphs: display.glyphs)
         if let problem { _ = viewer?.handle(.message(problem)) }
     }
 

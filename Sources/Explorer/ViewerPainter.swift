@@ -18,9 +18,10 @@ public struct ViewerPlan: Equatable, Sendable {
             && lhs.overlay.map(\.row) == rhs.overlay.map(\.row) && lhs.overlay.map(\.text) == rhs.overlay.map(\.text)
     }
 
-    public init(_ state: ViewerState) {
+    /// `glyphs`: the status line is composed as it will be drawn (ASCII in a C locale).
+    public init(_ state: ViewerState, glyphs: Glyphs = .unicode) {
         let layout = state.layout
-        status = Self.statusText(state)
+        status = Self.statusText(state, glyphs: glyphs)
         if state.showHelp {
             viewport = nil
             var lines = ["viewer keys (any key closes this help)", ""] + ViewerState.helpLines
@@ -42,7 +43,7 @@ public struct ViewerPlan: Equatable, Sendable {
     /// title (the file's basename, or `#ID`) and, with `i`, the info; cut
     /// with an ellipsis. Right, always: the zoom (100% is the fitted view)
     /// and the `? keys · q quit` hint.
-    static func statusText(_ state: ViewerState) -> String {
+    static func statusText(_ state: ViewerState, glyphs: Glyphs = .unicode) -> String {
         let star = state.isFavourite ? " ★" : ""
         let viewport = state.viewport
         var left = state.title + star
@@ -60,7 +61,7 @@ public struct ViewerPlan: Equatable, Sendable {
             let word = animation.isFinished ? "stopped" : animation.isPaused ? "paused" : "frame"
             right = "\(word) \(animation.frame + 1)/\(animation.delays.count) · " + right
         }
-        return StatusLine.compose(left: left, right: right, width: state.layout.geometry.windowCells.width)
+        return StatusLine.compose(left: left, right: right, width: state.layout.geometry.windowCells.width, glyphs: glyphs)
     }
 }
 
@@ -76,6 +77,8 @@ public final class ViewerPainter {
     /// The backend slot the viewer's picture lives in.
     public static let slot = 0
     public let backend: any GraphicsBackend
+    /// What text is drawn with (ASCII in a C locale).
+    public let glyphs: Glyphs
     /// The decoded frames (possibly scaled down by the decoder): one for a still image.
     public private(set) var frames: [RGBAImage]
     /// Names this visit's pixels: a new decode bumps the version.
@@ -85,15 +88,16 @@ public final class ViewerPainter {
     private var lastOverlayRows: [Int] = []
     private var needsFullRedraw = true
 
-    public init(frames: [RGBAImage], backend: any GraphicsBackend, pictureID: Int = 1) {
+    public init(frames: [RGBAImage], backend: any GraphicsBackend, pictureID: Int = 1, glyphs: Glyphs = .unicode) {
         precondition(!frames.isEmpty, "a picture has a frame")
         self.frames = frames
         self.backend = backend
+        self.glyphs = glyphs
         self.pictureID = pictureID
     }
 
-    public convenience init(image: RGBAImage, backend: any GraphicsBackend, pictureID: Int = 1) {
-        self.init(frames: [image], backend: backend, pictureID: pictureID)
+    public convenience init(image: RGBAImage, backend: any GraphicsBackend, pictureID: Int = 1, glyphs: Glyphs = .unicode) {
+        self.init(frames: [image], backend: backend, pictureID: pictureID, glyphs: glyphs)
     }
 
     /// The first frame.
@@ -153,7 +157,7 @@ public final class ViewerPainter {
 
     /// The bytes of one frame for `state`.
     public func frame(for state: ViewerState) -> [UInt8] {
-        let plan = ViewerPlan(state)
+        let plan = ViewerPlan(state, glyphs: glyphs)
         let layout = state.layout
         let width = layout.geometry.windowCells.width
         var out: [UInt8] = []
@@ -178,10 +182,11 @@ public final class ViewerPainter {
             out += backend.erase(slot: Self.slot)
         }
         for (row, text) in plan.overlay {
-            out += FrameText.row(row, text, width: width)
+            out += FrameText.row(row, text, width: width, glyphs: glyphs)
         }
         lastOverlayRows = overlayRows
-        let status = FrameText.row(layout.statusRow, plan.status, width: width, style: TerminalCommand.inverse)
+        let status = FrameText.row(
+            layout.statusRow, plan.status, width: width, style: TerminalCommand.inverse, glyphs: glyphs)
         if lastRows[layout.statusRow] != status {
             out += status
             lastRows[layout.statusRow] = status

@@ -19,6 +19,7 @@ enum Explore: PXCommand {
             Real photos inside a terminal: sixel, kitty graphics or half-blocks.
             With no command, opens the explorer on the launch query.
             Formats: \(ImageFormat.namesPhrase); animations play in the viewer.
+            In a C locale (LANG=C) the grid and the viewer draw in ASCII alone.
             """,
         options: GlobalOption.all + [CommonOption.help, version],
         maxPositionals: nil, keys: [KeyTables.grid, KeyTables.viewer], commands: Commands.all.map { $0.spec })

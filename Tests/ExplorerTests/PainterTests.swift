@@ -245,6 +245,51 @@ extension Array where Element == UInt8 {
         #expect(TerminalText.displayWidth(ViewerPlan(state).status) == 40)
     }
 
+    /// In a C locale the line is composed in ASCII: a name of accents and
+    /// emoji is `?`s, the cut is `...`, the dots `-`, and it is exactly the
+    /// window's width (a UTF-8 `…` drawn as three Latin-1 cells wrapped it).
+    @Test func anASCIIStatusLineFitsTheWidth() {
+        var state = ViewerState(
+            title: "café ☕ a-rather-long-photo-name.jpg", fullSize: PixelSize(width: 96, height: 64),
+            decodedSize: PixelSize(width: 96, height: 64), layout: ViewerLayout(geometry: smallGeometry(.kitty)),
+            openedDirectly: false, isFavourite: true)
+        #expect(ViewerPlan(state, glyphs: .ascii).status == "caf? ? a-rath...  100% - ? keys - q back")
+        _ = state.handle(key("i"))
+        let status = ViewerPlan(state, glyphs: .ascii).status
+        #expect(status.utf8.count == 40 && status.utf8.allSatisfy { $0 < 0x80 })
+    }
+
+    /// The grid in ASCII: the selected tile's frame is `+-|`, the likes `<3`.
+    @Test func anASCIIGridFramesWithPlusMinusBar() {
+        var state = BrowserState(layout: BrowserLayout(geometry: smallGeometry(.kitty)), query: "", offline: false)
+        _ = state.start()
+        let hit = PixabayHit(
+            id: 7, pageURL: "", type: "photo", tags: "été, ☕", previewURL: "", webformatURL: "", largeImageURL: "",
+            imageWidth: 10, imageHeight: 10, likes: 3, userID: 1, user: "Zoë")
+        _ = state.handle(.searchFinished(query: "", page: 1, result: .page(hits: [hit], totalHits: 1, totalPages: 1, note: nil)))
+        let frame = BrowserPainter(backend: smallBackend(.kitty), glyphs: .ascii).frame(for: state, thumbnails: [:])
+        #expect(!frame.contains { $0 >= 0x80 })
+        #expect(frame.count(of: "+" + String(repeating: "-", count: state.layout.slots[0].columns - 2) + "+") == 2)
+        #expect(frame.count(of: "#7  10x10  by Zo?  <3 3") == 1)
+        #expect(frame.count(of: "tags: ?t?, ?") == 1)
+        #expect(frame.count(of: "1 of 1 - Images from Pixabay") == 1)
+    }
+
+    /// The text picture in a C locale: coloured spaces, one colour a cell.
+    @Test func anASCIITextPictureIsColouredSpaces() {
+        var display = testDisplay(.blocks, cells: smallCells, cell: smallCell)
+        display.glyphs = .ascii
+        let backend = display.makeBackend(resampler: Resampler(threads: 1))
+        #expect(backend.screen.unitsPerCell == PixelSize(width: 1, height: 1))
+        let red = RGBAImage(width: 2, height: 1, pixels: [255, 0, 0, 255, 9, 9, 9, 0])
+        #expect(
+            backend.inline(red, imageID: 1).lines
+                == [Array("\u{1B}[0m\u{1B}[48;2;255;0;0m \u{1B}[49m \u{1B}[0m".utf8)])
+        let frame = ViewerPainter(image: gradient(), backend: backend, glyphs: .ascii).frame(for: smallViewer(.blocks))
+        #expect(!frame.contains { $0 >= 0x80 })
+        #expect(frame.count(of: "\u{1B}[48;2;") > 100)
+    }
+
     @Test func theHelpColumnsAlign() {
         let lines = ViewerState.helpLines
         // Every action starts in the same column, two cells after the widest keys.
