@@ -126,6 +126,9 @@ public final class BrowserPainter {
     private var drawnMarks: [String?] = []
     private var drawnSelection: Int?? = .none
     private var drawnHelp = false
+    /// The layout of the frame on screen: another one (`+`/`-`, a resize)
+    /// takes every tile down and fits the thumbnails anew.
+    private var drawnLayout: BrowserLayout?
     private var lastRows: [Int: [UInt8]] = [:]
     /// Thumbnails fitted to the tile box, by hit id.
     private var fitted: [Int: RGBAImage] = [:]
@@ -179,6 +182,11 @@ public final class BrowserPainter {
         let plan = BrowserPlan(state, hasPicture: { thumbnails[$0] != nil }, glyphs: glyphs)
         var out: [UInt8] = []
         let width = layout.geometry.windowCells.width
+        if let drawn = drawnLayout, drawn != layout {
+            out += backend.teardown()
+            relayout()
+        }
+        drawnLayout = layout
         if drawnHelp != state.showHelp {
             // The help opening or closing: every row and frame is written again.
             drawnHelp = state.showHelp

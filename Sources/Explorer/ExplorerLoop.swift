@@ -484,7 +484,7 @@ final class ExplorerLoop {
     }
 
     private func loadThumbnails(_ hits: [PixabayHit]) {
-        guard let source, let layout = browser?.layout else { return }
+        guard let source, let layout = browser?.layout, let size = browser?.thumbnailSize else { return }
         let queue = completions
         // Decode straight to about the tile size (DCT scaling for JPEGs).
         // A tile shows an animation's first frame (and says how many there are).
@@ -497,7 +497,7 @@ final class ExplorerLoop {
             let options = hit.isLocal ? files : previews
             Task.detached {
                 var decoded: DecodedImage?
-                if let bytes = try? await source.imageBytes(for: hit, size: .preview) {
+                if let bytes = try? await source.imageBytes(for: hit, size: hit.isLocal ? .preview : size) {
                     decoded = try? display.decode(bytes, options: options)
                 }
                 queue.post(

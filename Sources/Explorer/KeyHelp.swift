@@ -14,6 +14,7 @@ public enum KeyHelp {
         Entry(keys: "arrows, h j k l", action: "move the selection"),
         Entry(keys: "Home, End", action: "first, last photo"),
         Entry(keys: "PgUp, PgDn", action: "a page of tiles up, down (n, p too)"),
+        Entry(keys: "+ / -", action: "larger / smaller tiles (kept while pxview runs)"),
         Entry(keys: "Enter, click", action: "open the viewer"),
         Entry(keys: "wheel", action: "scroll a row"),
         Entry(keys: "/", action: "new search (Enter search, Esc cancel)"),

@@ -58,9 +58,10 @@ public struct BrowserLayout: Equatable, Sendable {
     public var detailsRow: Int
     public var statusRow: Int
 
-    /// A slot about this wide (frame included): 24–32 columns of tile, a
-    /// size a photo can be recognised at, and 3 across an 80-column window.
-    public static let targetSlotColumns = 27.0
+    /// The slot width (frame included, in columns) the grid aims at, from
+    /// which the column count follows; `+` and `-` change it, and it stays
+    /// as the window changes.
+    public var slotTarget: Double
     /// 3:2 landscape tiles, the shape most photos have.
     public static let tileAspect = 1.5
     /// At most this many slots across and down, the grid centred in a
@@ -69,26 +70,57 @@ public struct BrowserLayout: Equatable, Sendable {
     /// to fill it took 19 s to encode in a debug build).
     public static let maxColumns = 12
     public static let maxRows = 12
+    /// The slot widths `-` and `+` reach: a 8-column tile (72 px in 9-px
+    /// cells) is about the smallest a photo is told apart at, and a
+    /// 62-column one (558 px) is nearly four of Pixabay's 150-px previews
+    /// across and already shows their web size (see `BrowserState`).
+    public static let slotTargets = 10.0...64.0
+    /// The default slot width's ceiling: 48 columns (a 432-px tile in 9-px
+    /// cells); past that a huge window gets more tiles, not larger ones.
+    public static let defaultMaxSlot = 48.0
+    /// Tiles shorter than this many rows are not squeezed in to make a
+    /// second row of them: at 40x12 the squeeze once left 38x2-cell tiles,
+    /// a strip nobody could recognise.
+    public static let minSqueezedTileRows = 4
 
-    public init(geometry: ScreenGeometry) {
+    /// The slot width a window starts with: about sqrt(columns / 9) tiles
+    /// across, so tiles grow with the window. 80 columns get 3 slots of 26
+    /// as before; 160 get 4 of 40 (6 of 26 before), 300 get 6 of 50 (11 of
+    /// 27 before: 225-px tiles in a 2700-px window); 40 get 2 of 20.
+    public static func defaultSlotTarget(windowColumns: Int) -> Double {
+        let across = max(1, (Double(windowColumns) / 9).squareRoot().rounded())
+        return min(defaultMaxSlot, max(slotTargets.lowerBound, Double(windowColumns) / across))
+    }
+
+    /// `slotTarget`: the slot width to aim at (nil: the window's default),
+    /// kept within `slotTargets`.
+    public init(geometry: ScreenGeometry, slotTarget: Double? = nil) {
         self.geometry = geometry
         let width = geometry.windowCells.width
         let height = geometry.windowCells.height
         let cell = geometry.cellPixels
+        let target = min(
+            Self.slotTargets.upperBound,
+            max(Self.slotTargets.lowerBound, slotTarget ?? Self.defaultSlotTarget(windowColumns: width)))
+        self.slotTarget = target
         // Rows: header, grid, 2 detail rows, status.
         let gridTop = 1
         statusRow = max(0, height - 1)
         detailsRow = max(gridTop, height - 3)
         let gridRows = max(3, detailsRow - gridTop)
-        let wanted = max(1, Int((Double(width) / Self.targetSlotColumns).rounded()))
+        let wanted = max(1, Int((Double(width) / target).rounded()))
         columns = min(Self.maxColumns, wanted)
         // Past the cap the slots keep the target width, the grid centred.
-        let slotWidth = wanted > columns ? Int(Self.targetSlotColumns) : max(3, width / columns)
+        let slotWidth = wanted > columns ? Int(target) : max(3, width / columns)
         let tileColumns = max(1, slotWidth - 2)
         // Tile rows for the 3:2 shape, fewer when that leaves room for only
-        // one row of slots where two would fit (80x24 keeps two rows).
+        // one row of slots where two would fit (80x24 keeps two rows), as
+        // long as the tiles stay legible; never for a size `+`/`-` chose
+        // (squeezed, `+` at 80x24 made tiles wider but no taller).
         var tileRows = max(1, Int((Double(tileColumns * cell.width) / Self.tileAspect / Double(cell.height)).rounded()))
-        if gridRows / (tileRows + 2) < 2, gridRows >= 2 * 4 { tileRows = gridRows / 2 - 2 }
+        if slotTarget == nil, gridRows / (tileRows + 2) < 2, gridRows / 2 - 2 >= Self.minSqueezedTileRows {
+            tileRows = gridRows / 2 - 2
+        }
         tileRows = max(1, min(tileRows, gridRows - 2))
         tileCells = PixelSize(width: tileColumns, height: tileRows)
         rows = min(Self.maxRows, max(1, gridRows / (tileRows + 2)))
@@ -103,6 +135,21 @@ public struct BrowserLayout: Equatable, Sendable {
             }
         }
         self.slots = slots
+    }
+
+    /// The slot width one step larger (`+`: a column fewer) or smaller
+    /// (`-`: a column more); in a window past `maxColumns` of them, 15 %.
+    public func steppedSlotTarget(larger: Bool) -> Double {
+        let width = Double(geometry.windowCells.width)
+        let wanted = max(1, (width / slotTarget).rounded())
+        let target =
+            larger ? max(slotTarget * 1.15, width / max(1, wanted - 1)) : min(slotTarget / 1.15, width / (wanted + 1))
+        return min(Self.slotTargets.upperBound, max(Self.slotTargets.lowerBound, target))
+    }
+
+    /// True when both lay out the same slots and tiles (whatever they aim at).
+    public func sameGrid(as other: BrowserLayout) -> Bool {
+        slots == other.slots && tileCells == other.tileCells && geometry == other.geometry
     }
 
     /// The thumbnail cells of slot `index` (inside its frame).

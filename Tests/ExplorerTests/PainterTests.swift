@@ -438,6 +438,19 @@ extension Array where Element == UInt8 {
         #expect(scrolled.sixels.contains(tile4))
     }
 
+    /// `+`: every tile comes down and is drawn again, larger, at its new place.
+    @Test func largerTilesAreDrawnAnew() {
+        var (state, painter) = grid(.sixel, hits: 12)
+        let thumbnails = Dictionary(uniqueKeysWithValues: (1...12).map { ($0, gradient(width: 96, height: 64)) })
+        for id in 1...12 { _ = state.handle(.thumbnailFinished(id: id, loaded: true)) }
+        let first = painter.frame(for: state, thumbnails: thumbnails)
+        #expect(first.count(of: "\u{1B}P") == 6)
+        _ = state.handle(press("+"))
+        let larger = painter.frame(for: state, thumbnails: thumbnails)
+        #expect(larger.count(of: "\u{1B}P") == state.layout.slots.count)
+        #expect(painter.frame(for: state, thumbnails: thumbnails).count(of: "\u{1B}P") == 0)
+    }
+
     /// Typing a long query keeps its end in sight, the cursor block last.
     @Test func theSearchFieldShowsTheEndOfALongQuery() {
         var state = BrowserState(layout: browserLayout(), query: "", offline: true)
