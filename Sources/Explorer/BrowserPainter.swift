@@ -22,9 +22,12 @@ public struct BrowserPlan: Equatable, Sendable {
     /// Per slot, the mark in its frame's bottom edge: "▶ 12" for an
     /// animation of 12 frames (the tile shows its first), else nil.
     public var marks: [String?]
+    /// Per slot, the line under its tile (a folder's file name), cut in the
+    /// middle to the tile's width; nil where there is none.
+    public var names: [String?]
 
     public static func == (lhs: BrowserPlan, rhs: BrowserPlan) -> Bool {
-        lhs.slots == rhs.slots && lhs.selectedSlot == rhs.selectedSlot && lhs.marks == rhs.marks
+        lhs.slots == rhs.slots && lhs.selectedSlot == rhs.selectedSlot && lhs.marks == rhs.marks && lhs.names == rhs.names
             && lhs.rows.keys.sorted() == rhs.rows.keys.sorted()
             && lhs.rows.keys.allSatisfy {
                 lhs.rows[$0]?.text == rhs.rows[$0]?.text && lhs.rows[$0]?.inverse == rhs.rows[$0]?.inverse
@@ -103,6 +106,11 @@ public struct BrowserPlan: Equatable, Sendable {
         }
         let range = state.visibleRange
         selectedSlot = !state.showHelp && range.contains(state.selection) ? state.selection - range.lowerBound : nil
+        names = slotContents.indices.map { slot in
+            guard layout.nameLines, slotContents[slot] != .empty, range.contains(range.lowerBound + slot) else { return nil }
+            let name = glyphs.text(TerminalText.sanitize(state.hits[range.lowerBound + slot].tags))
+            return TerminalText.middle(name, toWidth: layout.tileCells.width, glyphs: glyphs)
+        }
     }
 
     /// "2.4 MB" for a local file's size.
@@ -124,6 +132,7 @@ public final class BrowserPainter {
     public let glyphs: Glyphs
     private var drawnSlots: [SlotContent] = []
     private var drawnMarks: [String?] = []
+    private var drawnNames: [String?] = []
     private var drawnSelection: Int?? = .none
     private var drawnHelp = false
     /// The layout of the frame on screen: another one (`+`/`-`, a resize)
@@ -222,6 +231,19 @@ public final class BrowserPainter {
                 out += frameBorder(layout.slots[slot], selected: slot == plan.selectedSlot, mark: mark(slot))
             }
         }
+        // Names under the tiles: written where they changed, or all of them
+        // on a fresh screen (its wipe took them).
+        if drawnSelection == .none { drawnNames = [] }
+        for slot in layout.slots.indices {
+            let name = slot < plan.names.count ? plan.names[slot] : nil
+            guard name != (slot < drawnNames.count ? drawnNames[slot] : nil), let area = layout.nameArea(slot: slot) else {
+                continue
+            }
+            out += FrameText.field(
+                row: area.row, column: area.column, centred(name ?? "", width: area.columns), width: area.columns,
+                glyphs: glyphs)
+        }
+        drawnNames = plan.names
         drawnSelection = .some(plan.selectedSlot)
         drawnMarks = plan.marks
         for (slot, content) in plan.slots.enumerated() {

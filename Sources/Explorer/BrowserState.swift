@@ -123,7 +123,9 @@ public struct BrowserState: Equatable, Sendable {
         case .input(let input):
             return handleInput(input)
         case .resized(let newLayout):
-            return relayout(to: tileChoice.map { BrowserLayout(geometry: newLayout.geometry, slotTarget: $0) } ?? newLayout)
+            // The run's choices stay: the tile size, the names under tiles.
+            return relayout(
+                to: BrowserLayout(geometry: newLayout.geometry, slotTarget: tileChoice, nameLines: layout.nameLines))
         case .searchFinished(let finishedQuery, let finishedPage, let result):
             // A late answer to a search the user has since replaced is dropped.
             guard !showingFavourites, finishedQuery == query else { return [] }
@@ -371,7 +373,7 @@ public struct BrowserState: Equatable, Sendable {
     /// end the status line says so.
     private mutating func resizeTiles(larger: Bool) -> [BrowserEffect] {
         let target = layout.steppedSlotTarget(larger: larger)
-        let next = BrowserLayout(geometry: layout.geometry, slotTarget: target)
+        let next = BrowserLayout(geometry: layout.geometry, slotTarget: target, nameLines: layout.nameLines)
         guard !next.sameGrid(as: layout) else {
             message = larger ? "the tiles are at their largest" : "the tiles are at their smallest"
             return []

@@ -84,7 +84,8 @@ final class ExplorerLoop {
     func runBrowser(query: SearchQuery, folder: String? = nil) -> Int32 {
         filters = query
         var state = BrowserState(
-            layout: BrowserLayout(geometry: geometry), query: query.q, offline: source?.isOffline ?? true, folder: folder)
+            layout: BrowserLayout(geometry: geometry, nameLines: folder != nil), query: query.q,
+            offline: source?.isOffline ?? true, folder: folder)
         state.notice = notice
         if let store = options.favourites {
             do {

@@ -54,6 +54,9 @@ public struct BrowserLayout: Equatable, Sendable {
     public var rows: Int
     /// The thumbnail cells inside a slot's frame.
     public var tileCells: PixelSize
+    /// A line for the file's name under each tile, inside the frame (a
+    /// folder's grid, as `timg --title`); Pixabay's grid has none.
+    public var nameLines: Bool
     /// First of the detail rows (id/size/user/likes, then tags).
     public var detailsRow: Int
     public var statusRow: Int
@@ -93,9 +96,12 @@ public struct BrowserLayout: Equatable, Sendable {
     }
 
     /// `slotTarget`: the slot width to aim at (nil: the window's default),
-    /// kept within `slotTargets`.
-    public init(geometry: ScreenGeometry, slotTarget: Double? = nil) {
+    /// kept within `slotTargets`; `nameLines`: a name under each tile.
+    public init(geometry: ScreenGeometry, slotTarget: Double? = nil, nameLines: Bool = false) {
         self.geometry = geometry
+        self.nameLines = nameLines
+        // Each slot: the frame's two edges, and the name's line.
+        let chrome = nameLines ? 3 : 2
         let width = geometry.windowCells.width
         let height = geometry.windowCells.height
         let cell = geometry.cellPixels
@@ -118,20 +124,20 @@ public struct BrowserLayout: Equatable, Sendable {
         // long as the tiles stay legible; never for a size `+`/`-` chose
         // (squeezed, `+` at 80x24 made tiles wider but no taller).
         var tileRows = max(1, Int((Double(tileColumns * cell.width) / Self.tileAspect / Double(cell.height)).rounded()))
-        if slotTarget == nil, gridRows / (tileRows + 2) < 2, gridRows / 2 - 2 >= Self.minSqueezedTileRows {
-            tileRows = gridRows / 2 - 2
+        if slotTarget == nil, gridRows / (tileRows + chrome) < 2, gridRows / 2 - chrome >= Self.minSqueezedTileRows {
+            tileRows = gridRows / 2 - chrome
         }
-        tileRows = max(1, min(tileRows, gridRows - 2))
+        tileRows = max(1, min(tileRows, gridRows - chrome))
         tileCells = PixelSize(width: tileColumns, height: tileRows)
-        rows = min(Self.maxRows, max(1, gridRows / (tileRows + 2)))
+        rows = min(Self.maxRows, max(1, gridRows / (tileRows + chrome)))
         let margin = max(0, (width - columns * slotWidth) / 2)
         var slots: [CellRect] = []
         for row in 0..<rows {
             for column in 0..<columns {
                 slots.append(
                     CellRect(
-                        column: margin + column * slotWidth, row: gridTop + row * (tileRows + 2), columns: slotWidth,
-                        rows: tileRows + 2))
+                        column: margin + column * slotWidth, row: gridTop + row * (tileRows + chrome),
+                        columns: slotWidth, rows: tileRows + chrome))
             }
         }
         self.slots = slots
@@ -156,6 +162,14 @@ public struct BrowserLayout: Equatable, Sendable {
     public func tileArea(slot index: Int) -> CellRect {
         let slot = slots[index]
         return CellRect(column: slot.column + 1, row: slot.row + 1, columns: tileCells.width, rows: tileCells.height)
+    }
+
+    /// The cells of slot `index`'s name line (inside its frame, under the
+    /// tile), when the layout has them.
+    public func nameArea(slot index: Int) -> CellRect? {
+        guard nameLines else { return nil }
+        let slot = slots[index]
+        return CellRect(column: slot.column + 1, row: slot.row + slot.rows - 2, columns: tileCells.width, rows: 1)
     }
 
     /// The tile box in image units.

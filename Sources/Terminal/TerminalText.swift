@@ -84,6 +84,18 @@ public enum TerminalText {
         return ellipsis + text[start...]
     }
 
+    /// `text` cut in the middle to at most `width` cells, its start and end
+    /// kept (`IMG_2024…0412.jpg`): what a file name under a tile shows, so
+    /// the numbers and the extension that tell photos apart stay in sight.
+    public static func middle(_ text: String, toWidth width: Int, glyphs: Glyphs = .unicode) -> String {
+        guard displayWidth(text) > width else { return text }
+        let ellipsis = glyphs.ellipsis
+        guard width > ellipsis.count + 1 else { return truncate(text, toWidth: width, glyphs: glyphs) }
+        let room = width - ellipsis.count
+        let end = String(tail(text, toWidth: room / 2 + ellipsis.count, glyphs: glyphs).dropFirst(ellipsis.count))
+        return truncate(text, toWidth: room - displayWidth(end) + ellipsis.count, glyphs: glyphs) + end
+    }
+
     /// Cell width of one scalar (see `displayWidth`).
     static func width(of scalar: Unicode.Scalar) -> Int {
         let value = scalar.value

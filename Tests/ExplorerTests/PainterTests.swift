@@ -451,6 +451,33 @@ extension Array where Element == UInt8 {
         #expect(painter.frame(for: state, thumbnails: thumbnails).count(of: "\u{1B}P") == 0)
     }
 
+    /// A folder's tiles carry their file names, one line under each tile,
+    /// cut in the middle, centred; `...` in ASCII. Pixabay's tiles have none.
+    @Test func aFoldersTilesShowTheirNames() {
+        let geometry = ScreenGeometry(
+            graphics: .sixel, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16))
+        let names = ["IMG_20240412_101010_the_longest.jpg", "b.png", "été.jpg"]
+        var state = BrowserState(
+            layout: BrowserLayout(geometry: geometry, nameLines: true), query: "", offline: true, folder: "~/Pictures")
+        _ = state.start()
+        let hits = names.enumerated().map { PixabayHit(id: $0.offset + 1, tags: $0.element) }
+        _ = state.handle(.searchFinished(query: "", page: 1, result: .page(hits: hits, totalHits: 3, totalPages: 1, note: nil)))
+        #expect(state.layout.tileCells.width == 24)
+        let backend = testDisplay(.sixel, cells: geometry.windowCells, cell: geometry.cellPixels).makeBackend()
+        let frame = BrowserPainter(backend: backend).frame(for: state, thumbnails: [:])
+        let name = state.layout.nameArea(slot: 0)!
+        #expect(name.row == state.layout.slots[0].row + state.layout.slots[0].rows - 2)
+        #expect(frame.count(of: "IMG_20240412…longest.jpg") == 1)
+        #expect(frame.count(of: "         b.png") == 1)
+        #expect(frame.count(of: "été.jpg") == 1)
+        let ascii = BrowserPainter(backend: backend, glyphs: .ascii).frame(for: state, thumbnails: [:])
+        #expect(ascii.count(of: "IMG_2024041...ongest.jpg") == 1 && ascii.count(of: "?t?.jpg") == 1)
+        // Pixabay's grid: the tags only in the selection's details.
+        let online = loadedBrowser(hits: 3, totalPages: 1)
+        #expect(!online.layout.nameLines && online.layout.nameArea(slot: 0) == nil)
+        #expect(BrowserPainter(backend: backend).frame(for: online, thumbnails: [:]).count(of: "tag1, sky") == 1)
+    }
+
     /// Typing a long query keeps its end in sight, the cursor block last.
     @Test func theSearchFieldShowsTheEndOfALongQuery() {
         var state = BrowserState(layout: browserLayout(), query: "", offline: true)

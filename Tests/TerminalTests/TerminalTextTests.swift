@@ -124,4 +124,15 @@ import Testing
         #expect(TerminalText.tail("abcdefgh", toWidth: 5, glyphs: .ascii) == "...gh")
         #expect(TerminalText.truncate("abcdefgh", toWidth: 5) == "abcd…")
     }
+
+    /// A name cut in the middle keeps its start and its end (the numbers
+    /// and the extension), to exactly the width.
+    @Test func middleCutsKeepBothEnds() {
+        #expect(TerminalText.middle("IMG_20240412_101010.jpg", toWidth: 17) == "IMG_2024…1010.jpg")
+        #expect(TerminalText.middle("IMG_20240412_101010.jpg", toWidth: 17, glyphs: .ascii) == "IMG_202...010.jpg")
+        #expect(TerminalText.middle("short.jpg", toWidth: 17) == "short.jpg")
+        #expect(TerminalText.middle("写真写真写真写真.jpg", toWidth: 11) == "写真写….jpg")
+        #expect(TerminalText.middle("abcdef", toWidth: 4, glyphs: .ascii) == "a...")
+        #expect(TerminalText.middle("abcdef", toWidth: 0) == "")
+    }
 }
