@@ -2,20 +2,25 @@ import Pixels
 import Rendering
 
 /// Where the viewer puts things: the picture fills every row but the last,
-/// which holds the info or status line.
+/// which holds the status line, or the last two, when the info line (`i`)
+/// needs one of its own.
 public struct ViewerLayout: Equatable, Sendable {
     public var geometry: ScreenGeometry
     /// Cells the picture may cover.
     public var imageArea: CellRect
     /// 0-based row of the status line.
     public var statusRow: Int
+    /// 0-based row of the info line when it has one of its own (above the status line).
+    public var infoRow: Int?
 
     /// A terminal that caps its pictures (xterm: 1000x1000 px of sixel)
     /// gets the capped view centred in the window, not in its top-left corner.
-    public init(geometry: ScreenGeometry) {
+    /// `infoLine`: the row above the status line is the info line's.
+    public init(geometry: ScreenGeometry, infoLine: Bool = false) {
         self.geometry = geometry
         let rows = geometry.windowCells.height
-        let full = PixelSize(width: geometry.windowCells.width, height: max(1, rows - 1))
+        infoRow = infoLine && rows > 2 ? rows - 2 : nil
+        let full = PixelSize(width: geometry.windowCells.width, height: max(1, rows - (infoRow == nil ? 1 : 2)))
         let used = geometry.cellsCovering(geometry.unitBox(cells: full))
         let columns = min(full.width, max(1, used.width))
         let areaRows = min(full.height, max(1, used.height))

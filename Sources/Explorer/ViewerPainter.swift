@@ -12,9 +12,11 @@ public struct ViewerPlan: Equatable, Sendable {
     /// Help lines over the picture area, with their 0-based rows.
     public var overlay: [(row: Int, text: String)]
     public var status: String
+    /// The info line, when it has a row of its own (`ViewerLayout.infoRow`).
+    public var info: String?
 
     public static func == (lhs: ViewerPlan, rhs: ViewerPlan) -> Bool {
-        lhs.viewport == rhs.viewport && lhs.status == rhs.status
+        lhs.viewport == rhs.viewport && lhs.status == rhs.status && lhs.info == rhs.info
             && lhs.overlay.map(\.row) == rhs.overlay.map(\.row) && lhs.overlay.map(\.text) == rhs.overlay.map(\.text)
     }
 
@@ -22,6 +24,11 @@ public struct ViewerPlan: Equatable, Sendable {
     public init(_ state: ViewerState, glyphs: Glyphs = .unicode) {
         let layout = state.layout
         status = Self.statusText(state, glyphs: glyphs)
+        if layout.infoRow != nil {
+            // Padded to the width: inverse across the row, as the status line.
+            info = StatusLine.compose(
+                left: Self.infoText(state), right: "", width: layout.geometry.windowCells.width, glyphs: glyphs)
+        }
         if state.showHelp {
             viewport = nil
             var lines = ["viewer keys (any key closes this help)", ""] + ViewerState.helpLines
@@ -44,24 +51,52 @@ public struct ViewerPlan: Equatable, Sendable {
     /// with an ellipsis. Right, always: the zoom (100% is the fitted view)
     /// and the `? keys · q quit` hint.
     static func statusText(_ state: ViewerState, glyphs: Glyphs = .unicode) -> String {
-        let star = state.isFavourite ? " ★" : ""
-        let viewport = state.viewport
-        var left = state.title + star
-        if let notice = state.notice { left += " · \(notice.status) (? for why)" }
-        if state.showInfo {
-            // Source in full-image pixels (the viewport may count half-block units).
-            let source = viewport.sourceRect(inImageOf: state.fullSize)
-            let visible = "\(Int(source.x)),\(Int(source.y)) \(Int(source.width.rounded()))x\(Int(source.height.rounded()))"
-            left += "  \(state.fullSize)  fit \(ViewerState.fitName(viewport.fit))  view \(visible)"
-        }
+        var left = titleText(state)
+        if state.showInfo, state.layout.infoRow == nil { left += "  " + infoText(state) }
         if let message = state.message, !message.isEmpty { left = message }
-        let zoom = Int((viewport.effectiveZoom * 100).rounded())
+        return StatusLine.compose(
+            left: left, right: rightText(state), width: state.layout.geometry.windowCells.width, glyphs: glyphs)
+    }
+
+    /// The title, the favourite's star and why pictures are half-blocks.
+    static func titleText(_ state: ViewerState) -> String {
+        var left = state.title + (state.isFavourite ? " ★" : "")
+        if let notice = state.notice { left += " · \(notice.status) (? for why)" }
+        return left
+    }
+
+    /// The zoom (100% is the fitted view), an animation's frame, the keys.
+    static func rightText(_ state: ViewerState) -> String {
+        let zoom = Int((state.viewport.effectiveZoom * 100).rounded())
         var right = "\(zoom)% · ? keys · \(state.openedDirectly ? "q quit" : "q back")"
         if let animation = state.animation {
             let word = animation.isFinished ? "stopped" : animation.isPaused ? "paused" : "frame"
             right = "\(word) \(animation.frame + 1)/\(animation.delays.count) · " + right
         }
-        return StatusLine.compose(left: left, right: right, width: state.layout.geometry.windowCells.width, glyphs: glyphs)
+        return right
+    }
+
+    /// `i`'s line: the full size, the fit and the part in view, in
+    /// full-image pixels (the viewport may count half-block units);
+    /// `widest`: with the largest numbers the view can have.
+    static func infoText(_ state: ViewerState, widest: Bool = false) -> String {
+        let size = state.fullSize
+        let source = state.viewport.sourceRect(inImageOf: size)
+        let visible =
+            widest
+            ? "\(size.width),\(size.height) \(size)"
+            : "\(Int(source.x)),\(Int(source.y)) \(Int(source.width.rounded()))x\(Int(source.height.rounded()))"
+        let fit = widest ? ViewerState.fitName(.actual) : ViewerState.fitName(state.viewport.fit)
+        return "\(size)  fit \(fit)  view \(visible)"
+    }
+
+    /// True when the info line, at its widest while panning and zooming,
+    /// does not fit on the status line beside the title and the zoom (at
+    /// its widest, 1600%): then it takes a row of its own, decided once per
+    /// toggle and resize, so the picture does not jump as the numbers change.
+    static func infoNeedsItsOwnLine(_ state: ViewerState, width: Int) -> Bool {
+        let left = TerminalText.displayWidth(titleText(state) + "  " + infoText(state, widest: true))
+        return left + 2 + TerminalText.displayWidth(rightText(state)) + 2 > width
     }
 }
 
@@ -86,6 +121,8 @@ public final class ViewerPainter {
     private var version = 0
     private var lastRows: [Int: [UInt8]] = [:]
     private var lastOverlayRows: [Int] = []
+    /// The row the info line had in the last frame, if one of its own.
+    private var lastInfoRow: Int?
     private var needsFullRedraw = true
 
     public init(frames: [RGBAImage], backend: any GraphicsBackend, pictureID: Int = 1, glyphs: Glyphs = .unicode) {
@@ -171,6 +208,12 @@ public final class ViewerPainter {
             for row in lastOverlayRows { out += FrameText.erase(row: row, column: 0, count: width) }
             backend.forgetScreen()
         }
+        if let row = lastInfoRow, row != layout.infoRow {
+            // The info line's own row goes back to the picture.
+            out += FrameText.erase(row: row, column: 0, count: width)
+            lastRows[row] = nil
+        }
+        lastInfoRow = layout.infoRow
         if let viewport = plan.viewport {
             let index = min(state.frameIndex, frames.count - 1)
             out += backend.draw(
@@ -190,6 +233,13 @@ public final class ViewerPainter {
         if lastRows[layout.statusRow] != status {
             out += status
             lastRows[layout.statusRow] = status
+        }
+        if let row = layout.infoRow {
+            let info = FrameText.row(row, plan.info ?? "", width: width, style: TerminalCommand.inverse, glyphs: glyphs)
+            if lastRows[row] != info {
+                out += info
+                lastRows[row] = info
+            }
         }
         needsFullRedraw = false
         return out

@@ -227,7 +227,49 @@ extension Array where Element == UInt8 {
         #expect(painter.frame(for: state).count(of: "125% · ? keys · q quit") == 1)
         #expect(painter.frame(for: state).count(of: "? keys") == 0)
         _ = state.handle(key("i"))
-        #expect(painter.frame(for: state).count(of: "g.png  96x64  f…  125% · ? keys · q quit") == 1)
+        // 40 columns: the info line takes the row above; the status line,
+        // the same, is not written again.
+        let info = painter.frame(for: state)
+        #expect(info.count(of: "? keys") == 0)
+        #expect(info.count(of: "\u{1B}[11;1H\u{1B}[0m\u{1B}[7m96x64  fit contain  view 0,6 96x51") == 1)
+    }
+
+    /// `i` where the info does not fit beside the title and the zoom (80
+    /// columns cut it at "fit c…"): a row of its own above the status line,
+    /// the picture a row shorter; `i` again gives the row back.
+    @Test func theInfoLineTakesARowOfItsOwnWhenItMust() {
+        let geometry = ScreenGeometry(
+            graphics: .sixel, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16))
+        let size = PixelSize(width: 1920, height: 1280)
+        var state = ViewerState(
+            title: "IMG_20240412_101010.jpg", fullSize: size, decodedSize: size, layout: ViewerLayout(geometry: geometry),
+            openedDirectly: true)
+        let painter = ViewerPainter(
+            image: gradient(),
+            backend: testDisplay(.sixel, cells: geometry.windowCells, cell: geometry.cellPixels).makeBackend(
+                resampler: Resampler(threads: 1)))
+        _ = painter.frame(for: state)
+        let fitted = state.layout
+        _ = state.handle(key("i"))
+        #expect(state.layout.infoRow == 22 && state.layout.imageArea.rows < fitted.imageArea.rows)
+        let plan = ViewerPlan(state)
+        #expect(plan.info == "1920x1280  fit contain  view 0,0 1920x1280" + String(repeating: " ", count: 38))
+        #expect(plan.status.hasPrefix("IMG_20240412_101010.jpg  ") && plan.status.hasSuffix("  100% · ? keys · q quit"))
+        let shown = painter.frame(for: state)
+        #expect(shown.count(of: "\u{1B}[23;1H") == 1 && shown.count(of: "view 0,0 1920x1280") == 1)
+        _ = state.handle(key("i"))
+        #expect(state.layout == fitted && ViewerPlan(state).info == nil)
+        #expect(painter.frame(for: state).count(of: "\u{1B}[23;1H") >= 1)  // its row erased, the picture back
+        // 120 columns: room for it all on one line.
+        var wide = ViewerState(
+            title: "IMG_20240412_101010.jpg", fullSize: size, decodedSize: size,
+            layout: ViewerLayout(
+                geometry: ScreenGeometry(
+                    graphics: .kitty, windowCells: PixelSize(width: 120, height: 24), cellPixels: PixelSize(width: 8, height: 16))
+            ),
+            openedDirectly: true)
+        _ = wide.handle(key("i"))
+        #expect(wide.layout.infoRow == nil && ViewerPlan(wide).status.contains("fit contain  view 0,0 1920x1280"))
     }
 
     /// 40 columns: the message wins over the title and info, is cut with an
