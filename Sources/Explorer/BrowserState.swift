@@ -78,6 +78,11 @@ public struct BrowserState: Equatable, Sendable {
     public var searching = false
     /// True while the next page is on its way.
     public var loadingMore = false
+    /// True while End goes to the real end: each page that comes moves the
+    /// selection to its last photo and asks for the next, until the last
+    /// page (End once went to the 40th of 120, the last one loaded). Any
+    /// other key stops it.
+    public var seekingEnd = false
     public var showHelp = false
     /// The source's note (offline catalog) or nil for Pixabay.
     public var note: String?
@@ -163,8 +168,14 @@ public struct BrowserState: Equatable, Sendable {
                 totalHits = total
                 totalPages = pages
                 page = finishedPage
+                if seekingEnd {
+                    selection = max(0, hits.count - 1)
+                    scrollToSelection()
+                    seekingEnd = page < totalPages
+                }
                 return thumbnailsToLoad() + loadAhead()
             case .failed(let text):
+                seekingEnd = false
                 message = text
                 return []
             }
@@ -239,6 +250,8 @@ public struct BrowserState: Equatable, Sendable {
     }
 
     private mutating func handleInput(_ input: InputEvent) -> [BrowserEffect] {
+        // Any input but End itself stops a run to the end.
+        seekingEnd = false
         if editText != nil { return handleEditing(input) }
         if showHelp {
             if case .key(let key) = input, key.modifiers.contains(.control), key.code == .char("c") { return [.quit] }
@@ -282,7 +295,10 @@ public struct BrowserState: Equatable, Sendable {
         case .char("+"), .char("="): return resizeTiles(larger: true)
         case .char("-"): return resizeTiles(larger: false)
         case .home, .char("g"): return moveSelection(to: 0)
-        case .end, .char("G"): return moveSelection(to: hits.count - 1)
+        case .end, .char("G"):
+            // Past the pages loaded: on to the real end, a page at a time.
+            seekingEnd = !showingFavourites && !searching && page < totalPages
+            return moveSelection(to: hits.count - 1)
         case .pageDown, .char("n"): return moveSelection(to: selection + screenful)
         case .pageUp, .char("p"): return moveSelection(to: selection - screenful)
         case .enter:
@@ -455,7 +471,8 @@ public struct BrowserState: Equatable, Sendable {
         if showingFavourites { return "favourites: \(hits.count) · F: back to the search" }
         var position = hits.isEmpty ? "no results" : "\(selection + 1) of \(max(totalHits, hits.count))"
         if let notice { position += " · \(notice.status) (? for why)" }
-        let more = loadingMore ? " · loading more…" : ""
+        let more =
+            !loadingMore ? "" : seekingEnd ? " · to the end: page \(page + 1) of \(totalPages)…" : " · loading more…"
         if let folder { return "\(position) · \(folder)\(more)" }
         let source =
             offline

@@ -12,7 +12,7 @@ public enum KeyHelp {
     /// The grid browser (`pxview`, `search -i`, `show DIR`).
     public static let browser: [Entry] = [
         Entry(keys: "arrows, h j k l", action: "move the selection"),
-        Entry(keys: "Home, End", action: "first, last photo"),
+        Entry(keys: "Home, End", action: "first, last photo (End loads every page)"),
         Entry(keys: "PgUp, PgDn", action: "a page of tiles up, down (n, p too)"),
         Entry(keys: "+ / -", action: "larger / smaller tiles (kept while pxview runs)"),
         Entry(keys: "Enter, click", action: "open the viewer"),

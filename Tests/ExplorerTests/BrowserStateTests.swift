@@ -188,6 +188,33 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         #expect(state.selection == 12)
     }
 
+    /// End goes to the real end, not the last photo loaded: a page at a
+    /// time, the status line counting them, the selection on each page's
+    /// last photo; any other key stops it where it is.
+    @Test func endLoadsPagesToTheRealEnd() {
+        func page(_ number: Int) -> BrowserEvent {
+            .searchFinished(
+                query: "famous quotes", page: number,
+                result: .page(
+                    hits: ((number - 1) * 10 + 1...number * 10).map(sampleHit), totalHits: 30, totalPages: 3, note: nil))
+        }
+        var state = loadedBrowser(hits: 10, totalPages: 3)
+        #expect(state.handle(press(.end)).contains(.search(query: "famous quotes", page: 2)))
+        #expect(state.selection == 9 && state.seekingEnd)
+        #expect(state.statusText == "10 of 173 · Images from Pixabay · to the end: page 2 of 3…")
+        #expect(state.handle(page(2)).contains(.search(query: "famous quotes", page: 3)))
+        #expect(state.selection == 19 && state.visibleRange.contains(19))
+        #expect(!state.handle(page(3)).contains { if case .search = $0 { return true } else { return false } })
+        #expect(state.selection == 29 && state.hits.count == 30 && !state.seekingEnd && !state.loadingMore)
+        #expect(state.statusText == "30 of 30 · Images from Pixabay")
+
+        var stopped = loadedBrowser(hits: 10, totalPages: 3)
+        _ = stopped.handle(press("G"))
+        _ = stopped.handle(press(.home))
+        _ = stopped.handle(page(2))
+        #expect(stopped.selection == 0 && !stopped.seekingEnd && stopped.hits.count == 20)
+    }
+
     @Test func theLastPageIsNotAskedForTwiceOrPastTheEnd() {
         var state = loadedBrowser(hits: 10, totalPages: 1)
         _ = state.handle(press(.end))
