@@ -22,16 +22,20 @@ public struct BrowserPlan: Equatable, Sendable {
     /// Per slot, the mark in its frame's bottom edge: "▶ 12" for an
     /// animation of 12 frames (the tile shows its first), else nil.
     public var marks: [String?]
+    /// Per slot, the line under its tile (a folder's file name), cut in the
+    /// middle to the tile's width; nil where there is none.
+    public var names: [String?]
 
     public static func == (lhs: BrowserPlan, rhs: BrowserPlan) -> Bool {
-        lhs.slots == rhs.slots && lhs.selectedSlot == rhs.selectedSlot && lhs.marks == rhs.marks
+        lhs.slots == rhs.slots && lhs.selectedSlot == rhs.selectedSlot && lhs.marks == rhs.marks && lhs.names == rhs.names
             && lhs.rows.keys.sorted() == rhs.rows.keys.sorted()
             && lhs.rows.keys.allSatisfy {
                 lhs.rows[$0]?.text == rhs.rows[$0]?.text && lhs.rows[$0]?.inverse == rhs.rows[$0]?.inverse
             }
     }
 
-    public init(_ state: BrowserState, hasPicture: (Int) -> Bool) {
+    /// `glyphs`: the rows are composed as they will be drawn (ASCII in a C locale).
+    public init(_ state: BrowserState, hasPicture: (Int) -> Bool, glyphs: Glyphs = .unicode) {
         let layout = state.layout
         let width = layout.geometry.windowCells.width
         var rows: [Int: (String, Bool)] = [:]
@@ -39,8 +43,10 @@ public struct BrowserPlan: Equatable, Sendable {
             // The end of what is typed stays in sight: a long query loses its start.
             let hint = "Enter search · Esc cancel"
             let room = max(1, width - TerminalText.displayWidth(hint) - 2 - "Search: █".count)
-            let shown = TerminalText.tail(text, toWidth: room)
-            rows[layout.searchRow] = (StatusLine.compose(left: "Search: \(shown)█", right: hint, width: width), true)
+            let shown = TerminalText.tail(glyphs.text(text), toWidth: room, glyphs: glyphs)
+            rows[layout.searchRow] = (
+                StatusLine.compose(left: "Search: \(shown)█", right: hint, width: width, glyphs: glyphs), true
+            )
         } else {
             let label =
                 state.showingFavourites
@@ -48,7 +54,9 @@ public struct BrowserPlan: Equatable, Sendable {
                 : state.folder != nil
                     ? (state.query.isEmpty ? "All images" : "Names with: \(state.query)")
                     : "Search: \(state.query.isEmpty ? "(everything)" : state.query)"
-            rows[layout.searchRow] = (StatusLine.compose(left: label, right: "/ search · ? keys · q quit", width: width), false)
+            rows[layout.searchRow] = (
+                StatusLine.compose(left: label, right: "/ search · ? keys · q quit", width: width, glyphs: glyphs), false
+            )
         }
         if let hit = state.selectedHit {
             if state.folder != nil {
@@ -98,6 +106,11 @@ public struct BrowserPlan: Equatable, Sendable {
         }
         let range = state.visibleRange
         selectedSlot = !state.showHelp && range.contains(state.selection) ? state.selection - range.lowerBound : nil
+        names = slotContents.indices.map { slot in
+            guard layout.nameLines, slotContents[slot] != .empty, range.contains(range.lowerBound + slot) else { return nil }
+            let name = glyphs.text(TerminalText.sanitize(state.hits[range.lowerBound + slot].tags))
+            return TerminalText.middle(name, toWidth: layout.tileCells.width, glyphs: glyphs)
+        }
     }
 
     /// "2.4 MB" for a local file's size.
@@ -115,17 +128,24 @@ public struct BrowserPlan: Equatable, Sendable {
 public final class BrowserPainter {
     public static let firstSlot = 1
     public let backend: any GraphicsBackend
+    /// What text is drawn with (ASCII in a C locale).
+    public let glyphs: Glyphs
     private var drawnSlots: [SlotContent] = []
     private var drawnMarks: [String?] = []
+    private var drawnNames: [String?] = []
     private var drawnSelection: Int?? = .none
     private var drawnHelp = false
+    /// The layout of the frame on screen: another one (`+`/`-`, a resize)
+    /// takes every tile down and fits the thumbnails anew.
+    private var drawnLayout: BrowserLayout?
     private var lastRows: [Int: [UInt8]] = [:]
     /// Thumbnails fitted to the tile box, by hit id.
     private var fitted: [Int: RGBAImage] = [:]
     private let resampler: Resampler
 
-    public init(backend: any GraphicsBackend, resampler: Resampler = Resampler(threads: 1)) {
+    public init(backend: any GraphicsBackend, glyphs: Glyphs = .unicode, resampler: Resampler = Resampler(threads: 1)) {
         self.backend = backend
+        self.glyphs = glyphs
         self.resampler = resampler
     }
 
@@ -168,9 +188,14 @@ public final class BrowserPainter {
     /// The bytes of one frame. `thumbnails` holds the decoded previews by hit id.
     public func frame(for state: BrowserState, thumbnails: [Int: RGBAImage]) -> [UInt8] {
         let layout = state.layout
-        let plan = BrowserPlan(state, hasPicture: { thumbnails[$0] != nil })
+        let plan = BrowserPlan(state, hasPicture: { thumbnails[$0] != nil }, glyphs: glyphs)
         var out: [UInt8] = []
         let width = layout.geometry.windowCells.width
+        if let drawn = drawnLayout, drawn != layout {
+            out += backend.teardown()
+            relayout()
+        }
+        drawnLayout = layout
         if drawnHelp != state.showHelp {
             // The help opening or closing: every row and frame is written again.
             drawnHelp = state.showHelp
@@ -206,6 +231,19 @@ public final class BrowserPainter {
                 out += frameBorder(layout.slots[slot], selected: slot == plan.selectedSlot, mark: mark(slot))
             }
         }
+        // Names under the tiles: written where they changed, or all of them
+        // on a fresh screen (its wipe took them).
+        if drawnSelection == .none { drawnNames = [] }
+        for slot in layout.slots.indices {
+            let name = slot < plan.names.count ? plan.names[slot] : nil
+            guard name != (slot < drawnNames.count ? drawnNames[slot] : nil), let area = layout.nameArea(slot: slot) else {
+                continue
+            }
+            out += FrameText.field(
+                row: area.row, column: area.column, centred(name ?? "", width: area.columns), width: area.columns,
+                glyphs: glyphs)
+        }
+        drawnNames = plan.names
         drawnSelection = .some(plan.selectedSlot)
         drawnMarks = plan.marks
         for (slot, content) in plan.slots.enumerated() {
@@ -223,7 +261,7 @@ public final class BrowserPainter {
         drawnSlots = plan.slots
         for row in plan.rows.keys.sorted() {
             guard let (text, inverse) = plan.rows[row] else { continue }
-            let bytes = FrameText.row(row, text, width: width, style: inverse ? TerminalCommand.inverse : [])
+            let bytes = FrameText.row(row, text, width: width, style: inverse ? TerminalCommand.inverse : [], glyphs: glyphs)
             if lastRows[row] != bytes {
                 out += bytes
                 lastRows[row] = bytes
@@ -244,8 +282,8 @@ public final class BrowserPainter {
             break
         case .placeholder(_, let text):
             out += FrameText.field(
-                row: area.row + area.rows / 2, column: area.column, centred(text, width: area.columns), width: area.columns,
-                style: TerminalCommand.dim)
+                row: area.row + area.rows / 2, column: area.column, centred(glyphs.text(text), width: area.columns),
+                width: area.columns, style: TerminalCommand.dim, glyphs: glyphs)
         case .picture(let id):
             guard let thumbnail = fittedThumbnail(id: id, thumbnails: thumbnails, box: layout.tileBox, screen: layout.geometry)
             else { break }
@@ -281,12 +319,14 @@ public final class BrowserPainter {
             bottom = String(bottom.prefix(keep)) + " " + mark + " " + String(bottom.suffix(1))
         }
         let side = selected ? "│" : " "
-        var out = FrameText.field(row: slot.row, column: slot.column, top, width: slot.columns, style: style)
+        var out = FrameText.field(row: slot.row, column: slot.column, top, width: slot.columns, style: style, glyphs: glyphs)
         for row in (slot.row + 1)..<(slot.row + slot.rows - 1) {
-            out += FrameText.field(row: row, column: slot.column, side, width: 1, style: style)
-            out += FrameText.field(row: row, column: slot.column + slot.columns - 1, side, width: 1, style: style)
+            out += FrameText.field(row: row, column: slot.column, side, width: 1, style: style, glyphs: glyphs)
+            out += FrameText.field(
+                row: row, column: slot.column + slot.columns - 1, side, width: 1, style: style, glyphs: glyphs)
         }
-        out += FrameText.field(row: slot.row + slot.rows - 1, column: slot.column, bottom, width: slot.columns, style: style)
+        out += FrameText.field(
+            row: slot.row + slot.rows - 1, column: slot.column, bottom, width: slot.columns, style: style, glyphs: glyphs)
         return out
     }
 

@@ -78,6 +78,11 @@ public struct BrowserState: Equatable, Sendable {
     public var searching = false
     /// True while the next page is on its way.
     public var loadingMore = false
+    /// True while End goes to the real end: each page that comes moves the
+    /// selection to its last photo and asks for the next, until the last
+    /// page (End once went to the 40th of 120, the last one loaded). Any
+    /// other key stops it.
+    public var seekingEnd = false
     public var showHelp = false
     /// The source's note (offline catalog) or nil for Pixabay.
     public var note: String?
@@ -90,6 +95,10 @@ public struct BrowserState: Equatable, Sendable {
     public var offline: Bool
     /// The folder shown by `pxview show DIR` (nil for Pixabay and the catalog).
     public var folder: String?
+    /// The slot width `+`/`-` chose (`BrowserLayout.slotTarget`), kept for
+    /// the whole run, through resizes, searches and the viewer; nil: the
+    /// window's default.
+    public var tileChoice: Double?
 
     public init(layout: BrowserLayout, query: String, offline: Bool, folder: String? = nil) {
         self.layout = layout
@@ -119,15 +128,9 @@ public struct BrowserState: Equatable, Sendable {
         case .input(let input):
             return handleInput(input)
         case .resized(let newLayout):
-            // A folder's thumbnails were decoded to the old tile size: larger
-            // tiles get them decoded again, sharp (Pixabay's previews are
-            // 150 px whatever the tile).
-            if folder != nil, newLayout.tileBox.width > layout.tileBox.width || newLayout.tileBox.height > layout.tileBox.height {
-                tiles = [:]
-            }
-            layout = newLayout
-            scrollToSelection()
-            return thumbnailsToLoad()
+            // The run's choices stay: the tile size, the names under tiles.
+            return relayout(
+                to: BrowserLayout(geometry: newLayout.geometry, slotTarget: tileChoice, nameLines: layout.nameLines))
         case .searchFinished(let finishedQuery, let finishedPage, let result):
             // A late answer to a search the user has since replaced is dropped.
             guard !showingFavourites, finishedQuery == query else { return [] }
@@ -165,8 +168,14 @@ public struct BrowserState: Equatable, Sendable {
                 totalHits = total
                 totalPages = pages
                 page = finishedPage
+                if seekingEnd {
+                    selection = max(0, hits.count - 1)
+                    scrollToSelection()
+                    seekingEnd = page < totalPages
+                }
                 return thumbnailsToLoad() + loadAhead()
             case .failed(let text):
+                seekingEnd = false
                 message = text
                 return []
             }
@@ -241,6 +250,8 @@ public struct BrowserState: Equatable, Sendable {
     }
 
     private mutating func handleInput(_ input: InputEvent) -> [BrowserEffect] {
+        // Any input but End itself stops a run to the end.
+        seekingEnd = false
         if editText != nil { return handleEditing(input) }
         if showHelp {
             if case .key(let key) = input, key.modifiers.contains(.control), key.code == .char("c") { return [.quit] }
@@ -281,8 +292,13 @@ public struct BrowserState: Equatable, Sendable {
         case .right, .char("l"): return moveSelection(to: selection + 1)
         case .up, .char("k"): return moveSelection(to: selection - layout.columns)
         case .down, .char("j"): return moveSelection(to: selection + layout.columns)
+        case .char("+"), .char("="): return resizeTiles(larger: true)
+        case .char("-"): return resizeTiles(larger: false)
         case .home, .char("g"): return moveSelection(to: 0)
-        case .end, .char("G"): return moveSelection(to: hits.count - 1)
+        case .end, .char("G"):
+            // Past the pages loaded: on to the real end, a page at a time.
+            seekingEnd = !showingFavourites && !searching && page < totalPages
+            return moveSelection(to: hits.count - 1)
         case .pageDown, .char("n"): return moveSelection(to: selection + screenful)
         case .pageUp, .char("p"): return moveSelection(to: selection - screenful)
         case .enter:
@@ -369,6 +385,43 @@ public struct BrowserState: Equatable, Sendable {
         return [.search(query: query, page: 1)]
     }
 
+    /// `+`/`-`: the next tile size up or down, kept from now on; at either
+    /// end the status line says so.
+    private mutating func resizeTiles(larger: Bool) -> [BrowserEffect] {
+        let target = layout.steppedSlotTarget(larger: larger)
+        let next = BrowserLayout(geometry: layout.geometry, slotTarget: target, nameLines: layout.nameLines)
+        guard !next.sameGrid(as: layout) else {
+            message = larger ? "the tiles are at their largest" : "the tiles are at their smallest"
+            return []
+        }
+        tileChoice = target
+        return relayout(to: next)
+    }
+
+    /// Pixabay's previews: 150 px on the long side.
+    public static let previewPixels = 150
+
+    /// Which of a Pixabay photo's renditions its tile is made from: the
+    /// 150-px preview, or the 640-px web size once a tile is wider than 1.5
+    /// previews (225 px; an 80-column window's 216-px tiles keep previews),
+    /// where the preview came out visibly soft.
+    public var thumbnailSize: ImageSize {
+        let tile = layout.tileCells.width * layout.geometry.cellPixels.width
+        return tile * 2 > Self.previewPixels * 3 ? .web : .preview
+    }
+
+    /// A new layout (a resize, `+`/`-`). A folder's thumbnails were decoded
+    /// to the old tile size: larger tiles get them decoded again, sharp;
+    /// Pixabay's are fetched again when they move from previews to the web size.
+    private mutating func relayout(to newLayout: BrowserLayout) -> [BrowserEffect] {
+        let grows = newLayout.tileBox.width > layout.tileBox.width || newLayout.tileBox.height > layout.tileBox.height
+        let oldSize = thumbnailSize
+        layout = newLayout
+        if folder != nil ? grows : (oldSize == .preview && thumbnailSize == .web) { tiles = [:] }
+        scrollToSelection()
+        return thumbnailsToLoad()
+    }
+
     /// Moves the selection to `target`, clamped to the hits; past the end
     /// while more pages exist it stays on the last hit and the next page comes.
     private mutating func moveSelection(to target: Int) -> [BrowserEffect] {
@@ -418,7 +471,8 @@ public struct BrowserState: Equatable, Sendable {
         if showingFavourites { return "favourites: \(hits.count) · F: back to the search" }
         var position = hits.isEmpty ? "no results" : "\(selection + 1) of \(max(totalHits, hits.count))"
         if let notice { position += " · \(notice.status) (? for why)" }
-        let more = loadingMore ? " · loading more…" : ""
+        let more =
+            !loadingMore ? "" : seekingEnd ? " · to the end: page \(page + 1) of \(totalPages)…" : " · loading more…"
         if let folder { return "\(position) · \(folder)\(more)" }
         let source =
             offline

@@ -87,7 +87,8 @@ final class ExplorerLoop {
     func runBrowser(query: SearchQuery, folder: String? = nil) -> Int32 {
         filters = query
         var state = BrowserState(
-            layout: BrowserLayout(geometry: geometry), query: query.q, offline: source?.isOffline ?? true, folder: folder)
+            layout: BrowserLayout(geometry: geometry, nameLines: folder != nil), query: query.q,
+            offline: source?.isOffline ?? true, folder: folder)
         state.notice = notice
         if let store = options.favourites {
             do {
@@ -97,7 +98,7 @@ final class ExplorerLoop {
                 state.message = Self.favouritesProblem(error)
             }
         }
-        browserPainter = BrowserPainter(backend: backend)
+        browserPainter = BrowserPainter(backend: backend, glyphs: display.glyphs)
         let effects = state.start()
         browser = state
         return run { self.perform(effects) }
@@ -487,7 +488,7 @@ final class ExplorerLoop {
     }
 
     private func loadThumbnails(_ hits: [PixabayHit]) {
-        guard let source, let layout = browser?.layout else { return }
+        guard let source, let layout = browser?.layout, let size = browser?.thumbnailSize else { return }
         let queue = completions
         // Decode straight to about the tile size (DCT scaling for JPEGs).
         // A tile shows an animation's first frame (and says how many there are).
@@ -500,7 +501,7 @@ final class ExplorerLoop {
             let options = hit.isLocal ? files : previews
             Task.detached {
                 var decoded: DecodedImage?
-                if let bytes = try? await source.imageBytes(for: hit, size: .preview) {
+                if let bytes = try? await source.imageBytes(for: hit, size: hit.isLocal ? .preview : size) {
                     decoded = try? display.decode(bytes, options: options)
                 }
                 queue.post(
@@ -637,7 +638,8 @@ final class ExplorerLoop {
             frameDelays: decoded.frames.count > 1 ? decoded.frames.map(\.playbackDelayMs) : [], plays: decoded.loopCount)
         viewer?.notice = notice
         viewerSerial += 1
-        viewerPainter = ViewerPainter(frames: decoded.frames.map(\.image), backend: backend, pictureID: -viewerSerial)
+        viewerPainter = ViewerPainter(
+            frames: decoded.frames.map(\.image), backend: backend, pictureID: -viewerSerial, glyphs: display.glyphs)
         if let problem { _ = viewer?.handle(.message(problem)) }
     }
 

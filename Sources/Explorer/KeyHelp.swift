@@ -12,8 +12,9 @@ public enum KeyHelp {
     /// The grid browser (`pxview`, `search -i`, `show DIR`).
     public static let browser: [Entry] = [
         Entry(keys: "arrows, h j k l", action: "move the selection"),
-        Entry(keys: "Home, End", action: "first, last photo"),
+        Entry(keys: "Home, End", action: "first, last photo (End loads every page)"),
         Entry(keys: "PgUp, PgDn", action: "a page of tiles up, down (n, p too)"),
+        Entry(keys: "+ / -", action: "larger / smaller tiles (kept while pxview runs)"),
         Entry(keys: "Enter, click", action: "open the viewer"),
         Entry(keys: "wheel", action: "scroll a row"),
         Entry(keys: "/", action: "new search (Enter search, Esc cancel)"),
@@ -40,7 +41,7 @@ public enum KeyHelp {
         Entry(keys: "n, Space", action: "next photo"),
         Entry(keys: "p, Backspace", action: "previous photo"),
         Entry(keys: "i", action: "toggle the info line"),
-        Entry(keys: "s", action: "save the image (NAME-2… if taken)"),
+        Entry(keys: "s", action: "save the image (NAME-2, -3 if taken)"),
         Entry(keys: "*", action: "toggle favourite"),
         Entry(keys: "q, Esc", action: "back to the grid (or quit)"),
         Entry(keys: "Ctrl-Z", action: "suspend to the shell (fg comes back)"),
@@ -87,14 +88,15 @@ public struct DisplayNotice: Equatable, Sendable {
 /// One status or header line: `left` (a message, a title) cut with an
 /// ellipsis so that `right` (the zoom, the `? keys · q quit` hint) always
 /// shows, never wrapped. When even `right` does not fit, it is cut too.
+/// Measured and cut in `glyphs`, as it will be drawn.
 public enum StatusLine {
-    public static func compose(left: String, right: String, width: Int) -> String {
-        let left = TerminalText.sanitize(left)
-        let right = TerminalText.sanitize(right)
+    public static func compose(left: String, right: String, width: Int, glyphs: Glyphs = .unicode) -> String {
+        let left = glyphs.text(TerminalText.sanitize(left))
+        let right = glyphs.text(TerminalText.sanitize(right))
         let rightWidth = TerminalText.displayWidth(right)
-        guard rightWidth + 2 < width else { return TerminalText.truncate(right, toWidth: width) }
+        guard rightWidth + 2 < width else { return TerminalText.truncate(right, toWidth: width, glyphs: glyphs) }
         let room = width - rightWidth - 2
-        let cut = TerminalText.truncate(left, toWidth: room)
+        let cut = TerminalText.truncate(left, toWidth: room, glyphs: glyphs)
         let gap = width - TerminalText.displayWidth(cut) - rightWidth
         return cut + String(repeating: " ", count: gap) + right
     }

@@ -2,20 +2,25 @@ import Pixels
 import Rendering
 
 /// Where the viewer puts things: the picture fills every row but the last,
-/// which holds the info or status line.
+/// which holds the status line, or the last two, when the info line (`i`)
+/// needs one of its own.
 public struct ViewerLayout: Equatable, Sendable {
     public var geometry: ScreenGeometry
     /// Cells the picture may cover.
     public var imageArea: CellRect
     /// 0-based row of the status line.
     public var statusRow: Int
+    /// 0-based row of the info line when it has one of its own (above the status line).
+    public var infoRow: Int?
 
     /// A terminal that caps its pictures (xterm: 1000x1000 px of sixel)
     /// gets the capped view centred in the window, not in its top-left corner.
-    public init(geometry: ScreenGeometry) {
+    /// `infoLine`: the row above the status line is the info line's.
+    public init(geometry: ScreenGeometry, infoLine: Bool = false) {
         self.geometry = geometry
         let rows = geometry.windowCells.height
-        let full = PixelSize(width: geometry.windowCells.width, height: max(1, rows - 1))
+        infoRow = infoLine && rows > 2 ? rows - 2 : nil
+        let full = PixelSize(width: geometry.windowCells.width, height: max(1, rows - (infoRow == nil ? 1 : 2)))
         let used = geometry.cellsCovering(geometry.unitBox(cells: full))
         let columns = min(full.width, max(1, used.width))
         let areaRows = min(full.height, max(1, used.height))
@@ -54,13 +59,17 @@ public struct BrowserLayout: Equatable, Sendable {
     public var rows: Int
     /// The thumbnail cells inside a slot's frame.
     public var tileCells: PixelSize
+    /// A line for the file's name under each tile, inside the frame (a
+    /// folder's grid, as `timg --title`); Pixabay's grid has none.
+    public var nameLines: Bool
     /// First of the detail rows (id/size/user/likes, then tags).
     public var detailsRow: Int
     public var statusRow: Int
 
-    /// A slot about this wide (frame included): 24–32 columns of tile, a
-    /// size a photo can be recognised at, and 3 across an 80-column window.
-    public static let targetSlotColumns = 27.0
+    /// The slot width (frame included, in columns) the grid aims at, from
+    /// which the column count follows; `+` and `-` change it, and it stays
+    /// as the window changes.
+    public var slotTarget: Double
     /// 3:2 landscape tiles, the shape most photos have.
     public static let tileAspect = 1.5
     /// At most this many slots across and down, the grid centred in a
@@ -69,46 +78,103 @@ public struct BrowserLayout: Equatable, Sendable {
     /// to fill it took 19 s to encode in a debug build).
     public static let maxColumns = 12
     public static let maxRows = 12
+    /// The slot widths `-` and `+` reach: a 8-column tile (72 px in 9-px
+    /// cells) is about the smallest a photo is told apart at, and a
+    /// 62-column one (558 px) is nearly four of Pixabay's 150-px previews
+    /// across and already shows their web size (see `BrowserState`).
+    public static let slotTargets = 10.0...64.0
+    /// The default slot width's ceiling: 48 columns (a 432-px tile in 9-px
+    /// cells); past that a huge window gets more tiles, not larger ones.
+    public static let defaultMaxSlot = 48.0
+    /// Tiles shorter than this many rows are not squeezed in to make a
+    /// second row of them: at 40x12 the squeeze once left 38x2-cell tiles,
+    /// a strip nobody could recognise.
+    public static let minSqueezedTileRows = 4
 
-    public init(geometry: ScreenGeometry) {
+    /// The slot width a window starts with: about sqrt(columns / 9) tiles
+    /// across, so tiles grow with the window. 80 columns get 3 slots of 26
+    /// as before; 160 get 4 of 40 (6 of 26 before), 300 get 6 of 50 (11 of
+    /// 27 before: 225-px tiles in a 2700-px window); 40 get 2 of 20.
+    public static func defaultSlotTarget(windowColumns: Int) -> Double {
+        let across = max(1, (Double(windowColumns) / 9).squareRoot().rounded())
+        return min(defaultMaxSlot, max(slotTargets.lowerBound, Double(windowColumns) / across))
+    }
+
+    /// `slotTarget`: the slot width to aim at (nil: the window's default),
+    /// kept within `slotTargets`; `nameLines`: a name under each tile.
+    public init(geometry: ScreenGeometry, slotTarget: Double? = nil, nameLines: Bool = false) {
         self.geometry = geometry
+        self.nameLines = nameLines
+        // Each slot: the frame's two edges, and the name's line.
+        let chrome = nameLines ? 3 : 2
         let width = geometry.windowCells.width
         let height = geometry.windowCells.height
         let cell = geometry.cellPixels
+        let target = min(
+            Self.slotTargets.upperBound,
+            max(Self.slotTargets.lowerBound, slotTarget ?? Self.defaultSlotTarget(windowColumns: width)))
+        self.slotTarget = target
         // Rows: header, grid, 2 detail rows, status.
         let gridTop = 1
         statusRow = max(0, height - 1)
         detailsRow = max(gridTop, height - 3)
         let gridRows = max(3, detailsRow - gridTop)
-        let wanted = max(1, Int((Double(width) / Self.targetSlotColumns).rounded()))
+        let wanted = max(1, Int((Double(width) / target).rounded()))
         columns = min(Self.maxColumns, wanted)
         // Past the cap the slots keep the target width, the grid centred.
-        let slotWidth = wanted > columns ? Int(Self.targetSlotColumns) : max(3, width / columns)
+        let slotWidth = wanted > columns ? Int(target) : max(3, width / columns)
         let tileColumns = max(1, slotWidth - 2)
         // Tile rows for the 3:2 shape, fewer when that leaves room for only
-        // one row of slots where two would fit (80x24 keeps two rows).
+        // one row of slots where two would fit (80x24 keeps two rows), as
+        // long as the tiles stay legible; never for a size `+`/`-` chose
+        // (squeezed, `+` at 80x24 made tiles wider but no taller).
         var tileRows = max(1, Int((Double(tileColumns * cell.width) / Self.tileAspect / Double(cell.height)).rounded()))
-        if gridRows / (tileRows + 2) < 2, gridRows >= 2 * 4 { tileRows = gridRows / 2 - 2 }
-        tileRows = max(1, min(tileRows, gridRows - 2))
+        if slotTarget == nil, gridRows / (tileRows + chrome) < 2, gridRows / 2 - chrome >= Self.minSqueezedTileRows {
+            tileRows = gridRows / 2 - chrome
+        }
+        tileRows = max(1, min(tileRows, gridRows - chrome))
         tileCells = PixelSize(width: tileColumns, height: tileRows)
-        rows = min(Self.maxRows, max(1, gridRows / (tileRows + 2)))
+        rows = min(Self.maxRows, max(1, gridRows / (tileRows + chrome)))
         let margin = max(0, (width - columns * slotWidth) / 2)
         var slots: [CellRect] = []
         for row in 0..<rows {
             for column in 0..<columns {
                 slots.append(
                     CellRect(
-                        column: margin + column * slotWidth, row: gridTop + row * (tileRows + 2), columns: slotWidth,
-                        rows: tileRows + 2))
+                        column: margin + column * slotWidth, row: gridTop + row * (tileRows + chrome),
+                        columns: slotWidth, rows: tileRows + chrome))
             }
         }
         self.slots = slots
+    }
+
+    /// The slot width one step larger (`+`: a column fewer) or smaller
+    /// (`-`: a column more); in a window past `maxColumns` of them, 15 %.
+    public func steppedSlotTarget(larger: Bool) -> Double {
+        let width = Double(geometry.windowCells.width)
+        let wanted = max(1, (width / slotTarget).rounded())
+        let target =
+            larger ? max(slotTarget * 1.15, width / max(1, wanted - 1)) : min(slotTarget / 1.15, width / (wanted + 1))
+        return min(Self.slotTargets.upperBound, max(Self.slotTargets.lowerBound, target))
+    }
+
+    /// True when both lay out the same slots and tiles (whatever they aim at).
+    public func sameGrid(as other: BrowserLayout) -> Bool {
+        slots == other.slots && tileCells == other.tileCells && geometry == other.geometry
     }
 
     /// The thumbnail cells of slot `index` (inside its frame).
     public func tileArea(slot index: Int) -> CellRect {
         let slot = slots[index]
         return CellRect(column: slot.column + 1, row: slot.row + 1, columns: tileCells.width, rows: tileCells.height)
+    }
+
+    /// The cells of slot `index`'s name line (inside its frame, under the
+    /// tile), when the layout has them.
+    public func nameArea(slot index: Int) -> CellRect? {
+        guard nameLines else { return nil }
+        let slot = slots[index]
+        return CellRect(column: slot.column + 1, row: slot.row + slot.rows - 2, columns: tileCells.width, rows: 1)
     }
 
     /// The tile box in image units.

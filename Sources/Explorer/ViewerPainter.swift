@@ -12,15 +12,23 @@ public struct ViewerPlan: Equatable, Sendable {
     /// Help lines over the picture area, with their 0-based rows.
     public var overlay: [(row: Int, text: String)]
     public var status: String
+    /// The info line, when it has a row of its own (`ViewerLayout.infoRow`).
+    public var info: String?
 
     public static func == (lhs: ViewerPlan, rhs: ViewerPlan) -> Bool {
-        lhs.viewport == rhs.viewport && lhs.status == rhs.status
+        lhs.viewport == rhs.viewport && lhs.status == rhs.status && lhs.info == rhs.info
             && lhs.overlay.map(\.row) == rhs.overlay.map(\.row) && lhs.overlay.map(\.text) == rhs.overlay.map(\.text)
     }
 
-    public init(_ state: ViewerState) {
+    /// `glyphs`: the status line is composed as it will be drawn (ASCII in a C locale).
+    public init(_ state: ViewerState, glyphs: Glyphs = .unicode) {
         let layout = state.layout
-        status = Self.statusText(state)
+        status = Self.statusText(state, glyphs: glyphs)
+        if layout.infoRow != nil {
+            // Padded to the width: inverse across the row, as the status line.
+            info = StatusLine.compose(
+                left: Self.infoText(state), right: "", width: layout.geometry.windowCells.width, glyphs: glyphs)
+        }
         if state.showHelp {
             viewport = nil
             var lines = ["viewer keys (any key closes this help)", ""] + ViewerState.helpLines
@@ -42,25 +50,53 @@ public struct ViewerPlan: Equatable, Sendable {
     /// title (the file's basename, or `#ID`) and, with `i`, the info; cut
     /// with an ellipsis. Right, always: the zoom (100% is the fitted view)
     /// and the `? keys · q quit` hint.
-    static func statusText(_ state: ViewerState) -> String {
-        let star = state.isFavourite ? " ★" : ""
-        let viewport = state.viewport
-        var left = state.title + star
-        if let notice = state.notice { left += " · \(notice.status) (? for why)" }
-        if state.showInfo {
-            // Source in full-image pixels (the viewport may count half-block units).
-            let source = viewport.sourceRect(inImageOf: state.fullSize)
-            let visible = "\(Int(source.x)),\(Int(source.y)) \(Int(source.width.rounded()))x\(Int(source.height.rounded()))"
-            left += "  \(state.fullSize)  fit \(ViewerState.fitName(viewport.fit))  view \(visible)"
-        }
+    static func statusText(_ state: ViewerState, glyphs: Glyphs = .unicode) -> String {
+        var left = titleText(state)
+        if state.showInfo, state.layout.infoRow == nil { left += "  " + infoText(state) }
         if let message = state.message, !message.isEmpty { left = message }
-        let zoom = Int((viewport.effectiveZoom * 100).rounded())
+        return StatusLine.compose(
+            left: left, right: rightText(state), width: state.layout.geometry.windowCells.width, glyphs: glyphs)
+    }
+
+    /// The title, the favourite's star and why pictures are half-blocks.
+    static func titleText(_ state: ViewerState) -> String {
+        var left = state.title + (state.isFavourite ? " ★" : "")
+        if let notice = state.notice { left += " · \(notice.status) (? for why)" }
+        return left
+    }
+
+    /// The zoom (100% is the fitted view), an animation's frame, the keys.
+    static func rightText(_ state: ViewerState) -> String {
+        let zoom = Int((state.viewport.effectiveZoom * 100).rounded())
         var right = "\(zoom)% · ? keys · \(state.openedDirectly ? "q quit" : "q back")"
         if let animation = state.animation {
             let word = animation.isFinished ? "stopped" : animation.isPaused ? "paused" : "frame"
             right = "\(word) \(animation.frame + 1)/\(animation.delays.count) · " + right
         }
-        return StatusLine.compose(left: left, right: right, width: state.layout.geometry.windowCells.width)
+        return right
+    }
+
+    /// `i`'s line: the full size, the fit and the part in view, in
+    /// full-image pixels (the viewport may count half-block units);
+    /// `widest`: with the largest numbers the view can have.
+    static func infoText(_ state: ViewerState, widest: Bool = false) -> String {
+        let size = state.fullSize
+        let source = state.viewport.sourceRect(inImageOf: size)
+        let visible =
+            widest
+            ? "\(size.width),\(size.height) \(size)"
+            : "\(Int(source.x)),\(Int(source.y)) \(Int(source.width.rounded()))x\(Int(source.height.rounded()))"
+        let fit = widest ? ViewerState.fitName(.actual) : ViewerState.fitName(state.viewport.fit)
+        return "\(size)  fit \(fit)  view \(visible)"
+    }
+
+    /// True when the info line, at its widest while panning and zooming,
+    /// does not fit on the status line beside the title and the zoom (at
+    /// its widest, 1600%): then it takes a row of its own, decided once per
+    /// toggle and resize, so the picture does not jump as the numbers change.
+    static func infoNeedsItsOwnLine(_ state: ViewerState, width: Int) -> Bool {
+        let left = TerminalText.displayWidth(titleText(state) + "  " + infoText(state, widest: true))
+        return left + 2 + TerminalText.displayWidth(rightText(state)) + 2 > width
     }
 }
 
@@ -76,6 +112,8 @@ public final class ViewerPainter {
     /// The backend slot the viewer's picture lives in.
     public static let slot = 0
     public let backend: any GraphicsBackend
+    /// What text is drawn with (ASCII in a C locale).
+    public let glyphs: Glyphs
     /// The decoded frames (possibly scaled down by the decoder): one for a still image.
     public private(set) var frames: [RGBAImage]
     /// Names this visit's pixels: a new decode bumps the version.
@@ -83,17 +121,20 @@ public final class ViewerPainter {
     private var version = 0
     private var lastRows: [Int: [UInt8]] = [:]
     private var lastOverlayRows: [Int] = []
+    /// The row the info line had in the last frame, if one of its own.
+    private var lastInfoRow: Int?
     private var needsFullRedraw = true
 
-    public init(frames: [RGBAImage], backend: any GraphicsBackend, pictureID: Int = 1) {
+    public init(frames: [RGBAImage], backend: any GraphicsBackend, pictureID: Int = 1, glyphs: Glyphs = .unicode) {
         precondition(!frames.isEmpty, "a picture has a frame")
         self.frames = frames
         self.backend = backend
+        self.glyphs = glyphs
         self.pictureID = pictureID
     }
 
-    public convenience init(image: RGBAImage, backend: any GraphicsBackend, pictureID: Int = 1) {
-        self.init(frames: [image], backend: backend, pictureID: pictureID)
+    public convenience init(image: RGBAImage, backend: any GraphicsBackend, pictureID: Int = 1, glyphs: Glyphs = .unicode) {
+        self.init(frames: [image], backend: backend, pictureID: pictureID, glyphs: glyphs)
     }
 
     /// The first frame.
@@ -153,7 +194,7 @@ public final class ViewerPainter {
 
     /// The bytes of one frame for `state`.
     public func frame(for state: ViewerState) -> [UInt8] {
-        let plan = ViewerPlan(state)
+        let plan = ViewerPlan(state, glyphs: glyphs)
         let layout = state.layout
         let width = layout.geometry.windowCells.width
         var out: [UInt8] = []
@@ -167,6 +208,12 @@ public final class ViewerPainter {
             for row in lastOverlayRows { out += FrameText.erase(row: row, column: 0, count: width) }
             backend.forgetScreen()
         }
+        if let row = lastInfoRow, row != layout.infoRow {
+            // The info line's own row goes back to the picture.
+            out += FrameText.erase(row: row, column: 0, count: width)
+            lastRows[row] = nil
+        }
+        lastInfoRow = layout.infoRow
         if let viewport = plan.viewport {
             let index = min(state.frameIndex, frames.count - 1)
             out += backend.draw(
@@ -178,13 +225,21 @@ public final class ViewerPainter {
             out += backend.erase(slot: Self.slot)
         }
         for (row, text) in plan.overlay {
-            out += FrameText.row(row, text, width: width)
+            out += FrameText.row(row, text, width: width, glyphs: glyphs)
         }
         lastOverlayRows = overlayRows
-        let status = FrameText.row(layout.statusRow, plan.status, width: width, style: TerminalCommand.inverse)
+        let status = FrameText.row(
+            layout.statusRow, plan.status, width: width, style: TerminalCommand.inverse, glyphs: glyphs)
         if lastRows[layout.statusRow] != status {
             out += status
             lastRows[layout.statusRow] = status
+        }
+        if let row = layout.infoRow {
+            let info = FrameText.row(row, plan.info ?? "", width: width, style: TerminalCommand.inverse, glyphs: glyphs)
+            if lastRows[row] != info {
+                out += info
+                lastRows[row] = info
+            }
         }
         needsFullRedraw = false
         return out

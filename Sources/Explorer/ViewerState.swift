@@ -130,10 +130,7 @@ public struct ViewerState: Equatable, Sendable {
             }
             return effects
         case .resized(let newLayout):
-            layout = newLayout
-            viewport = viewport.resized(to: newLayout.viewSize)
-            viewport.imageSize = newLayout.geometry.unitImageSize(fullSize)
-            viewport = viewport.clamped()
+            relayout(geometry: newLayout.geometry)
             if needsFullResolution {
                 fullResolutionRequested = true
                 return [.needFullResolution]
@@ -151,6 +148,19 @@ public struct ViewerState: Equatable, Sendable {
             message = text
             return []
         }
+    }
+
+    /// Lays the viewer out for `geometry`, the info line on a row of its own
+    /// when it is on and would not fit beside the title and the zoom (80
+    /// columns cut it at "fit c…"); the view keeps its zoom and centre.
+    private mutating func relayout(geometry: ScreenGeometry) {
+        let newLayout = ViewerLayout(
+            geometry: geometry, infoLine: showInfo && ViewerPlan.infoNeedsItsOwnLine(self, width: geometry.windowCells.width))
+        guard newLayout != layout else { return }
+        layout = newLayout
+        viewport = viewport.resized(to: newLayout.viewSize)
+        viewport.imageSize = newLayout.geometry.unitImageSize(fullSize)
+        viewport = viewport.clamped()
     }
 
     /// The frame to draw: 0 for a still image.
@@ -216,7 +226,9 @@ public struct ViewerState: Equatable, Sendable {
             next.zoom = 1
             viewport = next.clamped()
             message = "fit: \(Self.fitName(viewport.fit))"
-        case .char("i"): showInfo.toggle()
+        case .char("i"):
+            showInfo.toggle()
+            relayout(geometry: layout.geometry)
         case .char("?"): showHelp = true
         case .char("s"):
             return [.save]

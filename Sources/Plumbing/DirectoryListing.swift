@@ -5,7 +5,7 @@
 #endif
 
 /// Reading a directory by bytes, and removing what dead processes left in
-/// one: a save's `.NAME.part-PID-RAND`, kitty's `/dev/shm/pxview-PID-…`
+/// one: a save's `.pxview.part-PID-RAND`, kitty's `/dev/shm/pxview-PID-…`
 /// and `/tmp/tty-graphics-protocol-pxview-PID-…` objects.
 public enum DirectoryListing {
     /// The entries of `directory` whose names start with `prefix`, as bytes

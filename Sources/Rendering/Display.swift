@@ -70,6 +70,9 @@ public struct Display: Sendable {
     /// Why half-blocks are drawn where the terminal could do better, when
     /// the user can change it: said on the status line, fixed in `?` help.
     public var shortfall: GraphicsShortfall?
+    /// What text is drawn with: ASCII in a C locale (`TerminalLocale`),
+    /// where the text picture is coloured spaces instead of `▀`.
+    public var glyphs: Glyphs = .unicode
 
     public init(
         method: DrawingMethod, geometry: DisplayGeometry, multiplexer: Multiplexer = .none,
@@ -145,7 +148,9 @@ public struct Display: Sendable {
         case .sixel: return SixelBackend(display: self, resampler: resampler)
         case .kitty: return KittyBackend(display: self, resampler: resampler)
         case .kittyPlaceholders: return KittyPlaceholderBackend(display: self, resampler: resampler)
-        case .blocks: return BlockBackend(display: self, resampler: resampler)
+        case .blocks:
+            if glyphs == .ascii { return ColourCellBackend(display: self, resampler: resampler) }
+            return BlockBackend(display: self, resampler: resampler)
         }
     }
 

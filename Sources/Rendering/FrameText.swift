@@ -6,11 +6,18 @@ import Terminal
 /// typed queries) is sanitized and cut to the width here, so nothing a
 /// photo's metadata says can move the cursor or spill onto the next row.
 public enum FrameText {
+    /// `text` made safe, in `glyphs` (ASCII in a C locale), cut to `width` cells.
+    public static func fitted(_ text: String, width: Int, glyphs: Glyphs) -> String {
+        TerminalText.truncate(glyphs.text(TerminalText.sanitize(text)), toWidth: width, glyphs: glyphs)
+    }
+
     /// One whole row: `text` from column 1, the rest of the row erased.
-    public static func row(_ row: Int, _ text: String, width: Int, style: [UInt8] = []) -> [UInt8] {
+    public static func row(_ row: Int, _ text: String, width: Int, style: [UInt8] = [], glyphs: Glyphs = .unicode)
+        -> [UInt8]
+    {
         var out = TerminalCommand.moveTo(row: row + 1, column: 1)
         out += TerminalCommand.resetAttributes + style
-        let cut = TerminalText.truncate(TerminalText.sanitize(text), toWidth: width)
+        let cut = fitted(text, width: width, glyphs: glyphs)
         out += Array(cut.utf8) + TerminalCommand.resetAttributes
         // A full row leaves the cursor waiting to wrap on the last column,
         // where xterm's EL erases that column (seen: "q quit" lost its t).
@@ -20,9 +27,11 @@ public enum FrameText {
 
     /// `text` at a 0-based cell, cut to `width` cells, padded with spaces to
     /// exactly `width` cells so it overwrites whatever was there.
-    public static func field(row: Int, column: Int, _ text: String, width: Int, style: [UInt8] = []) -> [UInt8] {
+    public static func field(
+        row: Int, column: Int, _ text: String, width: Int, style: [UInt8] = [], glyphs: Glyphs = .unicode
+    ) -> [UInt8] {
         guard width > 0 else { return [] }
-        let cut = TerminalText.truncate(TerminalText.sanitize(text), toWidth: width)
+        let cut = fitted(text, width: width, glyphs: glyphs)
         let pad = max(0, width - TerminalText.displayWidth(cut))
         var out = TerminalCommand.moveTo(row: row + 1, column: column + 1)
         out += TerminalCommand.resetAttributes + style + Array(cut.utf8)

@@ -17,3 +17,45 @@ public struct TerminalLocale: Equatable, Sendable {
         isUTF8 = lower.contains("utf-8") || lower.contains("utf8")
     }
 }
+
+extension TerminalLocale {
+    /// What pxview's screens may draw text with in this locale.
+    public var glyphs: Glyphs { isUTF8 ? .unicode : .ascii }
+}
+
+/// The characters the grid and the viewer draw with: UTF-8 frames and
+/// symbols, or ASCII alone for a terminal in a C locale (which shows each
+/// byte of a UTF-8 `…` as a Latin-1 character of its own, so the status
+/// line grew by two cells per ellipsis and wrapped).
+public enum Glyphs: Sendable, Equatable {
+    case unicode
+    case ascii
+
+    /// What a cut line ends with.
+    public var ellipsis: String { self == .unicode ? "…" : "..." }
+
+    /// `text` as this character set shows it: unchanged in UTF-8; in ASCII
+    /// each of pxview's own symbols becomes its stand-in (`…` `...`, `·`
+    /// `-`, `♥` `<3`, `★` `*`, `▶` `>`, `█` `_`, frame lines `+ - |`) and
+    /// any other character outside ASCII a `?`, as `ls` shows a name it
+    /// cannot print. Control characters are left for
+    /// `TerminalText.sanitize`.
+    public func text(_ text: String) -> String {
+        guard self == .ascii, !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        var out = ""
+        for character in text {
+            if character.isASCII {
+                out.append(character)
+            } else {
+                out += Self.standIns[character] ?? "?"
+            }
+        }
+        return out
+    }
+
+    /// The ASCII stand-ins for the symbols pxview itself draws.
+    static let standIns: [Character: String] = [
+        "…": "...", "·": "-", "♥": "<3", "★": "*", "▶": ">", "█": "_", "—": "-", "–": "-",
+        "┌": "+", "┐": "+", "└": "+", "┘": "+", "─": "-", "│": "|",
+    ]
+}

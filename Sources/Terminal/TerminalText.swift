@@ -43,42 +43,57 @@ public enum TerminalText {
         text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
     }
 
-    /// `text` cut to at most `width` cells, ending in "…" when anything was
-    /// cut. Cuts fall between grapheme clusters, so a combining accent never
-    /// loses its base letter, and a wide character that would straddle the
-    /// limit is dropped whole.
-    public static func truncate(_ text: String, toWidth width: Int) -> String {
+    /// `text` cut to at most `width` cells, ending in "…" (`glyphs`' ellipsis:
+    /// "..." in ASCII) when anything was cut. Cuts fall between grapheme
+    /// clusters, so a combining accent never loses its base letter, and a
+    /// wide character that would straddle the limit is dropped whole.
+    public static func truncate(_ text: String, toWidth width: Int, glyphs: Glyphs = .unicode) -> String {
         guard width > 0 else { return "" }
         if displayWidth(text) <= width { return text }
-        let ellipsis: Character = "…"
+        let ellipsis = glyphs.ellipsis
+        guard width > ellipsis.count else { return String(ellipsis.prefix(width)) }
         var result = ""
         var used = 0
         for character in text {
             let characterWidth = character.unicodeScalars.reduce(0) { $0 + Self.width(of: $1) }
-            if used + characterWidth > width - 1 { break }
+            if used + characterWidth > width - ellipsis.count { break }
             result.append(character)
             used += characterWidth
         }
-        result.append(ellipsis)
-        return result
+        return result + ellipsis
     }
 
-    /// The end of `text` that fits in `width` cells, starting with "…" when
-    /// anything was cut: what an edit line shows, so the cursor end stays
-    /// in sight. One pass from the end, whatever the length (trimming one
-    /// character at a time from the front took 25 s for a 120 KB paste).
-    public static func tail(_ text: String, toWidth width: Int) -> String {
+    /// The end of `text` that fits in `width` cells, starting with "…" (or
+    /// `glyphs`' ellipsis) when anything was cut: what an edit line shows,
+    /// so the cursor end stays in sight. One pass from the end, whatever the
+    /// length (trimming one character at a time from the front took 25 s
+    /// for a 120 KB paste).
+    public static func tail(_ text: String, toWidth width: Int, glyphs: Glyphs = .unicode) -> String {
         guard width > 0 else { return "" }
         if displayWidth(text) <= width { return text }
+        let ellipsis = glyphs.ellipsis
+        guard width > ellipsis.count else { return String(ellipsis.prefix(width)) }
         var used = 0
         var start = text.endIndex
         for index in text.indices.reversed() {
             let characterWidth = text[index].unicodeScalars.reduce(0) { $0 + Self.width(of: $1) }
-            if used + characterWidth > width - 1 { break }
+            if used + characterWidth > width - ellipsis.count { break }
             used += characterWidth
             start = index
         }
-        return "…" + text[start...]
+        return ellipsis + text[start...]
+    }
+
+    /// `text` cut in the middle to at most `width` cells, its start and end
+    /// kept (`IMG_2024…0412.jpg`): what a file name under a tile shows, so
+    /// the numbers and the extension that tell photos apart stay in sight.
+    public static func middle(_ text: String, toWidth width: Int, glyphs: Glyphs = .unicode) -> String {
+        guard displayWidth(text) > width else { return text }
+        let ellipsis = glyphs.ellipsis
+        guard width > ellipsis.count + 1 else { return truncate(text, toWidth: width, glyphs: glyphs) }
+        let room = width - ellipsis.count
+        let end = String(tail(text, toWidth: room / 2 + ellipsis.count, glyphs: glyphs).dropFirst(ellipsis.count))
+        return truncate(text, toWidth: room - displayWidth(end) + ellipsis.count, glyphs: glyphs) + end
     }
 
     /// Cell width of one scalar (see `displayWidth`).

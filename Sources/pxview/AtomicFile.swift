@@ -7,8 +7,9 @@ import Terminal
 #endif
 
 /// Writes a whole file or nothing, through `AtomicWrite`: the bytes go to a
-/// hidden temporary file `.NAME.part-PID-RAND` in the destination's
-/// directory, which is then linked or renamed into place. A failure at any
+/// hidden temporary file `.pxview.part-PID-RAND` in the destination's
+/// directory (the same file system, so the move is atomic), which is then
+/// linked or renamed into place. A failure at any
 /// point removes the temporary file, so nothing half-written is left behind.
 /// Paths are bytes, as the kernel takes them.
 enum AtomicFile {
@@ -32,11 +33,8 @@ enum AtomicFile {
     static func write(_ bytes: [UInt8], to path: [UInt8], replacing: Bool) throws {
         let slash = path.lastIndex(of: UInt8(ascii: "/"))
         let directory = slash.map { Array(path[...$0]) } ?? []
-        let name = slash.map { Array(path[($0 + 1)...]) } ?? path
         sweepStaleParts(in: directory.isEmpty ? Array(".".utf8) : directory)
-        let temporary =
-            directory + [UInt8(ascii: ".")] + name
-            + Array(".part-\(getpid())-\(UInt32.random(in: 0 ... .max))".utf8)
+        let temporary = directory + temporaryName()
         do throws(SystemError) {
             try AtomicWrite.write(
                 bytes, to: path, temporary: temporary, placement: replacing ? .replacing : .refusingExisting)
@@ -48,6 +46,15 @@ enum AtomicFile {
             }
             throw CommandError("cannot write \(RawFile.display(path)): \(error.reason)")
         }
+    }
+
+    /// `.pxview.part-PID-RAND`: at most 35 bytes whatever the destination's
+    /// name, so a name the file system allows (255 bytes) can be written.
+    /// It once was `.NAME.part-PID-RAND`, 30 bytes longer than NAME, and
+    /// `save --out` to a 255-byte name failed with "File name too long".
+    /// The sweep below knows both forms.
+    static func temporaryName(pid: pid_t = getpid(), random: UInt32 = .random(in: 0 ... .max)) -> [UInt8] {
+        Array(".pxview.part-\(pid)-\(random)".utf8)
     }
 
     /// Removes `.NAME.part-PID-RAND` files of processes that no longer run:

@@ -19,6 +19,7 @@ enum Explore: PXCommand {
             Real photos inside a terminal: sixel, kitty graphics or half-blocks.
             With no command, opens the explorer on the launch query.
             Formats: \(ImageFormat.namesPhrase); animations play in the viewer.
+            In a C locale (LANG=C) the grid and the viewer draw in ASCII alone.
             """,
         options: GlobalOption.all + [CommonOption.help, version],
         maxPositionals: nil, keys: [KeyTables.grid, KeyTables.viewer], commands: Commands.all.map { $0.spec })
@@ -68,9 +69,9 @@ enum ExplorerSetup {
     static func saveAction(in directory: String?) -> ExplorerSaveAction {
         { bytes, hit, title in
             let ext = ImageFormat(sniffing: bytes)?.fileExtension ?? "jpg"
-            let stem =
+            let stem = fittingStem(
                 hit.map { "pixabay-\($0.id)" }
-                ?? "pxview-" + ((title as NSString).lastPathComponent as NSString).deletingPathExtension
+                    ?? "pxview-" + ((title as NSString).lastPathComponent as NSString).deletingPathExtension, ext: ext)
             let size = StderrProgressReporter.formatBytes(Double(bytes.count))
             for number in 1...999 {
                 let name = number == 1 ? "\(stem).\(ext)" : "\(stem)-\(number).\(ext)"
@@ -83,5 +84,21 @@ enum ExplorerSetup {
             }
             throw CommandError("\(stem).\(ext) and 998 numbered copies exist; nothing saved")
         }
+    }
+
+    /// The longest name a file system takes (NAME_MAX on Linux), in bytes.
+    static let maxNameBytes = 255
+
+    /// `stem` cut (between characters) so that `STEM-999.EXT` fits in a
+    /// file name: `pxview-` before a 250-byte file's name made the viewer's
+    /// `s` fail with "File name too long".
+    static func fittingStem(_ stem: String, ext: String) -> String {
+        let room = maxNameBytes - "-999.".utf8.count - ext.utf8.count
+        var cut = ""
+        for character in stem {
+            guard cut.utf8.count + character.utf8.count <= room else { break }
+            cut.append(character)
+        }
+        return cut
     }
 }

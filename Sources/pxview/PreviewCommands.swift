@@ -42,7 +42,8 @@ enum Preview {
             environment: environment, ttyFD: ttyFD, memory: TerminalMemory(environment: environment, ttyFD: ttyFD))
         let geometry = DisplayGeometry(
             capabilities: report.capabilities, window: windowSize(fd: ttyFD), cellSizeOverride: view.cellSize)
-        let display = Display.decide(choice: view.protocolChoice, report: report, geometry: geometry, background: view.background)
+        var display = Display.decide(choice: view.protocolChoice, report: report, geometry: geometry, background: view.background)
+        display.glyphs = TerminalLocale(environment: environment).glyphs
         return (display, report)
     }
 

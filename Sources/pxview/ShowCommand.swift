@@ -309,8 +309,10 @@ struct Screen {
         }
         let geometry = DisplayGeometry(
             capabilities: report.capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
-        let display = Display.decide(
+        var display = Display.decide(
             choice: view.protocolChoice, report: report, geometry: geometry, background: view.background)
+        // A C locale gets ASCII text and the ASCII text picture.
+        display.glyphs = TerminalLocale(environment: environment).glyphs
         if display.method == .kitty {
             // What a killed pxview left for kitty goes, beside the start-up
             // work and at most once an hour (only kitty runs make such objects).

@@ -41,12 +41,24 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         #expect(layout.tileBox == PixelSize(width: 240, height: 160))
     }
 
-    @Test func aLargeWindowFillsWithMoreTilesOfTheSameSize() {
+    /// The default follows the window: a wide one gets larger tiles as
+    /// well as more (300 columns: 6 of 48 columns, 11 of 25 before).
+    @Test func aLargeWindowGetsLargerTiles() {
         let layout = browserLayout(columns: 200, rows: 60)
-        #expect(layout.columns == 7 && layout.rows == 5)
-        #expect(layout.tileCells == PixelSize(width: 26, height: 9))
+        #expect(layout.columns == 5 && layout.rows == 3)
+        #expect(layout.tileCells == PixelSize(width: 38, height: 13))
         // Every slot is inside the window, above the detail rows.
         #expect(layout.slots.allSatisfy { $0.column + $0.columns <= 200 && $0.row + $0.rows <= layout.detailsRow })
+        let wide = browserLayout(columns: 300, rows: 80)
+        #expect(wide.columns == 6 && wide.tileCells.width == 48)
+    }
+
+    /// A small window: fewer tiles, but each large enough to tell a photo
+    /// by (40x12 once got two 38x2-cell strips, squeezed into two rows).
+    @Test func aSmallWindowGetsFewerLegibleTiles() {
+        let layout = browserLayout(columns: 40, rows: 12)
+        #expect(layout.columns == 2 && layout.rows == 1)
+        #expect(layout.tileCells == PixelSize(width: 18, height: 6))
     }
 
     /// A huge window gets the grid of a large one, centred: never
@@ -54,7 +66,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
     @Test func aHugeWindowHasAtMostTwelveByTwelveSlots() {
         let layout = browserLayout(columns: 2048, rows: 2048)
         #expect(layout.columns == 12 && layout.rows == 12)
-        #expect(layout.tileCells.width == 25)
+        #expect(layout.tileCells.width == 46)
         #expect(layout.slots.allSatisfy { $0.column + $0.columns <= 2048 && $0.row + $0.rows <= layout.detailsRow })
     }
 }
@@ -174,6 +186,33 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         #expect(arrived.contains { if case .loadThumbnails = $0 { return true } else { return false } })
         _ = state.handle(press(.down))
         #expect(state.selection == 12)
+    }
+
+    /// End goes to the real end, not the last photo loaded: a page at a
+    /// time, the status line counting them, the selection on each page's
+    /// last photo; any other key stops it where it is.
+    @Test func endLoadsPagesToTheRealEnd() {
+        func page(_ number: Int) -> BrowserEvent {
+            .searchFinished(
+                query: "famous quotes", page: number,
+                result: .page(
+                    hits: ((number - 1) * 10 + 1...number * 10).map(sampleHit), totalHits: 30, totalPages: 3, note: nil))
+        }
+        var state = loadedBrowser(hits: 10, totalPages: 3)
+        #expect(state.handle(press(.end)).contains(.search(query: "famous quotes", page: 2)))
+        #expect(state.selection == 9 && state.seekingEnd)
+        #expect(state.statusText == "10 of 173 · Images from Pixabay · to the end: page 2 of 3…")
+        #expect(state.handle(page(2)).contains(.search(query: "famous quotes", page: 3)))
+        #expect(state.selection == 19 && state.visibleRange.contains(19))
+        #expect(!state.handle(page(3)).contains { if case .search = $0 { return true } else { return false } })
+        #expect(state.selection == 29 && state.hits.count == 30 && !state.seekingEnd && !state.loadingMore)
+        #expect(state.statusText == "30 of 30 · Images from Pixabay")
+
+        var stopped = loadedBrowser(hits: 10, totalPages: 3)
+        _ = stopped.handle(press("G"))
+        _ = stopped.handle(press(.home))
+        _ = stopped.handle(page(2))
+        #expect(stopped.selection == 0 && !stopped.seekingEnd && stopped.hits.count == 20)
     }
 
     @Test func theLastPageIsNotAskedForTwiceOrPastTheEnd() {
@@ -367,7 +406,66 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         var state = loadedBrowser(hits: 20, totalPages: 1)
         _ = state.handle(press(.end))
         _ = state.handle(.resized(browserLayout(columns: 60)))
-        #expect(state.layout.columns == 2 && state.layout.slots.count == 4)
-        #expect(state.visibleRange == 16..<20)
+        #expect(state.layout.columns == 3 && state.layout.slots.count == 6)
+        #expect(state.visibleRange == 15..<20)
+    }
+}
+
+/// `+` and `-` in the grid, as nsxiv's thumbnail mode has them.
+@Suite struct TileSizeTests {
+    /// A column fewer per `+`, a column more per `-`, said at either end.
+    @Test func plusAndMinusStepTheTileSizeAColumnAtATime() {
+        var state = loadedBrowser(hits: 20, totalPages: 1)
+        #expect(state.layout.columns == 3)
+        _ = state.handle(press("+"))
+        // Taller too: one row of 3:2 tiles, not two squeezed ones.
+        #expect(state.layout.columns == 2 && state.layout.tileCells == PixelSize(width: 38, height: 13))
+        _ = state.handle(press("="))
+        #expect(state.layout.columns == 1 && state.message == nil)
+        _ = state.handle(press("+"))
+        #expect(state.layout.columns == 1 && state.message == "the tiles are at their largest")
+        for columns in 2...8 {
+            _ = state.handle(press("-"))
+            #expect(state.layout.columns == columns)
+        }
+        _ = state.handle(press("-"))
+        #expect(state.layout.columns == 8 && state.message == "the tiles are at their smallest")
+        // The selection stays in sight: the last photo, 20 of 20.
+        _ = state.handle(press(.end))
+        for _ in 0..<7 { _ = state.handle(press("+")) }
+        #expect(state.visibleRange.contains(state.selection))
+    }
+
+    /// The size chosen stays: a larger window gets more of those tiles,
+    /// not the window's default, and a new search keeps it.
+    @Test func theChosenSizeIsKeptThroughResizesAndSearches() {
+        var state = loadedBrowser(hits: 20, totalPages: 1)
+        _ = state.handle(press("-"))
+        #expect(state.layout.columns == 4)
+        _ = state.handle(.resized(browserLayout(columns: 160, rows: 48)))
+        #expect(state.layout.columns == 8)
+        #expect(browserLayout(columns: 160, rows: 48).columns == 4)  // the default there
+        for event in [press("/"), press(.char("u"), .control), press("x"), press(.enter)] { _ = state.handle(event) }
+        _ = state.handle(
+            .searchFinished(query: "x", page: 1, result: .page(hits: [sampleHit(5)], totalHits: 1, totalPages: 1, note: nil)))
+        #expect(state.layout.columns == 8 && state.hits.count == 1)
+    }
+
+    /// Pixabay's 150-px previews stretched over a large tile look soft: past
+    /// 225 px the tiles come from the web size, fetched anew.
+    @Test func largeTilesOfPixabayPhotosComeFromTheWebSize() {
+        var state = BrowserState(layout: browserLayout(columns: 60), query: "q", offline: false)
+        _ = state.start()
+        _ = state.handle(
+            .searchFinished(
+                query: "q", page: 1, result: .page(hits: (1...8).map(sampleHit), totalHits: 8, totalPages: 1, note: nil)))
+        for id in 1...8 { _ = state.handle(.thumbnailFinished(id: id, loaded: true)) }
+        #expect(state.layout.tileCells.width * 10 == 180 && state.thumbnailSize == .preview)
+        let effects = state.handle(press("+"))
+        #expect(state.layout.tileCells.width * 10 == 280 && state.thumbnailSize == .web)
+        // One row of two on screen, two more ahead: fetched anew.
+        #expect(effects == [.loadThumbnails((1...4).map(sampleHit))])
+        // Back to smaller tiles: the web-size ones serve, the rest come.
+        #expect(state.handle(press("-")) == [.loadThumbnails((5...8).map(sampleHit))])
     }
 }

@@ -230,7 +230,49 @@ extension Array where Element == UInt8 {
         #expect(painter.frame(for: state).count(of: "125% · ? keys · q quit") == 1)
         #expect(painter.frame(for: state).count(of: "? keys") == 0)
         _ = state.handle(key("i"))
-        #expect(painter.frame(for: state).count(of: "g.png  96x64  f…  125% · ? keys · q quit") == 1)
+        // 40 columns: the info line takes the row above; the status line,
+        // the same, is not written again.
+        let info = painter.frame(for: state)
+        #expect(info.count(of: "? keys") == 0)
+        #expect(info.count(of: "\u{1B}[11;1H\u{1B}[0m\u{1B}[7m96x64  fit contain  view 0,6 96x51") == 1)
+    }
+
+    /// `i` where the info does not fit beside the title and the zoom (80
+    /// columns cut it at "fit c…"): a row of its own above the status line,
+    /// the picture a row shorter; `i` again gives the row back.
+    @Test func theInfoLineTakesARowOfItsOwnWhenItMust() {
+        let geometry = ScreenGeometry(
+            graphics: .sixel, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16))
+        let size = PixelSize(width: 1920, height: 1280)
+        var state = ViewerState(
+            title: "IMG_20240412_101010.jpg", fullSize: size, decodedSize: size, layout: ViewerLayout(geometry: geometry),
+            openedDirectly: true)
+        let painter = ViewerPainter(
+            image: gradient(),
+            backend: testDisplay(.sixel, cells: geometry.windowCells, cell: geometry.cellPixels).makeBackend(
+                resampler: Resampler(threads: 1)))
+        _ = painter.frame(for: state)
+        let fitted = state.layout
+        _ = state.handle(key("i"))
+        #expect(state.layout.infoRow == 22 && state.layout.imageArea.rows < fitted.imageArea.rows)
+        let plan = ViewerPlan(state)
+        #expect(plan.info == "1920x1280  fit contain  view 0,0 1920x1280" + String(repeating: " ", count: 38))
+        #expect(plan.status.hasPrefix("IMG_20240412_101010.jpg  ") && plan.status.hasSuffix("  100% · ? keys · q quit"))
+        let shown = painter.frame(for: state)
+        #expect(shown.count(of: "\u{1B}[23;1H") == 1 && shown.count(of: "view 0,0 1920x1280") == 1)
+        _ = state.handle(key("i"))
+        #expect(state.layout == fitted && ViewerPlan(state).info == nil)
+        #expect(painter.frame(for: state).count(of: "\u{1B}[23;1H") >= 1)  // its row erased, the picture back
+        // 120 columns: room for it all on one line.
+        var wide = ViewerState(
+            title: "IMG_20240412_101010.jpg", fullSize: size, decodedSize: size,
+            layout: ViewerLayout(
+                geometry: ScreenGeometry(
+                    graphics: .kitty, windowCells: PixelSize(width: 120, height: 24), cellPixels: PixelSize(width: 8, height: 16))
+            ),
+            openedDirectly: true)
+        _ = wide.handle(key("i"))
+        #expect(wide.layout.infoRow == nil && ViewerPlan(wide).status.contains("fit contain  view 0,0 1920x1280"))
     }
 
     /// 40 columns: the message wins over the title and info, is cut with an
@@ -246,6 +288,51 @@ extension Array where Element == UInt8 {
         _ = state.handle(.message("saved pxview-a-rather-long-photo-name.jpg (12 KB)"))
         #expect(ViewerPlan(state).status == "saved pxview-a-…  100% · ? keys · q back")
         #expect(TerminalText.displayWidth(ViewerPlan(state).status) == 40)
+    }
+
+    /// In a C locale the line is composed in ASCII: a name of accents and
+    /// emoji is `?`s, the cut is `...`, the dots `-`, and it is exactly the
+    /// window's width (a UTF-8 `…` drawn as three Latin-1 cells wrapped it).
+    @Test func anASCIIStatusLineFitsTheWidth() {
+        var state = ViewerState(
+            title: "café ☕ a-rather-long-photo-name.jpg", fullSize: PixelSize(width: 96, height: 64),
+            decodedSize: PixelSize(width: 96, height: 64), layout: ViewerLayout(geometry: smallGeometry(.kitty)),
+            openedDirectly: false, isFavourite: true)
+        #expect(ViewerPlan(state, glyphs: .ascii).status == "caf? ? a-rath...  100% - ? keys - q back")
+        _ = state.handle(key("i"))
+        let status = ViewerPlan(state, glyphs: .ascii).status
+        #expect(status.utf8.count == 40 && status.utf8.allSatisfy { $0 < 0x80 })
+    }
+
+    /// The grid in ASCII: the selected tile's frame is `+-|`, the likes `<3`.
+    @Test func anASCIIGridFramesWithPlusMinusBar() {
+        var state = BrowserState(layout: BrowserLayout(geometry: smallGeometry(.kitty)), query: "", offline: false)
+        _ = state.start()
+        let hit = PixabayHit(
+            id: 7, pageURL: "", type: "photo", tags: "été, ☕", previewURL: "", webformatURL: "", largeImageURL: "",
+            imageWidth: 10, imageHeight: 10, likes: 3, userID: 1, user: "Zoë")
+        _ = state.handle(.searchFinished(query: "", page: 1, result: .page(hits: [hit], totalHits: 1, totalPages: 1, note: nil)))
+        let frame = BrowserPainter(backend: smallBackend(.kitty), glyphs: .ascii).frame(for: state, thumbnails: [:])
+        #expect(!frame.contains { $0 >= 0x80 })
+        #expect(frame.count(of: "+" + String(repeating: "-", count: state.layout.slots[0].columns - 2) + "+") == 2)
+        #expect(frame.count(of: "#7  10x10  by Zo?  <3 3") == 1)
+        #expect(frame.count(of: "tags: ?t?, ?") == 1)
+        #expect(frame.count(of: "1 of 1 - Images from Pixabay") == 1)
+    }
+
+    /// The text picture in a C locale: coloured spaces, one colour a cell.
+    @Test func anASCIITextPictureIsColouredSpaces() {
+        var display = testDisplay(.blocks, cells: smallCells, cell: smallCell)
+        display.glyphs = .ascii
+        let backend = display.makeBackend(resampler: Resampler(threads: 1))
+        #expect(backend.screen.unitsPerCell == PixelSize(width: 1, height: 1))
+        let red = RGBAImage(width: 2, height: 1, pixels: [255, 0, 0, 255, 9, 9, 9, 0])
+        #expect(
+            backend.inline(red, imageID: 1).lines
+                == [Array("\u{1B}[0m\u{1B}[48;2;255;0;0m \u{1B}[49m \u{1B}[0m".utf8)])
+        let frame = ViewerPainter(image: gradient(), backend: backend, glyphs: .ascii).frame(for: smallViewer(.blocks))
+        #expect(!frame.contains { $0 >= 0x80 })
+        #expect(frame.count(of: "\u{1B}[48;2;") > 100)
     }
 
     @Test func theHelpColumnsAlign() {
@@ -410,6 +497,46 @@ extension Array where Element == UInt8 {
         // Only the selection's frame, and before the next tile's picture.
         #expect(arrived.components(separatedBy: "┌").count == 2)
         #expect(arrived.range(of: "\u{1B}P", range: firstPicture.upperBound..<frameAfter.lowerBound) == nil)
+    }
+
+    /// `+`: every tile comes down and is drawn again, larger, at its new place.
+    @Test func largerTilesAreDrawnAnew() {
+        var (state, painter) = grid(.sixel, hits: 12)
+        let thumbnails = Dictionary(uniqueKeysWithValues: (1...12).map { ($0, gradient(width: 96, height: 64)) })
+        for id in 1...12 { _ = state.handle(.thumbnailFinished(id: id, loaded: true)) }
+        let first = painter.frame(for: state, thumbnails: thumbnails)
+        #expect(first.count(of: "\u{1B}P") == 6)
+        _ = state.handle(press("+"))
+        let larger = painter.frame(for: state, thumbnails: thumbnails)
+        #expect(larger.count(of: "\u{1B}P") == state.layout.slots.count)
+        #expect(painter.frame(for: state, thumbnails: thumbnails).count(of: "\u{1B}P") == 0)
+    }
+
+    /// A folder's tiles carry their file names, one line under each tile,
+    /// cut in the middle, centred; `...` in ASCII. Pixabay's tiles have none.
+    @Test func aFoldersTilesShowTheirNames() {
+        let geometry = ScreenGeometry(
+            graphics: .sixel, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16))
+        let names = ["IMG_20240412_101010_the_longest.jpg", "b.png", "été.jpg"]
+        var state = BrowserState(
+            layout: BrowserLayout(geometry: geometry, nameLines: true), query: "", offline: true, folder: "~/Pictures")
+        _ = state.start()
+        let hits = names.enumerated().map { PixabayHit(id: $0.offset + 1, tags: $0.element) }
+        _ = state.handle(.searchFinished(query: "", page: 1, result: .page(hits: hits, totalHits: 3, totalPages: 1, note: nil)))
+        #expect(state.layout.tileCells.width == 24)
+        let backend = testDisplay(.sixel, cells: geometry.windowCells, cell: geometry.cellPixels).makeBackend()
+        let frame = BrowserPainter(backend: backend).frame(for: state, thumbnails: [:])
+        let name = state.layout.nameArea(slot: 0)!
+        #expect(name.row == state.layout.slots[0].row + state.layout.slots[0].rows - 2)
+        #expect(frame.count(of: "IMG_20240412…longest.jpg") == 1)
+        #expect(frame.count(of: "         b.png") == 1)
+        #expect(frame.count(of: "été.jpg") == 1)
+        let ascii = BrowserPainter(backend: backend, glyphs: .ascii).frame(for: state, thumbnails: [:])
+        #expect(ascii.count(of: "IMG_2024041...ongest.jpg") == 1 && ascii.count(of: "?t?.jpg") == 1)
+        // Pixabay's grid: the tags only in the selection's details.
+        let online = loadedBrowser(hits: 3, totalPages: 1)
+        #expect(!online.layout.nameLines && online.layout.nameArea(slot: 0) == nil)
+        #expect(BrowserPainter(backend: backend).frame(for: online, thumbnails: [:]).count(of: "tag1, sky") == 1)
     }
 
     /// Typing a long query keeps its end in sight, the cursor block last.

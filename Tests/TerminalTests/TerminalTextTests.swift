@@ -105,4 +105,34 @@ import Testing
         let text = String(repeating: "x", count: 1 << 20) + "end"
         #expect(TerminalText.tail(text, toWidth: 10) == "…xxxxxxend")
     }
+
+    /// In a C locale: pxview's own symbols get ASCII stand-ins, anything
+    /// else outside ASCII a `?`; UTF-8 keeps everything.
+    @Test func asciiGlyphsStandInForSymbols() {
+        let text = "café ☕ … · ♥ 3 ★ ▶ 12 ┌─┐│└┘ █"
+        #expect(Glyphs.ascii.text(text) == "caf? ? ... - <3 3 * > 12 +-+|++ _")
+        #expect(Glyphs.unicode.text(text) == text)
+        #expect(TerminalLocale(environment: ["LANG": "C"]).glyphs == .ascii)
+        #expect(TerminalLocale(environment: [:]).glyphs == .ascii)
+        #expect(TerminalLocale(environment: ["LANG": "C", "LC_ALL": "en_GB.UTF-8"]).glyphs == .unicode)
+    }
+
+    @Test func asciiCutsEndWithThreeDots() {
+        #expect(TerminalText.truncate("abcdefgh", toWidth: 5, glyphs: .ascii) == "ab...")
+        #expect(TerminalText.truncate("abcdefgh", toWidth: 2, glyphs: .ascii) == "..")
+        #expect(TerminalText.truncate("abc", toWidth: 3, glyphs: .ascii) == "abc")
+        #expect(TerminalText.tail("abcdefgh", toWidth: 5, glyphs: .ascii) == "...gh")
+        #expect(TerminalText.truncate("abcdefgh", toWidth: 5) == "abcd…")
+    }
+
+    /// A name cut in the middle keeps its start and its end (the numbers
+    /// and the extension), to exactly the width.
+    @Test func middleCutsKeepBothEnds() {
+        #expect(TerminalText.middle("IMG_20240412_101010.jpg", toWidth: 17) == "IMG_2024…1010.jpg")
+        #expect(TerminalText.middle("IMG_20240412_101010.jpg", toWidth: 17, glyphs: .ascii) == "IMG_202...010.jpg")
+        #expect(TerminalText.middle("short.jpg", toWidth: 17) == "short.jpg")
+        #expect(TerminalText.middle("写真写真写真写真.jpg", toWidth: 11) == "写真写….jpg")
+        #expect(TerminalText.middle("abcdef", toWidth: 4, glyphs: .ascii) == "a...")
+        #expect(TerminalText.middle("abcdef", toWidth: 0) == "")
+    }
 }

@@ -72,6 +72,20 @@ import Testing
         #expect(badSize.errLines.first == #"pxview: --size must be one of: preview, web, large (got "huge")"#)
     }
 
+    /// A name as long as the file system allows (255 bytes) saves: the
+    /// temporary file beside it has a short name of its own.
+    @Test func saveToTheLongestNameTheFileSystemAllows() throws {
+        let sandbox = try CLISandbox()
+        let pixabay = try CLIPixabay.standard()
+        let name = String(repeating: "n", count: 251) + ".jpg"
+        try FileManager.default.createDirectory(atPath: sandbox.workDirectory + "/dir", withIntermediateDirectories: false)
+        let saved = try sandbox.run(["save", "101", "--out", "dir/" + name] + pixabay.options)
+        #expect(saved.err == "")
+        #expect(saved.status == 0)
+        #expect(contents(sandbox.workDirectory + "/dir/" + name) == (try catalogFile("web/cat.jpg")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.workDirectory + "/dir") == [name])
+    }
+
     /// Each way a download can fail leaves the directory as it was.
     @Test(arguments: ["500", "truncated", "html"])
     func aFailedDownloadLeavesNothingBehind(failure: String) throws {
@@ -158,5 +172,20 @@ import Testing
         #expect(try save(jpeg, hit, "#42").hasPrefix("saved pixabay-42-3.jpg"))
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(names == ["pixabay-42-2.jpg", "pixabay-42-3.jpg", "pixabay-42.jpg"])
+    }
+
+    /// A local file of the longest name saves as `pxview-NAME…` cut to fit,
+    /// numbered copies too.
+    @Test func aLongFileNameIsCutToFit() throws {
+        let directory = try TemporaryDirectory()
+        let save = ExplorerSetup.saveAction(in: directory.path)
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]
+        let title = String(repeating: "é", count: 125) + "x.jpeg"  // 256 bytes: é is two
+        #expect(try save(jpeg, nil, title).hasPrefix("saved pxview-"))
+        #expect(try save(jpeg, nil, title).contains("-2.jpg ("))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        // 247 bytes of stem leave room for "-999.jpg".
+        let stem = "pxview-" + String(repeating: "é", count: 120)
+        #expect(names == [stem + "-2.jpg", stem + ".jpg"])
     }
 }

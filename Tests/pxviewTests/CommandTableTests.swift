@@ -23,6 +23,10 @@ import Testing
         #expect(Commands.named("") == nil && Commands.named("frobnicate") == nil)
     }
 
+    @Test func theRootHelpSaysWhatACLocaleGets() {
+        #expect(Commands.root.spec.helpText.contains("\nIn a C locale (LANG=C) the grid and the viewer draw in ASCII alone.\n"))
+    }
+
     /// The list in `pxview --help` is made from the table, aligned as it always was.
     @Test func theRootHelpListsTheTable() {
         #expect(

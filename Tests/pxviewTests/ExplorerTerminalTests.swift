@@ -203,7 +203,7 @@ final class PseudoTerminalSession: @unchecked Sendable {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pxview-pty-\(getpid())").path
         return [
             "PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "HOME": scratch,
-            "XDG_DATA_HOME": scratch + "/data", "XDG_CACHE_HOME": scratch + "/cache",
+            "XDG_DATA_HOME": scratch + "/data", "XDG_CACHE_HOME": scratch + "/cache", "LANG": "C.UTF-8",
         ]
     }
 

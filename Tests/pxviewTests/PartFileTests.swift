@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import pxview
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -62,17 +64,19 @@ import Testing
         gone.executableURL = URL(fileURLWithPath: "/bin/true")
         try gone.run()
         gone.waitUntilExit()
-        let stale = ".pixabay-101.jpg.part-\(gone.processIdentifier)-12345"
-        let alive = ".pixabay-102.jpg.part-\(getpid())-777"  // this test runner is alive
+        // Both forms: the short one of now, and `.NAME.part-…` of before.
+        let stale = String(decoding: AtomicFile.temporaryName(pid: gone.processIdentifier, random: 12345), as: UTF8.self)
+        let staleOld = ".pixabay-101.jpg.part-\(gone.processIdentifier)-12345"
+        let alive = String(decoding: AtomicFile.temporaryName(random: 777), as: UTF8.self)  // this test runner is alive
         let unrelated = ".notes.part-abc"
-        for name in [stale, alive, unrelated] {
+        for name in [stale, staleOld, alive, unrelated] {
             FileManager.default.createFile(atPath: sandbox.workDirectory + "/" + name, contents: Data([1, 2, 3]))
         }
         let pixabay = try CLIPixabay.standard()
         let saved = try sandbox.run(["save", "101"] + pixabay.options)
         #expect(saved.status == 0)
         let files = sandbox.workFiles()
-        #expect(!files.contains(stale))
+        #expect(!files.contains(stale) && !files.contains(staleOld))
         #expect(files.contains(alive) && files.contains(unrelated))
         #expect(files.contains("pixabay-101.jpg"))
     }
