@@ -100,6 +100,16 @@ struct ByteWriter: ~Copyable {
         count &+= digits
     }
 
+    /// Appends `a;b;c`: a colour's three numbers (sixel registers, SGR colours).
+    @inline(__always)
+    mutating func appendDecimals(_ a: Int, _ b: Int, _ c: Int) {
+        appendDecimal(a)
+        append(UInt8(ascii: ";"))
+        appendDecimal(b)
+        append(UInt8(ascii: ";"))
+        appendDecimal(c)
+    }
+
     /// The bytes written so far, copied out; the writer is consumed.
     consuming func finish() -> [UInt8] {
         [UInt8](UnsafeBufferPointer(start: buffer, count: count))

@@ -103,15 +103,18 @@ public struct ImageRenderer: Sendable {
             centerX: settings.centerX, centerY: settings.centerY)
     }
 
-    /// The visible part of `image` through `viewport`, resampled.
-    public func pixels(_ image: RGBAImage, viewport: Viewport) -> RGBAImage {
-        resampler.resample(image, from: viewport.sourceRect(inImageOf: image.size), to: viewport.outputSize)
+    /// The visible part of `image` through `viewport`, resampled; at the
+    /// size `screen` draws a picture at the cursor (`ScreenGeometry.inlineSize`).
+    public func pixels(_ image: RGBAImage, viewport: Viewport, screen: ScreenGeometry? = nil) -> RGBAImage {
+        resampler.resample(
+            image, from: viewport.sourceRect(inImageOf: image.size),
+            to: screen?.inlineSize(viewport.outputSize) ?? viewport.outputSize)
     }
 
     /// Draws the visible part of `image` through `viewport` at the cursor.
     public func render(_ image: RGBAImage, viewport: Viewport, backend: any GraphicsBackend, imageID: UInt32 = 1)
         -> InlinePicture
     {
-        backend.inline(pixels(image, viewport: viewport), imageID: imageID)
+        backend.inline(pixels(image, viewport: viewport, screen: backend.screen), imageID: imageID)
     }
 }

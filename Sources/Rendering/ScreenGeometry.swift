@@ -14,12 +14,32 @@ public struct ScreenGeometry: Equatable, Sendable {
     public var unitsPerCell: PixelSize
     /// The largest picture the terminal shows, in units (sixel: XTSMGRAPHICS).
     public var pictureLimit: PixelSize?
+    /// Pictures drawn at the cursor are whole cells (text pictures): see `inlineSize`.
+    public var wholeCells: Bool
 
-    public init(windowCells: PixelSize, cellPixels: PixelSize, unitsPerCell: PixelSize, pictureLimit: PixelSize? = nil) {
+    public init(
+        windowCells: PixelSize, cellPixels: PixelSize, unitsPerCell: PixelSize, pictureLimit: PixelSize? = nil,
+        wholeCells: Bool = false
+    ) {
         self.windowCells = PixelSize(width: max(1, windowCells.width), height: max(1, windowCells.height))
         self.cellPixels = PixelSize(width: max(1, cellPixels.width), height: max(1, cellPixels.height))
         self.unitsPerCell = PixelSize(width: max(1, unitsPerCell.width), height: max(1, unitsPerCell.height))
         self.pictureLimit = pictureLimit.flatMap { $0.isEmpty ? nil : $0 }
+        self.wholeCells = wholeCells
+    }
+
+    /// The size a picture of `output` units is drawn at the cursor: itself,
+    /// or for text pictures each side rounded to whole cells (at least one),
+    /// stretching the picture by at most half a cell each way, as chafa
+    /// does. A text picture's last row or column only part covered shows
+    /// the terminal's background beside a glyph of the nearest eighth: in
+    /// xterm the raindrop photo in 96x36 cells with a half-inked last row
+    /// measured 0.8629 SSIM against the source (chafa's whole rows 0.8813);
+    /// rounded to whole rows, 0.8828.
+    public func inlineSize(_ output: PixelSize) -> PixelSize {
+        guard wholeCells else { return output }
+        func rounded(_ value: Int, _ unit: Int) -> Int { max(1, (value + unit / 2) / unit) * unit }
+        return PixelSize(width: rounded(output.width, unitsPerCell.width), height: rounded(output.height, unitsPerCell.height))
     }
 
     /// The box for a picture covering `cells`, in units, capped by

@@ -42,7 +42,9 @@ enum Preview {
             environment: environment, ttyFD: ttyFD, memory: TerminalMemory(environment: environment, ttyFD: ttyFD))
         let geometry = DisplayGeometry(
             capabilities: report.capabilities, window: windowSize(fd: ttyFD), cellSizeOverride: view.cellSize)
-        let display = Display.decide(choice: view.protocolChoice, report: report, geometry: geometry, background: view.background)
+        let display = Display.decide(
+            choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
+            sextants: view.sextants)
         return (display, report)
     }
 
@@ -77,7 +79,7 @@ enum Preview {
                     maxPixels: view.maxPixels)
                 let viewport = renderer.viewport(
                     for: decoded.fullSize, settings: view.settings, box: unitBox, screen: backend.screen)
-                let pixels = renderer.pixels(decoded.image, viewport: viewport)
+                let pixels = renderer.pixels(decoded.image, viewport: viewport, screen: backend.screen)
                 let picture = backend.inline(pixels, imageID: PreviewPlacement.kittyImageID)
                 try writer.write(
                     PreviewPlacement.bytes(of: picture, in: usable, alignment: alignment, method: display.method))

@@ -107,7 +107,7 @@ enum Show: PXCommand {
                     play(decoded, plays: plays ?? decoded.loopCount, viewport: viewport, screen: screen, imageID: imageID)
                     return ExitCode.success
                 }
-                pixels = renderer.pixels(decoded.image, viewport: viewport)
+                pixels = renderer.pixels(decoded.image, viewport: viewport, screen: screen.backend.screen)
             }
             // The backend leaves the cursor on a fresh line below the picture, where the prompt goes.
             screen.draw(screen.backend.inline(pixels, imageID: imageID).bytes)
@@ -125,7 +125,7 @@ enum Show: PXCommand {
         let renderer = ImageRenderer()
         var player = InlineAnimation(
             delays: decoded.frames.map(\.playbackDelayMs), plays: plays, backend: screen.backend, imageID: imageID
-        ) { renderer.pixels(decoded.frames[$0].image, viewport: viewport) }
+        ) { renderer.pixels(decoded.frames[$0].image, viewport: viewport, screen: screen.backend.screen) }
         let keys = Output.isTerminal(0) ? try? TerminalSession(inputFD: 0, outputFD: 1, options: .rawModeOnly) : nil
         defer { keys?.restore() }
         _ = player.play(keys: keys == nil ? nil : 0) { screen.draw($0) }
@@ -193,6 +193,9 @@ struct ViewOptions {
     var settings: ViewSettings
     var maxPixels: Int
     var background: BackgroundChoice
+    /// `PXVIEW_SEXTANTS`: 1 lets text pictures use sextants, 0 never; unset,
+    /// the terminal decides (`TerminalTraits.drawsSextants`).
+    var sextants: Bool?
 
     /// Reads the flags in this order, so the first bad one is the one reported.
     /// Commands without the view options (`pxview`, `search -i`) get their defaults.
@@ -222,6 +225,9 @@ struct ViewOptions {
         self.settings = settings
         maxPixels = try parsed.value(ViewOption.maxPixels) ?? DecodeOptions.defaultMaxPixels
         background = try parsed.value(ViewOption.background) ?? .auto
+        if let text = environment["PXVIEW_SEXTANTS"], !text.isEmpty {
+            sextants = try ValueParser.choice(text, option: "PXVIEW_SEXTANTS", command: parsed.command, as: OnOff.self) == .on
+        }
     }
 }
 
@@ -307,7 +313,8 @@ struct Screen {
         let geometry = DisplayGeometry(
             capabilities: report.capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
         let display = Display.decide(
-            choice: view.protocolChoice, report: report, geometry: geometry, background: view.background)
+            choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
+            sextants: view.sextants)
         if display.method == .kitty {
             // What a killed pxview left for kitty goes, beside the start-up
             // work and at most once an hour (only kitty runs make such objects).
