@@ -3,10 +3,10 @@
 
 usage: picture-ssim.py SHOT SOURCE [--cell WxH] [--origin X,Y] [--rgb] [--json]
 
-The picture's box is found as the rows and columns of the screenshot where
-most pixels differ from the window's background (the most common colour of
-the screenshot's border), so a cursor cell or a prompt beside it does not
-count; with --cell and --origin the box is snapped outwards to whole cells.
+The picture's box is found as the rows and columns of the screenshot with
+at least 30 % as many pixels unlike the window's background (the most
+common colour of the screenshot's border) as the fullest row or column, so
+a cursor cell or a prompt beside it does not count; with --cell and --origin the box is snapped outwards to whole cells.
 The source is resized (Lanczos) to exactly that box and SSIM is computed on
 luma (ITU-R 601, as PIL's 'L'), Gaussian window sigma 1.5 (11x11), the
 constants of Wang et al. 2004 (K1 0.01, K2 0.03, L 255): the usual
@@ -45,10 +45,12 @@ def find_box(shot, share=0.3):
     vals, counts = np.unique(edge.reshape(-1, 3), axis=0, return_counts=True)
     bg = vals[counts.argmax()].astype(np.int32)
     diff = np.abs(shot.astype(np.int32) - bg).sum(axis=2) > 24
-    rows = np.where(diff.mean(axis=1) > share)[0]
-    if rows.size == 0:
+    per_row = diff.sum(axis=1)
+    if per_row.max() == 0:
         return None
-    cols = np.where(diff[rows[0]:rows[-1] + 1].mean(axis=0) > share)[0]
+    rows = np.where(per_row > share * per_row.max())[0]
+    per_column = diff[rows[0]:rows[-1] + 1].sum(axis=0)
+    cols = np.where(per_column > share * per_column.max())[0]
     return int(cols[0]), int(rows[0]), int(cols[-1] + 1), int(rows[-1] + 1)
 
 

@@ -14,8 +14,13 @@ import Plumbing
 ///   quadrants, sextants...) and two colours that leave the least squared
 ///   error, the colours being each side's mean; a space on the mean colour
 ///   when no split beats it or both sides round to the same colour;
-/// - some transparent: the glyph whose ink best covers the opaque samples,
-///   in their mean colour, on the terminal's default background (`ESC[49m`);
+/// - some transparent: the glyph whose ink best covers the opaque samples
+///   in their mean colour on the terminal's default background (`ESC[49m`),
+///   or, in reverse video (`ESC[7m`), whose ink best covers the transparent
+///   ones, drawn in the default background over the opaque samples' colour:
+///   whichever leaves the cell's top edge to the cell's background (xterm's
+///   seam, `BlockGlyph.topInk`), so a picture's last row, 7/8 opaque, is
+///   `▁` in reverse, not `█` with a line of the terminal's background on top;
 /// - none opaque: a space on the default background.
 ///
 /// Colour codes are written only when a colour changes along a line, both
@@ -83,19 +88,32 @@ public struct TextPictureEncoder: Sendable {
             case .positioned(let top, let left):
                 out.append(TerminalCommand.moveTo(row: max(1, top) + row, column: max(1, left)))
             }
-            // Per cell at most one `CSI 38;2;255;255;255;48;2;255;255;255m`
-            // (36 bytes) and a 4-byte glyph.
-            out.ensureSpare(columns * 40)
+            // Per cell at most one `CSI 27;38;2;255;255;255;48;2;255;255;255m`
+            // (39 bytes) and a 4-byte glyph.
+            out.ensureSpare(columns * 43)
             var foreground = CellColor.terminalDefault
             var background = CellColor.terminalDefault
+            var inverse = false
             for column in 0..<columns {
                 let choice = chooser.choose(source, left: column * repertoire.columns, top: row * repertoire.rows)
-                let wantedBackground = choice.background.map(CellColor.rgb) ?? .terminalDefault
-                // A space shows no foreground: whatever is set may stay.
-                let wantedForeground = choice.foreground.map(CellColor.rgb) ?? foreground
+                // Reverse video draws the ink in the background colour and
+                // the rest in the foreground colour.
+                var wantedInverse = false
+                var wantedForeground = foreground  // a space shows none: whatever is set may stay
+                var wantedBackground = CellColor(choice.paper)
+                switch choice.ink {
+                case nil: break
+                case .color(let color)?: wantedForeground = .rgb(color)
+                case .terminalBackground?:
+                    wantedInverse = true
+                    wantedForeground = wantedBackground
+                    wantedBackground = .terminalDefault
+                }
                 CellColor.appendSGR(
+                    inverse: wantedInverse == inverse ? nil : wantedInverse,
                     foreground: wantedForeground == foreground ? nil : wantedForeground,
                     background: wantedBackground == background ? nil : wantedBackground, to: &out)
+                inverse = wantedInverse
                 foreground = wantedForeground
                 background = wantedBackground
                 let glyph = table.utf8[choice.glyph]
@@ -110,15 +128,35 @@ public struct TextPictureEncoder: Sendable {
         case terminalDefault
         case rgb(RGB)
 
-        /// One `CSI ... m` for whichever of the two is given (within the
-        /// row's spare room).
-        static func appendSGR(foreground: CellColor?, background: CellColor?, to out: inout ByteWriter) {
-            guard foreground != nil || background != nil else { return }
+        init(_ paint: CellPaint) {
+            switch paint {
+            case .terminalBackground: self = .terminalDefault
+            case .color(let color): self = .rgb(color)
+            }
+        }
+
+        /// One `CSI ... m` for whichever of the three is given (within the
+        /// row's spare room): reverse video on (`7`) or off (`27`), the colours.
+        static func appendSGR(inverse: Bool?, foreground: CellColor?, background: CellColor?, to out: inout ByteWriter) {
+            guard inverse != nil || foreground != nil || background != nil else { return }
             out.append(0x1B)
             out.append(UInt8(ascii: "["))
-            if let foreground { foreground.appendParameters(isForeground: true, to: &out) }
+            var first = true
+            func separate(_ out: inout ByteWriter) {
+                if !first { out.append(UInt8(ascii: ";")) }
+                first = false
+            }
+            if let inverse {
+                separate(&out)
+                if !inverse { out.append(UInt8(ascii: "2")) }
+                out.append(UInt8(ascii: "7"))
+            }
+            if let foreground {
+                separate(&out)
+                foreground.appendParameters(isForeground: true, to: &out)
+            }
             if let background {
-                if foreground != nil { out.append(UInt8(ascii: ";")) }
+                separate(&out)
                 background.appendParameters(isForeground: false, to: &out)
             }
             out.append(UInt8(ascii: "m"))
@@ -138,17 +176,24 @@ public struct TextPictureEncoder: Sendable {
     }
 }
 
-/// What one cell shows: a glyph of the repertoire, its ink colour (nil for
-/// a space, which shows none) and the background (nil: the terminal's own).
+/// A colour in a cell: the terminal's own background, or one of the picture's.
+public enum CellPaint: Equatable, Sendable {
+    case terminalBackground
+    case color(RGB)
+}
+
+/// What one cell shows: a glyph of the repertoire, its ink (nil for a
+/// space, which shows none) and the rest of the cell (`paper`). Ink in the
+/// terminal's background goes out in reverse video, on paper of a colour.
 public struct CellChoice: Equatable, Sendable {
     public var glyph: Int
-    public var foreground: RGB?
-    public var background: RGB?
+    public var ink: CellPaint?
+    public var paper: CellPaint
 
-    public init(glyph: Int, foreground: RGB?, background: RGB?) {
+    public init(glyph: Int, ink: CellPaint?, paper: CellPaint) {
         self.glyph = glyph
-        self.foreground = foreground
-        self.background = background
+        self.ink = ink
+        self.paper = paper
     }
 }
 
@@ -237,14 +282,14 @@ private struct CellChooser: ~Copyable {
                 bestSum = sum
             }
         }
-        guard bestPartition >= 0 else { return CellChoice(glyph: 0, foreground: nil, background: Self.rgb(total / count)) }
+        guard bestPartition >= 0 else { return CellChoice(glyph: 0, ink: nil, paper: .color(Self.rgb(total / count))) }
         let entry = table.entries[bestPartition]
         let colorA = Self.rgb(bestSum * entry.inverseAreaA)
         let colorB = Self.rgb((total - bestSum) * entry.inverseAreaB)
-        if colorA == colorB { return CellChoice(glyph: 0, foreground: nil, background: colorA) }
+        if colorA == colorB { return CellChoice(glyph: 0, ink: nil, paper: .color(colorA)) }
         return entry.inksA
-            ? CellChoice(glyph: entry.glyph, foreground: colorA, background: colorB)
-            : CellChoice(glyph: entry.glyph, foreground: colorB, background: colorA)
+            ? CellChoice(glyph: entry.glyph, ink: .color(colorA), paper: .color(colorB))
+            : CellChoice(glyph: entry.glyph, ink: .color(colorB), paper: .color(colorA))
     }
 
     /// The opaque samples (alpha at least 128) of the cell at (`left`,
@@ -265,27 +310,39 @@ private struct CellChooser: ~Copyable {
         return (opaque, sum)
     }
 
-    /// Opaque everywhere: what the cell is drawn as from its sums. Else
-    /// the glyph whose ink differs from the opaque samples in the fewest
-    /// samples (the first such), in their mean colour over the terminal's
-    /// background; none opaque: a space on it.
+    /// A cell with transparent samples: the glyph (or a space) whose ink,
+    /// in the opaque samples' mean colour on the terminal's background, or
+    /// in reverse video, in the terminal's background on that colour,
+    /// differs from the opaque samples in the fewest samples; of those, the
+    /// one with the least ink on the top edge (`BlockGlyph.topInk`), then
+    /// not reversed (fewer bytes), then the first. None opaque: a space on
+    /// the terminal's background.
     private func chooseOverTransparency(_ samples: (opaque: UInt64, sum: SIMD4<Float>)) -> CellChoice {
         let (opaque, sum) = samples
-        if opaque == 0 { return CellChoice(glyph: 0, foreground: nil, background: nil) }
-        if opaque == allSamples {
-            return CellChoice(glyph: 0, foreground: nil, background: Self.rgb(sum / Float(opaque.nonzeroBitCount)))
+        if opaque == 0 { return CellChoice(glyph: 0, ink: nil, paper: .terminalBackground) }
+        let color = CellPaint.color(Self.rgb(sum / Float(opaque.nonzeroBitCount)))
+        // A space: on the terminal's background, or on the colour.
+        var best = CellChoice(glyph: 0, ink: nil, paper: .terminalBackground)
+        var bestKey = (differing: opaque.nonzeroBitCount, topInk: 0, reversed: 0)
+        let onColor = (differing: (opaque ^ allSamples).nonzeroBitCount, topInk: 0, reversed: 0)
+        if onColor < bestKey {
+            best = CellChoice(glyph: 0, ink: nil, paper: color)
+            bestKey = onColor
         }
-        var bestGlyph = 0
-        var fewest = Int.max
-        for (glyph, mask) in repertoire.masks.enumerated() {
-            let differing = (mask ^ opaque).nonzeroBitCount
-            if differing < fewest {
-                fewest = differing
-                bestGlyph = glyph
+        for (glyph, mask) in repertoire.masks.enumerated() where mask != 0 && mask != allSamples {
+            let topInk = repertoire.glyphs[glyph].topInk
+            let inked = (differing: (mask ^ opaque).nonzeroBitCount, topInk: topInk, reversed: 0)
+            if inked < bestKey {
+                best = CellChoice(glyph: glyph, ink: color, paper: .terminalBackground)
+                bestKey = inked
+            }
+            let reversed = (differing: (mask ^ opaque ^ allSamples).nonzeroBitCount, topInk: topInk, reversed: 1)
+            if reversed < bestKey {
+                best = CellChoice(glyph: glyph, ink: .terminalBackground, paper: color)
+                bestKey = reversed
             }
         }
-        if repertoire.masks[bestGlyph] == 0 { return CellChoice(glyph: bestGlyph, foreground: nil, background: nil) }
-        return CellChoice(glyph: bestGlyph, foreground: Self.rgb(sum / Float(opaque.nonzeroBitCount)), background: nil)
+        return best
     }
 
     private static func rgb(_ value: SIMD4<Float>) -> RGB {

@@ -30,15 +30,23 @@ private func rgb(_ color: RGBA) -> RGB { RGB(r: color.r, g: color.g, b: color.b)
 @Suite struct GlyphChooserTests {
     let blocks = GlyphRepertoire.blocks
 
-    /// The glyph, ink and background chosen for a cell.
-    private func choice(_ cell: RGBAImage, in repertoire: GlyphRepertoire = .blocks) -> (Character, RGB?, RGB?) {
+    /// The glyph, its ink and the rest of the cell chosen for a cell, as
+    /// `▄ 0,0,0 on 255,255,255` (`terminal`: the terminal's background).
+    private func choice(_ cell: RGBAImage, in repertoire: GlyphRepertoire = .blocks) -> String {
         let choice = repertoire.choose(cell)
-        return (Character(repertoire.glyphs[choice.glyph].scalar), choice.foreground, choice.background)
+        func name(_ paint: CellPaint) -> String {
+            switch paint {
+            case .terminalBackground: return "terminal"
+            case .color(let color): return "\(color.r),\(color.g),\(color.b)"
+            }
+        }
+        let glyph = Character(repertoire.glyphs[choice.glyph].scalar)
+        return "\(glyph) " + (choice.ink.map { name($0) + " on " } ?? "") + name(choice.paper)
     }
 
     @Test func aFlatCellIsASpaceOnItsColour() {
         let flat = RGBAImage(width: 8, height: 8, fill: RGBA(r: 128, g: 128, b: 128))
-        #expect(choice(flat) == (" ", nil, RGB(r: 128, g: 128, b: 128)))
+        #expect(choice(flat) == "  128,128,128")
     }
 
     /// Lower eighths for horizontal edges, with the upper colour as
@@ -47,34 +55,34 @@ private func rgb(_ color: RGBA) -> RGB { RGB(r: color.r, g: color.g, b: color.b)
     @Test func horizontalEdgesAreLowerEighths() {
         let upperHalf = cell(
             Array(repeating: "########", count: 4) + Array(repeating: "........", count: 4), ink: white, paper: black)
-        #expect(choice(upperHalf) == ("▄", rgb(black), rgb(white)))
+        #expect(choice(upperHalf) == "▄ 0,0,0 on 255,255,255")
         let lowerThree = cell(
             Array(repeating: "........", count: 5) + Array(repeating: "########", count: 3), ink: TestImages.red,
             paper: TestImages.blue)
-        #expect(choice(lowerThree) == ("▃", rgb(TestImages.red), rgb(TestImages.blue)))
+        #expect(choice(lowerThree) == "▃ 255,0,0 on 0,0,255")
         let upperOne = cell(["########"] + Array(repeating: "........", count: 7), ink: TestImages.green, paper: TestImages.blue)
-        #expect(choice(upperOne) == ("▇", rgb(TestImages.blue), rgb(TestImages.green)))
+        #expect(choice(upperOne) == "▇ 0,0,255 on 0,255,0")
     }
 
     @Test func verticalEdgesAreLeftEighths() {
         let leftTwo = cell(Array(repeating: "##......", count: 8), ink: TestImages.green, paper: black)
-        #expect(choice(leftTwo) == ("▎", rgb(TestImages.green), rgb(black)))
+        #expect(choice(leftTwo) == "▎ 0,255,0 on 0,0,0")
         // Both ▉ and ▕ ink the top edge: ▕ leaves the less of it to a seam.
         let rightOne = cell(Array(repeating: ".......#", count: 8), ink: TestImages.green, paper: black)
-        #expect(choice(rightOne) == ("▕", rgb(TestImages.green), rgb(black)))
+        #expect(choice(rightOne) == "▕ 0,255,0 on 0,0,0")
     }
 
     @Test func cornersAreQuadrants() {
         let lowerLeft = cell(
             Array(repeating: "........", count: 4) + Array(repeating: "####....", count: 4), ink: white, paper: black)
-        #expect(choice(lowerLeft) == ("▖", rgb(white), rgb(black)))
+        #expect(choice(lowerLeft) == "▖ 255,255,255 on 0,0,0")
         // Both of the pair touch the top: the smaller ink.
         let upperRight = cell(
             Array(repeating: "....####", count: 4) + Array(repeating: "........", count: 4), ink: white, paper: black)
-        #expect(choice(upperRight) == ("▝", rgb(white), rgb(black)))
+        #expect(choice(upperRight) == "▝ 255,255,255 on 0,0,0")
         let diagonal = cell(
             Array(repeating: "....####", count: 4) + Array(repeating: "####....", count: 4), ink: white, paper: black)
-        #expect(choice(diagonal) == ("▚", rgb(black), rgb(white)))
+        #expect(choice(diagonal) == "▚ 0,0,0 on 255,255,255")
     }
 
     /// The split and colours with the least squared error, not the first
@@ -87,21 +95,30 @@ private func rgb(_ color: RGBA) -> RGB { RGB(r: color.r, g: color.g, b: color.b)
             image[x, 7] = RGBA(r: 30, g: 30, b: 30)
             image[x, 5] = RGBA(r: 190, g: 190, b: 190)
         }
-        #expect(choice(image) == ("▂", RGB(r: 25, g: 25, b: 25), RGB(r: 198, g: 198, b: 198)))
+        #expect(choice(image) == "▂ 25,25,25 on 198,198,198")
     }
 
     @Test func transparentSamplesShowTheTerminalsBackground() {
         let lower = cell(
             Array(repeating: "        ", count: 5) + Array(repeating: "########", count: 3), ink: TestImages.red, paper: black)
-        #expect(choice(lower) == ("▃", rgb(TestImages.red), nil))
+        #expect(choice(lower) == "▃ 255,0,0 on terminal")
         let upper = cell(
             Array(repeating: "########", count: 4) + Array(repeating: "        ", count: 4), ink: TestImages.red, paper: black)
-        #expect(choice(upper) == ("▀", rgb(TestImages.red), nil))
+        // Opaque along the top: reverse video, the ink (▄) in the terminal's
+        // background on red, so the top edge is the cell's background (▀
+        // would leave xterm's seam, in the terminal's background, across red).
+        #expect(choice(upper) == "▄ terminal on 255,0,0")
         let right = cell(Array(repeating: "    ####", count: 8), ink: TestImages.red, paper: black)
-        #expect(choice(right) == ("▐", rgb(TestImages.red), nil))
-        #expect(choice(RGBAImage(width: 8, height: 8)) == (" ", nil, nil))
+        #expect(choice(right) == "▐ 255,0,0 on terminal")
+        #expect(choice(RGBAImage(width: 8, height: 8)) == "  terminal")
+        // A picture's last row 7/8 covered and its last column: the cell's
+        // background on top, the ink in the terminal's background.
+        let lastRow = cell(Array(repeating: "########", count: 7) + ["        "], ink: TestImages.red, paper: black)
+        #expect(choice(lastRow) == "▁ terminal on 255,0,0")
+        let lastColumn = cell(Array(repeating: "####### ", count: 8), ink: TestImages.red, paper: black)
+        #expect(choice(lastColumn) == "▕ terminal on 255,0,0")
         // A cell past the image's edge: its missing samples are transparent.
-        #expect(choice(RGBAImage(width: 4, height: 8, fill: TestImages.blue)) == ("▌", rgb(TestImages.blue), nil))
+        #expect(choice(RGBAImage(width: 4, height: 8, fill: TestImages.blue)) == "▌ 0,0,255 on terminal")
     }
 
     /// Sextants' thirds fall inside samples (2⅔ rows of 8): each sample
@@ -113,27 +130,27 @@ private func rgb(_ color: RGBA) -> RGB { RGB(r: color.r, g: color.g, b: color.b)
             paper: TestImages.blue)
         // U+1FB00 BLOCK SEXTANT-1 (not ▘, a quarter): rows 0-2⅔ all red; the
         // rest holds ⅓ of a red row of 4 samples in 53⅓: (6, 0, 249).
-        #expect(choice(upperLeft, in: .sextants) == ("\u{1FB00}", rgb(TestImages.red), RGB(r: 6, g: 0, b: 249)))
+        #expect(choice(upperLeft, in: .sextants) == "\u{1FB00} 255,0,0 on 6,0,249")
         // Without sextants: the upper left quarter, 3 red rows and a blue one.
-        #expect(choice(upperLeft) == ("▘", RGB(r: 191, g: 0, b: 64), rgb(TestImages.blue)))
+        #expect(choice(upperLeft) == "▘ 191,0,64 on 0,0,255")
         let middleLeft = cell(
             Array(repeating: "........", count: 3) + Array(repeating: "####....", count: 2)
                 + Array(repeating: "........", count: 3),
             ink: TestImages.red, paper: TestImages.blue)
         // U+1FB03 BLOCK SEXTANT-3: rows 2⅔-5⅓ hold 2 red rows and ⅔ of a blue one.
-        #expect(choice(middleLeft, in: .sextants) == ("\u{1FB03}", RGB(r: 191, g: 0, b: 64), rgb(TestImages.blue)))
-        #expect(choice(middleLeft).0 != "\u{1FB03}")
+        #expect(choice(middleLeft, in: .sextants) == "\u{1FB03} 191,0,64 on 0,0,255")
+        #expect(!choice(middleLeft).hasPrefix("\u{1FB03}"))
     }
 
     @Test func halfBlocksAreLowerHalvesWithTheUpperColourBehind() {
         let pair = TestImages.image([[TestImages.red], [TestImages.blue]])
-        #expect(choice(pair, in: .halfBlocks) == ("▄", rgb(TestImages.blue), rgb(TestImages.red)))
+        #expect(choice(pair, in: .halfBlocks) == "▄ 0,0,255 on 255,0,0")
         #expect(
-            choice(TestImages.image([[TestImages.red], [TestImages.red]]), in: .halfBlocks) == (" ", nil, rgb(TestImages.red)))
+            choice(TestImages.image([[TestImages.red], [TestImages.red]]), in: .halfBlocks) == "  255,0,0")
         #expect(
-            choice(TestImages.image([[TestImages.red], [TestImages.clear]]), in: .halfBlocks) == ("▀", rgb(TestImages.red), nil))
+            choice(TestImages.image([[TestImages.red], [TestImages.clear]]), in: .halfBlocks) == "▄ terminal on 255,0,0")
         #expect(
-            choice(TestImages.image([[TestImages.clear], [TestImages.red]]), in: .halfBlocks) == ("▄", rgb(TestImages.red), nil))
+            choice(TestImages.image([[TestImages.clear], [TestImages.red]]), in: .halfBlocks) == "▄ 255,0,0 on terminal")
     }
 
     /// No opaque cell is ever drawn with ink along its whole top edge
@@ -201,7 +218,11 @@ private func rgb(_ color: RGBA) -> RGB { RGB(r: color.r, g: color.g, b: color.b)
                     2 * x + 1 > 2 * rect.x && 2 * x + 1 < 2 * (rect.x + rect.width) && 6 * y + 3 > 2 * rect.y
                         && 6 * y + 3 < 2 * (rect.y + rect.height)
                 }
-                let shown = (inked ? choice.foreground : choice.background) ?? RGB(r: 0, g: 0, b: 0)
+                // Opaque cells only: every paint is a colour.
+                guard case .color(let shown) = (inked ? choice.ink : choice.paper) ?? choice.paper else {
+                    Issue.record("an opaque cell painted with the terminal's background")
+                    return error
+                }
                 let source = cell[x, y]
                 for (a, b) in [(shown.r, source.r), (shown.g, source.g), (shown.b, source.b)] {
                     error += (Double(a) - Double(b)) * (Double(a) - Double(b))
@@ -320,7 +341,7 @@ private func rgb(_ color: RGBA) -> RGB { RGB(r: color.r, g: color.g, b: color.b)
         #expect(
             text == "\u{1B}[0m"
                 + "\u{1B}[38;2;0;0;255;48;2;255;0;0m▄"
-                + "\u{1B}[38;2;0;255;0;49m▀"
+                + "\u{1B}[7;38;2;0;255;0;49m▄"
                 + "\u{1B}[0m")
     }
 
@@ -352,7 +373,7 @@ private func rgb(_ color: RGBA) -> RGB { RGB(r: color.r, g: color.g, b: color.b)
         let image = TestImages.image([[TestImages.green]])
         #expect(
             encoded(image, columns: 1, by: TextPictureEncoder(repertoire: .halfBlocks))
-                == "\u{1B}[0m\u{1B}[38;2;0;255;0m▀\u{1B}[0m")
+                == "\u{1B}[0m\u{1B}[7;38;2;0;255;0m▄\u{1B}[0m")
     }
 
     /// Rows of cells encoded on several cores give the same bytes.
