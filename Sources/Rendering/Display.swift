@@ -103,15 +103,20 @@ public struct Display: Sendable {
     /// placeholders where it has them, else kitty or sixel placed through
     /// passthrough. Without passthrough tmux drops graphics: symbols, and
     /// a hint naming the setting. `sextants` overrides what the terminal
-    /// is known to draw (`PXVIEW_SEXTANTS`).
+    /// is known to draw (`PXVIEW_SEXTANTS`). On the Linux console
+    /// (`linuxConsole`: `TERM=linux`) text is half-blocks: the VGA font's
+    /// 256 characters (code page 437) have `▀ ▄ █ ▌ ▐` but none of the
+    /// eighths or quadrants (console-setup's fonts vary; `--protocol
+    /// symbols` asks for them).
     public static func decide(
         choice: ProtocolChoice, capabilities: TerminalCapabilities?, multiplexer: Multiplexer,
-        geometry: DisplayGeometry, background: BackgroundChoice = .auto, sextants: Bool? = nil
+        geometry: DisplayGeometry, background: BackgroundChoice = .auto, sextants: Bool? = nil, linuxConsole: Bool = false
     ) -> Display {
         let traits = TerminalTraits(version: capabilities?.terminalVersion)
         let blocked = multiplexer.blocksGraphics
         let kittyMethod: DrawingMethod =
             multiplexer.wrapsGraphics && traits.supportsPlaceholders ? .kittyPlaceholders : .kitty
+        let text: DrawingMethod = linuxConsole ? .blocks : .symbols
         let method: DrawingMethod
         switch choice {
         case .sixel: method = .sixel
@@ -120,13 +125,13 @@ public struct Display: Sendable {
         case .blocks: method = .blocks
         case .auto:
             if blocked {
-                method = .symbols
+                method = text
             } else if capabilities?.kittyGraphics == true {
                 method = kittyMethod
             } else if capabilities?.sixel == true {
                 method = .sixel
             } else {
-                method = .symbols
+                method = text
             }
         }
         let hint = blocked && choice != .symbols && choice != .blocks ? Multiplexer.passthroughHint : nil
@@ -143,11 +148,11 @@ public struct Display: Sendable {
     /// the user can fix) why it came to text.
     public static func decide(
         choice: ProtocolChoice, report: ProbeReport, geometry: DisplayGeometry, background: BackgroundChoice = .auto,
-        sextants: Bool? = nil
+        sextants: Bool? = nil, linuxConsole: Bool = false
     ) -> Display {
         var display = decide(
             choice: choice, capabilities: report.capabilities, multiplexer: report.multiplexer, geometry: geometry,
-            background: background, sextants: sextants)
+            background: background, sextants: sextants, linuxConsole: linuxConsole)
         if choice == .auto, display.method.isText {
             display.shortfall = GraphicsShortfall(report: report)
         }

@@ -189,7 +189,8 @@ struct Findings {
                 why = "the terminal draws neither kitty graphics nor sixel"
             }
         }
-        return "\(method) (auto: \(why))"
+        let console = display.method == .blocks ? ", half-blocks: the Linux console's font has no other block characters" : ""
+        return "\(method) (auto: \(why)\(console))"
     }
 
     /// Which characters a `symbols` picture uses, and why.

@@ -44,7 +44,7 @@ enum Preview {
             capabilities: report.capabilities, window: windowSize(fd: ttyFD), cellSizeOverride: view.cellSize)
         let display = Display.decide(
             choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
-            sextants: view.sextants)
+            sextants: view.sextants, linuxConsole: view.linuxConsole)
         return (display, report)
     }
 

@@ -196,6 +196,8 @@ struct ViewOptions {
     /// `PXVIEW_SEXTANTS`: 1 lets text pictures use sextants, 0 never; unset,
     /// the terminal decides (`TerminalTraits.drawsSextants`).
     var sextants: Bool?
+    /// `TERM=linux`: the Linux console, whose font has half-blocks only.
+    var linuxConsole: Bool
 
     /// Reads the flags in this order, so the first bad one is the one reported.
     /// Commands without the view options (`pxview`, `search -i`) get their defaults.
@@ -225,6 +227,7 @@ struct ViewOptions {
         self.settings = settings
         maxPixels = try parsed.value(ViewOption.maxPixels) ?? DecodeOptions.defaultMaxPixels
         background = try parsed.value(ViewOption.background) ?? .auto
+        linuxConsole = environment["TERM"] == "linux"
         if let text = environment["PXVIEW_SEXTANTS"], !text.isEmpty {
             sextants = try ValueParser.choice(text, option: "PXVIEW_SEXTANTS", command: parsed.command, as: OnOff.self) == .on
         }
@@ -314,7 +317,7 @@ struct Screen {
             capabilities: report.capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
         let display = Display.decide(
             choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
-            sextants: view.sextants)
+            sextants: view.sextants, linuxConsole: view.linuxConsole)
         if display.method == .kitty {
             // What a killed pxview left for kitty goes, beside the start-up
             // work and at most once an hour (only kitty runs make such objects).

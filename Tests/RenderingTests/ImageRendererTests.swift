@@ -149,6 +149,12 @@ import Testing
         #expect(decide(.auto, nil).hint == nil)
         #expect(decide(.blocks, kitty).method == .blocks)
         #expect(decide(.symbols, kitty).method == .symbols)
+        // The Linux console's font has half-blocks only.
+        let console = Display.decide(choice: .auto, capabilities: nil, multiplexer: .none, geometry: geometry, linuxConsole: true)
+        #expect(console.method == .blocks)
+        #expect(
+            Display.decide(choice: .symbols, capabilities: nil, multiplexer: .none, geometry: geometry, linuxConsole: true).method
+                == .symbols)
         // tmux without passthrough: text and the hint, whatever was asked.
         #expect(decide(.auto, kitty, .tmux(passthrough: false)).method == .symbols)
         #expect(decide(.auto, kitty, .tmux(passthrough: false)).hint == Multiplexer.passthroughHint)

@@ -320,6 +320,10 @@ extension Array where Element == UInt8 {
                 locale       C.UTF-8 (UTF-8)
 
                 """)
+        let console = try sandbox.run(["doctor"], environment: ["TERM": "linux"])
+        #expect(
+            console.out.contains(
+                "protocol     blocks (auto: no terminal, half-blocks: the Linux console's font has no other block characters)\n"))
         let json = try sandbox.run(["doctor", "--json"], environment: ["LANG": "C"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
         #expect(object["drawing"] as? String == "symbols")
