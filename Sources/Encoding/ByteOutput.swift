@@ -76,7 +76,7 @@ struct ByteWriter: ~Copyable {
 
     /// Appends a non-negative decimal number of at most 20 digits (negative
     /// numbers are written as 0: no terminal parameter here is signed). The
-    /// one decimal writer: sixel registers and runs, half-block colours.
+    /// one decimal writer: sixel registers and runs, text pictures' colours.
     @inline(__always)
     mutating func appendDecimal(_ value: Int) {
         var value = max(0, value)

@@ -48,7 +48,7 @@ public struct ViewerPlan: Equatable, Sendable {
         var left = state.title + star
         if let notice = state.notice { left += " · \(notice.status) (? for why)" }
         if state.showInfo {
-            // Source in full-image pixels (the viewport may count half-block units).
+            // Source in full-image pixels (the viewport may count text units).
             let source = viewport.sourceRect(inImageOf: state.fullSize)
             let visible = "\(Int(source.x)),\(Int(source.y)) \(Int(source.width.rounded()))x\(Int(source.height.rounded()))"
             left += "  \(state.fullSize)  fit \(ViewerState.fitName(viewport.fit))  view \(visible)"
@@ -67,7 +67,7 @@ public struct ViewerPlan: Equatable, Sendable {
 /// Turns viewer plans into terminal bytes, remembering what is already on
 /// screen so each frame writes only what changed. The picture is the
 /// backend's slot 0: kitty uploads once and re-places per zoom or pan,
-/// sixel re-encodes with one palette for the whole visit, half-blocks
+/// sixel re-encodes with one palette for the whole visit, text pictures
 /// redraw; each erases what its last frame covered and this one does not.
 /// An animation's frames are pictures of their own (`PictureKey.frame`):
 /// each is drawn in turn as the state's clock moves on (kitty uploads

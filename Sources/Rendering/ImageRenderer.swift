@@ -27,7 +27,7 @@ public enum DecodeSize {
     public static let thumbnailMaxPixels = 4_000_000
 
     /// For `contain` and `down` the image is fitted into the box, so a box
-    /// `zoom` times larger (in image pixels: half-block units are not
+    /// `zoom` times larger (in image pixels: text units are not
     /// square) tells the decoder how far it may DCT-scale; `cover` and 1:1
     /// need the full resolution.
     public static func options(box: PixelSize, screen: ScreenGeometry, settings: ViewSettings, maxPixels: Int) -> DecodeOptions {

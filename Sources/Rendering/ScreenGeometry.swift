@@ -1,8 +1,8 @@
 import Pixels
 
 /// The window as layouts see it, in the units of the backend that draws:
-/// screen pixels for sixel and kitty, half-block units (one column, half a
-/// row) for blocks. Derived from `DisplayGeometry` by the backend
+/// screen pixels for sixel and kitty, the text pictures' samples (8x8 per
+/// cell for symbols; one column, half a row for blocks). Derived from `DisplayGeometry` by the backend
 /// (`GraphicsBackend.screen`), never measured on its own, so layouts, the
 /// viewer's state and the decode size all agree with what gets drawn.
 public struct ScreenGeometry: Equatable, Sendable {
@@ -58,7 +58,7 @@ public struct ScreenGeometry: Equatable, Sendable {
     }
 
     /// A box given in screen pixels (`--size`), in units: itself for pixel
-    /// backends, whole cells for half-blocks.
+    /// backends, whole cells for text.
     public func unitBox(pixels: PixelSize) -> PixelSize {
         if unitsPerCell == cellPixels { return capped(pixels) }
         return unitBox(
@@ -77,13 +77,14 @@ public struct ScreenGeometry: Equatable, Sendable {
 
     /// How much taller than wide one unit is, relative to a square pixel:
     /// 1 for pixel units; a half-block unit is `cell.width` wide and
-    /// `cell.height / 2` tall, so images are stretched by `2 * w / h`.
+    /// `cell.height / 2` tall, so images are stretched by `2 * w / h`; a
+    /// symbols unit (an eighth of the cell each way) by `w / h`.
     public var unitStretch: Double {
         (Double(cellPixels.width) * Double(unitsPerCell.height))
             / (Double(cellPixels.height) * Double(unitsPerCell.width))
     }
 
-    /// The viewport's notion of an image's size: in half-block units the
+    /// The viewport's notion of an image's size: in text units the
     /// image is stretched vertically by the unit's shape, so a fitted
     /// picture keeps its proportions on screen.
     public func unitImageSize(_ pixels: PixelSize) -> PixelSize {

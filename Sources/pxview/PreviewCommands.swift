@@ -20,7 +20,7 @@ import Terminal
 ///   keystrokes (in lf, `e` from xterm's `XTerm` answer opened vim). The
 ///   protocol comes from `--protocol`/`PXVIEW_PROTOCOL`, an earlier probe of
 ///   the same terminal, tmux, or the environment (`recallTerminal`).
-/// - One write: cursor saved, the box blanked (sixel, half-blocks) or the
+/// - One write: cursor saved, the box blanked (sixel, text) or the
 ///   last preview deleted (kitty), the picture placed row by row, the
 ///   cursor restored, so the host cannot move the cursor in between.
 /// - Never a scroll: a sixel that would touch the last row is one row
@@ -118,14 +118,14 @@ extension ViewOption {
 
 /// `pxview clear [--place COLSxROWS@X,Y]`: takes pxview's preview away and
 /// nothing else: kitty's by the preview's own image id, sixel and
-/// half-blocks by blanking the box (the last preview's when none is given).
+/// text by blanking the box (the last preview's when none is given).
 enum Clear: PXCommand {
     static let spec = CommandSpec(
         name: "clear", abstract: "take pxview's preview picture away (a file manager's cleaner)", arguments: "",
         usage: "pxview clear [--place COLSxROWS@X,Y]",
         summary: """
             Removes the picture 'pxview show --once --place' drew, and nothing else: kitty's by the
-            preview's own image id, sixel and half-blocks by blanking the box (given, or the last
+            preview's own image id, sixel and text by blanking the box (given, or the last
             preview's). Like --place, it writes to the terminal itself and asks it nothing.
             """,
         options: [ViewOption.place] + GlobalOption.all + [CommonOption.help], maxPositionals: 0)
