@@ -76,7 +76,7 @@ struct ByteWriter: ~Copyable {
 
     /// Appends a non-negative decimal number of at most 20 digits (negative
     /// numbers are written as 0: no terminal parameter here is signed). The
-    /// one decimal writer: sixel registers and runs, half-block colours.
+    /// one decimal writer: sixel registers and runs, text pictures' colours.
     @inline(__always)
     mutating func appendDecimal(_ value: Int) {
         var value = max(0, value)
@@ -98,6 +98,16 @@ struct ByteWriter: ~Copyable {
             position &-= 1
         }
         count &+= digits
+    }
+
+    /// Appends `a;b;c`: a colour's three numbers (sixel registers, SGR colours).
+    @inline(__always)
+    mutating func appendDecimals(_ a: Int, _ b: Int, _ c: Int) {
+        appendDecimal(a)
+        append(UInt8(ascii: ";"))
+        appendDecimal(b)
+        append(UInt8(ascii: ";"))
+        appendDecimal(c)
     }
 
     /// The bytes written so far, copied out; the writer is consumed.

@@ -96,11 +96,7 @@ public struct SixelEncoder: Sendable {
         out.append(UInt8(ascii: "#"))
         out.appendDecimal(number)
         out.appendASCII(";2;")
-        out.appendDecimal(percent(color.r))
-        out.append(UInt8(ascii: ";"))
-        out.appendDecimal(percent(color.g))
-        out.append(UInt8(ascii: ";"))
-        out.appendDecimal(percent(color.b))
+        out.appendDecimals(percent(color.r), percent(color.g), percent(color.b))
     }
 
     /// The 0...255 value a terminal shows for a channel sent as `percent(channel)`.

@@ -88,7 +88,7 @@ public struct BrowserState: Equatable, Sendable {
     public var note: String?
     /// A transient message (an error, "added to favourites").
     public var message: String?
-    /// A lasting note about how pictures are drawn (why half-blocks), on
+    /// A lasting note about how pictures are drawn (why text), on
     /// the status line after the position; its fix is in the `?` help.
     public var notice: DisplayNotice?
     /// True for the offline catalog: the status line must not say the photos are Pixabay's.

@@ -56,7 +56,7 @@ final class ExplorerLoop {
         writer = FrameWriter(
             fd: options.outputFD, synchronizedOutput: display.synchronizedOutput, multiplexer: display.multiplexer,
             fenceInputFD: options.inputFD)
-        let drawsThroughTmux = display.method != .blocks && display.multiplexer.passthroughOn
+        let drawsThroughTmux = !display.method.isText && display.multiplexer.passthroughOn
         if drawsThroughTmux, case .tmux = display.multiplexer,
             let tmux = Tmux(environment: ProcessInfo.processInfo.environment)
         {
@@ -69,7 +69,7 @@ final class ExplorerLoop {
         }
     }
 
-    /// Why pictures are half-blocks, when the user can change it.
+    /// Why pictures are text, when the user can change it.
     private var notice: DisplayNotice? {
         display.shortfall.map { DisplayNotice(status: $0.status, fix: $0.fix) }
     }

@@ -14,7 +14,7 @@ import Terminal
 ///
 /// Its rows are made first (so the terminal never scrolls under it), the
 /// cursor saved at its top-left, and every frame drawn there again after
-/// restoring it: sixel and half-blocks draw each frame whole, kitty
+/// restoring it: sixel and text pictures draw each frame whole, kitty
 /// replaces the image under the same id and placement. It ends with the
 /// cursor on the line below the picture, as a drawing of a still does.
 public struct InlineAnimation {

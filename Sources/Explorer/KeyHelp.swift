@@ -58,7 +58,7 @@ public enum KeyHelp {
     }
 }
 
-/// Why pictures are half-blocks where the terminal could do better: a few
+/// Why pictures are text where the terminal could do better: a few
 /// words for the status line and the fix, for the `?` help.
 public struct DisplayNotice: Equatable, Sendable {
     public var status: String

@@ -103,7 +103,7 @@ public struct ViewerPlan: Equatable, Sendable {
 /// Turns viewer plans into terminal bytes, remembering what is already on
 /// screen so each frame writes only what changed. The picture is the
 /// backend's slot 0: kitty uploads once and re-places per zoom or pan,
-/// sixel re-encodes with one palette for the whole visit, half-blocks
+/// sixel re-encodes with one palette for the whole visit, text pictures
 /// redraw; each erases what its last frame covered and this one does not.
 /// An animation's frames are pictures of their own (`PictureKey.frame`):
 /// each is drawn in turn as the state's clock moves on (kitty uploads

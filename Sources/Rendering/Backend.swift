@@ -95,7 +95,7 @@ public struct Picture: Sendable {
 
 /// A picture drawn at the cursor, inline with text (`pxview show`, the
 /// search strip): its lines (one blob for sixel and kitty, one per text row
-/// for half-blocks and placeholders), the cells it covers, and the bytes
+/// for text pictures and placeholders), the cells it covers, and the bytes
 /// that leave the cursor where the next line of text belongs.
 public struct InlinePicture: Sendable {
     public var lines: [[UInt8]]

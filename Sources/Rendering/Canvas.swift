@@ -3,7 +3,7 @@ import Scaling
 
 /// A picture's pixels on whole cells: the cells the output touches, with
 /// the output at its exact place and the rest of those cells transparent.
-/// Sixel, half-blocks and kitty placeholders all draw cell-aligned, so each
+/// Sixel, text pictures and kitty placeholders all draw cell-aligned, so each
 /// draws this canvas; the padding is left unpainted (never black), which
 /// shows the terminal's own background on light and dark themes.
 struct Canvas: Sendable {
@@ -184,7 +184,7 @@ struct Canvas: Sendable {
     }
 }
 
-/// Erasing cells, which removes sixel pixels and half-blocks under them
+/// Erasing cells, which removes sixel pixels and text pictures under them
 /// (ECH: tmux always passes it on, unlike EL on a line it thinks is blank).
 enum CellEraser {
     /// The cells of `old` not in `keep`.

@@ -14,10 +14,18 @@ public struct TerminalTraits: Equatable, Sendable {
     /// 22.12; its `Screen::addPlacement` only drops fully covered pictures).
     /// It also paints unpainted sixel pixels with colour register 0.
     public var isKonsole: Bool
+    /// The terminal draws the sextants (U+1FB00-1FB3B) itself, whatever its
+    /// font: kitty and Konsole (seen: kitty 0.26.5 and Konsole 22.12 drew
+    /// all 60 with DejaVu Sans Mono, which has none of them, where xterm
+    /// 379 drew nothing and mlterm 3.9 empty boxes) and WezTerm (its
+    /// `custom_block_glyphs`, on by default). Elsewhere they depend on the
+    /// font, which no query reveals: `PXVIEW_SEXTANTS=1` turns them on.
+    public var drawsSextants: Bool
 
-    public init(kittyVersion: [Int]? = nil, isKonsole: Bool = false) {
+    public init(kittyVersion: [Int]? = nil, isKonsole: Bool = false, drawsSextants: Bool = false) {
         self.kittyVersion = kittyVersion
         self.isKonsole = isKonsole
+        self.drawsSextants = drawsSextants || kittyVersion != nil || isKonsole
     }
 
     /// From XTVERSION: "kitty(0.26.5)", "Konsole 22.12.3", "XTerm(379)"...
@@ -31,7 +39,7 @@ public struct TerminalTraits: Equatable, Sendable {
             let numbers = version[version.index(version.startIndex, offsetBy: 6)..<close].split(separator: ".")
             kitty = numbers.compactMap { Int($0) }
         }
-        self.init(kittyVersion: kitty, isKonsole: version.hasPrefix("Konsole"))
+        self.init(kittyVersion: kitty, isKonsole: version.hasPrefix("Konsole"), drawsSextants: version.hasPrefix("WezTerm"))
     }
 
     /// Unicode placeholders arrived in kitty 0.28.0; Debian's 0.26.5 prints
@@ -67,12 +75,15 @@ public struct Display: Sendable {
     public var hint: String?
     /// The terminal answers `CSI 16 t`, so it can be asked again after a resize.
     public var reportsCellSize: Bool
-    /// Why half-blocks are drawn where the terminal could do better, when
-    /// the user can change it: said on the status line, fixed in `?` help.
+    /// Why text is drawn where the terminal could do better, when the user
+    /// can change it: said on the status line, fixed in `?` help.
     public var shortfall: GraphicsShortfall?
     /// What text is drawn with: ASCII in a C locale (`TerminalLocale`),
     /// where the text picture is coloured spaces instead of `▀`.
     public var glyphs: Glyphs = .unicode
+    /// Text pictures (`symbols`) may use the sextants: the terminal draws
+    /// them (`TerminalTraits.drawsSextants`) or `PXVIEW_SEXTANTS` says so.
+    public var sextants = false
 
     public init(
         method: DrawingMethod, geometry: DisplayGeometry, multiplexer: Multiplexer = .none,
@@ -89,54 +100,63 @@ public struct Display: Sendable {
         self.hint = hint
     }
 
-    /// kitty > sixel > half-blocks when asked to choose. Inside tmux the
+    /// kitty > sixel > symbols when asked to choose. Inside tmux the
     /// probe went through passthrough (`ProbeQuery.bytes(for:)`), so the
     /// capabilities are the outer terminal's: kitty with Unicode
     /// placeholders where it has them, else kitty or sixel placed through
-    /// passthrough. Without passthrough tmux drops graphics: half-blocks,
-    /// and a hint naming the setting.
+    /// passthrough. Without passthrough tmux drops graphics: symbols, and
+    /// a hint naming the setting. `sextants` overrides what the terminal
+    /// is known to draw (`PXVIEW_SEXTANTS`). On the Linux console
+    /// (`linuxConsole`: `TERM=linux`) text is half-blocks: the VGA font's
+    /// 256 characters (code page 437) have `▀ ▄ █ ▌ ▐` but none of the
+    /// eighths or quadrants (console-setup's fonts vary; `--protocol
+    /// symbols` asks for them).
     public static func decide(
         choice: ProtocolChoice, capabilities: TerminalCapabilities?, multiplexer: Multiplexer,
-        geometry: DisplayGeometry, background: BackgroundChoice = .auto
+        geometry: DisplayGeometry, background: BackgroundChoice = .auto, sextants: Bool? = nil, linuxConsole: Bool = false
     ) -> Display {
         let traits = TerminalTraits(version: capabilities?.terminalVersion)
         let blocked = multiplexer.blocksGraphics
         let kittyMethod: DrawingMethod =
             multiplexer.wrapsGraphics && traits.supportsPlaceholders ? .kittyPlaceholders : .kitty
+        let text: DrawingMethod = linuxConsole ? .blocks : .symbols
         let method: DrawingMethod
         switch choice {
         case .sixel: method = .sixel
         case .kitty: method = kittyMethod
+        case .symbols: method = .symbols
         case .blocks: method = .blocks
         case .auto:
             if blocked {
-                method = .blocks
+                method = text
             } else if capabilities?.kittyGraphics == true {
                 method = kittyMethod
             } else if capabilities?.sixel == true {
                 method = .sixel
             } else {
-                method = .blocks
+                method = text
             }
         }
-        let hint = blocked && choice != .blocks ? Multiplexer.passthroughHint : nil
+        let hint = blocked && choice != .symbols && choice != .blocks ? Multiplexer.passthroughHint : nil
         var display = Display(
             method: method, geometry: geometry, multiplexer: multiplexer, background: background, traits: traits,
             synchronizedOutput: !multiplexer.wrapsGraphics && (capabilities?.synchronizedOutput ?? false), hint: hint,
             reportsCellSize: capabilities?.reportsCellSize ?? false)
         if method == .kitty, !multiplexer.wrapsGraphics { display.kittyMedium = capabilities?.kittyMedium ?? .direct }
+        display.sextants = sextants ?? traits.drawsSextants
         return display
     }
 
     /// The same from the start-up probe's report, with the reason (if one
-    /// the user can fix) why it came to half-blocks.
+    /// the user can fix) why it came to text.
     public static func decide(
-        choice: ProtocolChoice, report: ProbeReport, geometry: DisplayGeometry, background: BackgroundChoice = .auto
+        choice: ProtocolChoice, report: ProbeReport, geometry: DisplayGeometry, background: BackgroundChoice = .auto,
+        sextants: Bool? = nil, linuxConsole: Bool = false
     ) -> Display {
         var display = decide(
             choice: choice, capabilities: report.capabilities, multiplexer: report.multiplexer, geometry: geometry,
-            background: background)
-        if choice == .auto, display.method == .blocks {
+            background: background, sextants: sextants, linuxConsole: linuxConsole)
+        if choice == .auto, display.method.isText {
             display.shortfall = GraphicsShortfall(report: report)
         }
         return display
@@ -148,9 +168,9 @@ public struct Display: Sendable {
         case .sixel: return SixelBackend(display: self, resampler: resampler)
         case .kitty: return KittyBackend(display: self, resampler: resampler)
         case .kittyPlaceholders: return KittyPlaceholderBackend(display: self, resampler: resampler)
-        case .blocks:
+        case .symbols, .blocks:
             if glyphs == .ascii { return ColourCellBackend(display: self, resampler: resampler) }
-            return BlockBackend(display: self, resampler: resampler)
+            return TextBackend(display: self, resampler: resampler)
         }
     }
 
@@ -159,12 +179,13 @@ public struct Display: Sendable {
         "drawing \(method.rawValue), multiplexer \(multiplexer), cells \(geometry.windowCells) of \(geometry.cellPixels) px, "
             + "background \(background)\(geometry.background.map { " over \($0.r),\($0.g),\($0.b)" } ?? "")"
             + (method == .kitty ? ", kitty pixels via \(kittyMedium.rawValue)" : "")
+            + (method == .symbols ? (sextants ? ", with sextants" : ", no sextants") : "")
     }
 }
 
-/// Why pxview fell back to half-blocks, when the user can do something
-/// about it: a few words for the status line (`status`) and the fix for
-/// `?` help and `pxview doctor` (`fix`).
+/// Why pxview fell back to text, when the user can do something about it:
+/// a few words for the status line (`status`, `reason` in `pxview doctor`)
+/// and the fix for `?` help and `pxview doctor` (`fix`).
 public enum GraphicsShortfall: Equatable, Sendable {
     /// tmux passes no graphics.
     case passthroughOff
@@ -194,13 +215,16 @@ public enum GraphicsShortfall: Equatable, Sendable {
     }
 
     /// A few words, for the end of a status line.
-    public var status: String {
+    public var status: String { "text: " + reason }
+
+    /// Why, in a few words.
+    public var reason: String {
         switch self {
-        case .passthroughOff: return "half-blocks: tmux passthrough is off"
-        case .probeTimedOut: return "half-blocks: the terminal did not answer"
-        case .xtermWithoutSixel: return "half-blocks: xterm without sixel"
-        case .notProbed(.background): return "half-blocks: not asked in the background"
-        case .notProbed: return "half-blocks: the terminal was not asked"
+        case .passthroughOff: return "tmux passthrough is off"
+        case .probeTimedOut: return "the terminal did not answer"
+        case .xtermWithoutSixel: return "xterm without sixel"
+        case .notProbed(.background): return "not asked in the background"
+        case .notProbed: return "the terminal was not asked"
         }
     }
 

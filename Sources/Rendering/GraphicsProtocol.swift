@@ -1,7 +1,8 @@
 /// What the user asked for with `--protocol` or `PXVIEW_PROTOCOL`: the
-/// kitty graphics protocol, DEC sixel, `▀` half-blocks, or the probe's choice.
+/// kitty graphics protocol, DEC sixel, block symbols chosen per cell, `▄`
+/// half-blocks, or the probe's choice.
 public enum ProtocolChoice: String, CaseIterable, Sendable {
-    case auto, sixel, kitty, blocks
+    case auto, sixel, kitty, symbols, blocks
 }
 
 /// How pixels reach the screen: one `GraphicsBackend` each.
@@ -12,5 +13,13 @@ public enum DrawingMethod: String, CaseIterable, Sendable {
     /// kitty graphics shown through Unicode placeholder text (kitty 0.28+
     /// inside tmux): the picture lives in tmux's grid and moves with it.
     case kittyPlaceholders = "kitty-placeholders"
+    /// Text: per cell the block character (eighths, halves, quadrants,
+    /// sextants where drawn) and two colours that match its pixels best.
+    case symbols
+    /// Text: `▄` half-blocks, two pixels per cell.
     case blocks
+
+    /// Pictures made of characters (in tmux's grid like any text, so never
+    /// passed through to the terminal outside).
+    public var isText: Bool { self == .symbols || self == .blocks }
 }

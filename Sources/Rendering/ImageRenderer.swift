@@ -27,7 +27,7 @@ public enum DecodeSize {
     public static let thumbnailMaxPixels = 4_000_000
 
     /// For `contain` and `down` the image is fitted into the box, so a box
-    /// `zoom` times larger (in image pixels: half-block units are not
+    /// `zoom` times larger (in image pixels: text units are not
     /// square) tells the decoder how far it may DCT-scale; `cover` and 1:1
     /// need the full resolution.
     public static func options(box: PixelSize, screen: ScreenGeometry, settings: ViewSettings, maxPixels: Int) -> DecodeOptions {
@@ -103,15 +103,18 @@ public struct ImageRenderer: Sendable {
             centerX: settings.centerX, centerY: settings.centerY)
     }
 
-    /// The visible part of `image` through `viewport`, resampled.
-    public func pixels(_ image: RGBAImage, viewport: Viewport) -> RGBAImage {
-        resampler.resample(image, from: viewport.sourceRect(inImageOf: image.size), to: viewport.outputSize)
+    /// The visible part of `image` through `viewport`, resampled; at the
+    /// size `screen` draws a picture at the cursor (`ScreenGeometry.inlineSize`).
+    public func pixels(_ image: RGBAImage, viewport: Viewport, screen: ScreenGeometry? = nil) -> RGBAImage {
+        resampler.resample(
+            image, from: viewport.sourceRect(inImageOf: image.size),
+            to: screen?.inlineSize(viewport.outputSize) ?? viewport.outputSize)
     }
 
     /// Draws the visible part of `image` through `viewport` at the cursor.
     public func render(_ image: RGBAImage, viewport: Viewport, backend: any GraphicsBackend, imageID: UInt32 = 1)
         -> InlinePicture
     {
-        backend.inline(pixels(image, viewport: viewport), imageID: imageID)
+        backend.inline(pixels(image, viewport: viewport, screen: backend.screen), imageID: imageID)
     }
 }

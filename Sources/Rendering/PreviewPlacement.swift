@@ -53,7 +53,7 @@ public enum PreviewPlacement {
         switch method {
         case .kitty, .kittyPlaceholders:
             return KittyEncoder().delete(imageID: kittyImageID)
-        case .sixel, .blocks:
+        case .sixel, .symbols, .blocks:
             return box.map(FrameText.erase) ?? []
         }
     }

@@ -1,8 +1,8 @@
 import Pixels
 
 /// The window as layouts see it, in the units of the backend that draws:
-/// screen pixels for sixel and kitty, half-block units (one column, half a
-/// row) for blocks. Derived from `DisplayGeometry` by the backend
+/// screen pixels for sixel and kitty, the text pictures' samples (8x8 per
+/// cell for symbols; one column, half a row for blocks). Derived from `DisplayGeometry` by the backend
 /// (`GraphicsBackend.screen`), never measured on its own, so layouts, the
 /// viewer's state and the decode size all agree with what gets drawn.
 public struct ScreenGeometry: Equatable, Sendable {
@@ -14,12 +14,32 @@ public struct ScreenGeometry: Equatable, Sendable {
     public var unitsPerCell: PixelSize
     /// The largest picture the terminal shows, in units (sixel: XTSMGRAPHICS).
     public var pictureLimit: PixelSize?
+    /// Pictures drawn at the cursor are whole cells (text pictures): see `inlineSize`.
+    public var wholeCells: Bool
 
-    public init(windowCells: PixelSize, cellPixels: PixelSize, unitsPerCell: PixelSize, pictureLimit: PixelSize? = nil) {
+    public init(
+        windowCells: PixelSize, cellPixels: PixelSize, unitsPerCell: PixelSize, pictureLimit: PixelSize? = nil,
+        wholeCells: Bool = false
+    ) {
         self.windowCells = PixelSize(width: max(1, windowCells.width), height: max(1, windowCells.height))
         self.cellPixels = PixelSize(width: max(1, cellPixels.width), height: max(1, cellPixels.height))
         self.unitsPerCell = PixelSize(width: max(1, unitsPerCell.width), height: max(1, unitsPerCell.height))
         self.pictureLimit = pictureLimit.flatMap { $0.isEmpty ? nil : $0 }
+        self.wholeCells = wholeCells
+    }
+
+    /// The size a picture of `output` units is drawn at the cursor: itself,
+    /// or for text pictures each side rounded to whole cells (at least one),
+    /// stretching the picture by at most half a cell each way, as chafa
+    /// does. A text picture's last row or column only part covered shows
+    /// the terminal's background beside a glyph of the nearest eighth: in
+    /// xterm the raindrop photo in 96x36 cells with a half-inked last row
+    /// measured 0.8629 SSIM against the source (chafa's whole rows 0.8813);
+    /// rounded to whole rows, 0.8828.
+    public func inlineSize(_ output: PixelSize) -> PixelSize {
+        guard wholeCells else { return output }
+        func rounded(_ value: Int, _ unit: Int) -> Int { max(1, (value + unit / 2) / unit) * unit }
+        return PixelSize(width: rounded(output.width, unitsPerCell.width), height: rounded(output.height, unitsPerCell.height))
     }
 
     /// The box for a picture covering `cells`, in units, capped by
@@ -38,7 +58,7 @@ public struct ScreenGeometry: Equatable, Sendable {
     }
 
     /// A box given in screen pixels (`--size`), in units: itself for pixel
-    /// backends, whole cells for half-blocks.
+    /// backends, whole cells for text.
     public func unitBox(pixels: PixelSize) -> PixelSize {
         if unitsPerCell == cellPixels { return capped(pixels) }
         return unitBox(
@@ -57,13 +77,14 @@ public struct ScreenGeometry: Equatable, Sendable {
 
     /// How much taller than wide one unit is, relative to a square pixel:
     /// 1 for pixel units; a half-block unit is `cell.width` wide and
-    /// `cell.height / 2` tall, so images are stretched by `2 * w / h`.
+    /// `cell.height / 2` tall, so images are stretched by `2 * w / h`; a
+    /// symbols unit (an eighth of the cell each way) by `w / h`.
     public var unitStretch: Double {
         (Double(cellPixels.width) * Double(unitsPerCell.height))
             / (Double(cellPixels.height) * Double(unitsPerCell.width))
     }
 
-    /// The viewport's notion of an image's size: in half-block units the
+    /// The viewport's notion of an image's size: in text units the
     /// image is stretched vertically by the unit's shape, so a fitted
     /// picture keeps its proportions on screen.
     public func unitImageSize(_ pixels: PixelSize) -> PixelSize {

@@ -20,7 +20,7 @@ public struct StripTile: Sendable {
 /// prints blank lines to make the terminal scroll, steps back up, saves the
 /// cursor (`ESC 7`) and draws each line of each tile from there (`ESC 8`,
 /// down, to the tile's column), whatever the backend's lines hold: one
-/// sixel or kitty picture, or rows of half-blocks or placeholders.
+/// sixel or kitty picture, or rows of text or placeholders.
 public enum ThumbnailStrip {
     /// A tile's box in cells: room for Pixabay's 150 px previews at common cell sizes.
     public static let tileCells = PixelSize(width: 16, height: 6)

@@ -138,7 +138,7 @@ public struct Viewport: Sendable, Equatable {
 
     /// `sourceRect` measured on an image of `pixels` size instead of
     /// `imageSize`: the region to resample from a DCT-scaled decode (or, for
-    /// half-blocks, from the unstretched image) of the same picture.
+    /// text pictures, from the unstretched image) of the same picture.
     public func sourceRect(inImageOf pixels: PixelSize) -> SourceRect {
         let rect = sourceRect
         let sx = Double(pixels.width) / Double(max(1, imageSize.width))

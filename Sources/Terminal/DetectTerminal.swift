@@ -149,7 +149,7 @@ public func detectTerminal(
 /// reads, and for a run whose standard input is not the terminal. In order:
 /// what an earlier pxview's probe on the same terminal found
 /// (`TerminalMemory`), inside tmux tmux's name for the outer terminal,
-/// the environment (`TerminalGuess`), else nothing (half-blocks). The
+/// the environment (`TerminalGuess`), else nothing (text). The
 /// window and cell size come from TIOCGWINSZ on `ttyFD`.
 public func recallTerminal(
     environment: [String: String], ttyFD: Int32, memory: TerminalMemory,

@@ -113,7 +113,7 @@ public struct TerminalMemory: Sendable {
     // MARK: The last preview
 
     /// Where the last preview on this terminal was drawn (`pxview clear`
-    /// without a box blanks it for sixel and half-blocks).
+    /// without a box blanks it for sixel and text).
     public func rememberPreview(_ box: CellRect, method: String, now: Int = Int(time(nil))) {
         guard let path = path("preview") else { return }
         write(

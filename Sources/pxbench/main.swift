@@ -168,6 +168,20 @@ func milliseconds(_ body: () -> Void) -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
 }
 
+/// The CPU time `body` took on all of this process's threads, in ms: the
+/// work done, which other builds on a shared machine disturb less than the
+/// wall time.
+func cpuMilliseconds(_ body: () -> Void) -> Double {
+    func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1e3 + Double(time.tv_nsec) / 1e6
+    }
+    let start = now()
+    body()
+    return now() - start
+}
+
 /// One tool's result on one photo in one box: medians of the runs, the last
 /// run's output scored, and the peak RSS of one more run under GNU time.
 struct Measurement {
@@ -314,7 +328,20 @@ func version(_ program: String?, _ flag: String) -> String {
 /// `ImageRenderer.render` for sixel: one list per stage, a median per photo.
 struct StageTimes {
     var decode = [Double](), scale = [Double](), quantize = [Double](), map = [Double](), sixel = [Double](), kitty = [Double]()
+    /// Text pictures (`symbols`), per window of cells in `textWindows`: the
+    /// resample to 8x8 samples per cell and the encode (wall and CPU time),
+    /// and the encode with sextants.
+    var textScale = [[Double]](repeating: [], count: textWindows.count)
+    var textEncode = [[Double]](repeating: [], count: textWindows.count)
+    var textEncodeCPU = [[Double]](repeating: [], count: textWindows.count)
+    var sextantEncode = [[Double]](repeating: [], count: textWindows.count)
 }
+
+/// The windows a text picture is timed in: `show`'s 96x36 cells and a full
+/// 200x60 window, each covered by the photo (every cell drawn).
+let textWindows = [PixelSize(width: 96, height: 36), PixelSize(width: 200, height: 60)]
+/// xterm's cell with DejaVu Sans Mono 11, where text pictures are seen.
+let textCell = PixelSize(width: 9, height: 19)
 
 let renderer = ImageRenderer()
 let sixelDisplay = Display(method: .sixel, geometry: DisplayGeometry(windowCells: DisplayGeometry.fallbackCells))
@@ -356,6 +383,23 @@ func measureStages(_ bytes: [UInt8], box: PixelSize, runs: Int, into stages: ino
         if let indexed { sixelRuns.append(milliseconds { _ = SixelEncoder().encode(indexed, palette: mapper.palette) }) }
         kittyRuns.append(
             milliseconds { _ = KittyEncoder().transmitAndPlace(scaled, imageID: 1, placementID: 1, columns: 80, rows: 24) })
+        for (index, cells) in textWindows.enumerated() {
+            let screen = ScreenGeometry(windowCells: cells, cellPixels: textCell, unitsPerCell: PixelSize(width: 8, height: 8))
+            let view = screen.unitBox(cells: cells)
+            let textViewport = Viewport(imageSize: screen.unitImageSize(decoded.fullSize), viewSize: view, fit: .cover)
+            var samples = RGBAImage(width: 0, height: 0)
+            stages.textScale[index].append(
+                milliseconds {
+                    samples = renderer.resampler.resample(
+                        decoded.image, from: textViewport.sourceRect(inImageOf: decoded.image.size), to: textViewport.outputSize)
+                })
+            stages.textEncode[index].append(
+                milliseconds { _ = TextPictureEncoder(repertoire: .blocks).encode(samples, columns: cells.width) })
+            stages.textEncodeCPU[index].append(
+                cpuMilliseconds { _ = TextPictureEncoder(repertoire: .blocks).encode(samples, columns: cells.width) })
+            stages.sextantEncode[index].append(
+                milliseconds { _ = TextPictureEncoder(repertoire: .sextants).encode(samples, columns: cells.width) })
+        }
     }
     stages.decode.append(median(decodeRuns))
     stages.scale.append(median(scaleRuns))
@@ -527,6 +571,13 @@ for box in results {
             + ", scale \(format(median(s.scale))), quantize \(format(median(s.quantize)))"
             + ", map+dither \(format(median(s.map))), sixel encode \(format(median(s.sixel)))"
             + ", kitty encode \(format(median(s.kitty)))")
+    print(
+        "pxview text pictures (symbols, 8x8 samples per \(textCell.width)x\(textCell.height)-px cell, the photo covering the window, ms): "
+            + textWindows.indices.map { index in
+                "\(textWindows[index].width)x\(textWindows[index].height) cells: scale \(format(median(s.textScale[index])))"
+                    + ", encode \(format(median(s.textEncode[index]))) (CPU \(format(median(s.textEncodeCPU[index]))))"
+                    + " (with sextants \(format(median(s.sextantEncode[index]))))"
+            }.joined(separator: "; "))
     print("")
     for tool in tools {
         guard let list = box.problems[tool.name] else { continue }

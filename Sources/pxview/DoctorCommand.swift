@@ -95,6 +95,7 @@ struct Findings {
             if let version = replies.multiplexerVersion { out.append(("tmux answered", version)) }
         }
         out.append(("protocol", protocolLine))
+        if display.method == .symbols { out.append(("glyphs", glyphsLine)) }
         let geometry = display.geometry
         let window = geometry.windowPixels.map { ", \($0.width)x\($0.height) px" } ?? ", pixel size not reported"
         out.append(("window", "\(geometry.windowCells.width)x\(geometry.windowCells.height) cells\(window)"))
@@ -179,16 +180,28 @@ struct Findings {
         case .kittyPlaceholders: why = "kitty 0.28+ inside tmux: Unicode placeholders, pictures move with the pane"
         case .kitty: why = "the terminal answered the kitty graphics query"
         case .sixel: why = "the terminal lists sixel in its DA1 answer and did not answer kitty's query"
-        case .blocks:
+        case .symbols, .blocks:
             if let shortfall = display.shortfall {
-                why = shortfall.status.replacingOccurrences(of: "half-blocks: ", with: "")
+                why = shortfall.reason
             } else if capabilities == nil {
                 why = "no terminal"
             } else {
                 why = "the terminal draws neither kitty graphics nor sixel"
             }
         }
-        return "\(method) (auto: \(why))"
+        let console = display.method == .blocks ? ", half-blocks: the Linux console's font has no other block characters" : ""
+        return "\(method) (auto: \(why)\(console))"
+    }
+
+    /// Which characters a `symbols` picture uses, and why.
+    var glyphsLine: String {
+        let blocks = "eighths, halves and quadrants"
+        let setting = environment["PXVIEW_SEXTANTS"].flatMap { $0.isEmpty ? nil : $0 }
+        if display.sextants {
+            return "\(blocks) and sextants (" + (setting != nil ? "PXVIEW_SEXTANTS=1)" : "the terminal draws them)")
+        }
+        if setting != nil { return "\(blocks) (PXVIEW_SEXTANTS=0)" }
+        return "\(blocks) (PXVIEW_SEXTANTS=1 adds sextants where the font has them)"
     }
 
     func cellSource(_ capabilities: TerminalCapabilities) -> String {

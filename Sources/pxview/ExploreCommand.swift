@@ -13,10 +13,10 @@ enum Explore: PXCommand {
     static let version = Flag("--version", help: "print the version")
 
     static let spec = CommandSpec(
-        name: "", abstract: "real photos inside a terminal: sixel, kitty graphics or half-blocks",
+        name: "", abstract: "real photos inside a terminal: sixel, kitty graphics or text",
         usage: "pxview [OPTIONS] [COMMAND] [ARGS...]",
         summary: """
-            Real photos inside a terminal: sixel, kitty graphics or half-blocks.
+            Real photos inside a terminal: sixel, kitty graphics, or block symbols in 24-bit colour.
             With no command, opens the explorer on the launch query.
             Formats: \(ImageFormat.namesPhrase); animations play in the viewer.
             In a C locale (LANG=C) the grid and the viewer draw in ASCII alone.

@@ -30,7 +30,11 @@ struct ManPage {
     static let environment: [(String, String)] = [
         ("PIXABAY_API_KEY", "search Pixabay for real (the key is never printed, logged or cached); --api-key overrides it"),
         ("PIXABAY_API_URL", "another endpoint (default https://pixabay.com/api/); --api-url overrides it"),
-        ("PXVIEW_PROTOCOL", "auto, sixel, kitty or blocks, as --protocol"),
+        ("PXVIEW_PROTOCOL", "auto, sixel, kitty, symbols or blocks, as --protocol"),
+        (
+            "PXVIEW_SEXTANTS",
+            "1: symbols pictures use sextants too (kitty, Konsole and WezTerm draw them; elsewhere only fonts that have them); 0: never"
+        ),
         ("PXVIEW_CATALOG", "use another offline catalog folder"),
         ("PXVIEW_DEBUG", "when set, print what the terminal probe found, how long it took (and how kitty gets pixels)"),
         ("PXVIEW_PROBE_TIMEOUT_MS", "how long the start-up probe waits for the terminal's answer (default 2000)"),

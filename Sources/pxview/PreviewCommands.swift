@@ -20,7 +20,7 @@ import Terminal
 ///   keystrokes (in lf, `e` from xterm's `XTerm` answer opened vim). The
 ///   protocol comes from `--protocol`/`PXVIEW_PROTOCOL`, an earlier probe of
 ///   the same terminal, tmux, or the environment (`recallTerminal`).
-/// - One write: cursor saved, the box blanked (sixel, half-blocks) or the
+/// - One write: cursor saved, the box blanked (sixel, text) or the
 ///   last preview deleted (kitty), the picture placed row by row, the
 ///   cursor restored, so the host cannot move the cursor in between.
 /// - Never a scroll: a sixel that would touch the last row is one row
@@ -42,7 +42,10 @@ enum Preview {
             environment: environment, ttyFD: ttyFD, memory: TerminalMemory(environment: environment, ttyFD: ttyFD))
         let geometry = DisplayGeometry(
             capabilities: report.capabilities, window: windowSize(fd: ttyFD), cellSizeOverride: view.cellSize)
-        var display = Display.decide(choice: view.protocolChoice, report: report, geometry: geometry, background: view.background)
+        var display = Display.decide(
+            choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
+            sextants: view.sextants, linuxConsole: view.linuxConsole)
+        // A C locale gets ASCII text and the ASCII text picture.
         display.glyphs = TerminalLocale(environment: environment).glyphs
         return (display, report)
     }
@@ -78,7 +81,7 @@ enum Preview {
                     maxPixels: view.maxPixels)
                 let viewport = renderer.viewport(
                     for: decoded.fullSize, settings: view.settings, box: unitBox, screen: backend.screen)
-                let pixels = renderer.pixels(decoded.image, viewport: viewport)
+                let pixels = renderer.pixels(decoded.image, viewport: viewport, screen: backend.screen)
                 let picture = backend.inline(pixels, imageID: PreviewPlacement.kittyImageID)
                 try writer.write(
                     PreviewPlacement.bytes(of: picture, in: usable, alignment: alignment, method: display.method))
@@ -117,14 +120,14 @@ extension ViewOption {
 
 /// `pxview clear [--place COLSxROWS@X,Y]`: takes pxview's preview away and
 /// nothing else: kitty's by the preview's own image id, sixel and
-/// half-blocks by blanking the box (the last preview's when none is given).
+/// text by blanking the box (the last preview's when none is given).
 enum Clear: PXCommand {
     static let spec = CommandSpec(
         name: "clear", abstract: "take pxview's preview picture away (a file manager's cleaner)", arguments: "",
         usage: "pxview clear [--place COLSxROWS@X,Y]",
         summary: """
             Removes the picture 'pxview show --once --place' drew, and nothing else: kitty's by the
-            preview's own image id, sixel and half-blocks by blanking the box (given, or the last
+            preview's own image id, sixel and text by blanking the box (given, or the last
             preview's). Like --place, it writes to the terminal itself and asks it nothing.
             """,
         options: [ViewOption.place] + GlobalOption.all + [CommonOption.help], maxPositionals: 0)

@@ -19,7 +19,10 @@ enum GlobalOption {
     static let offline = Flag("--offline", help: "use the offline catalog, never the network")
     static let noCache = Flag("--no-cache", help: "neither read nor write the disk cache")
     static let protocolChoice: Option<ProtocolChoice> = .choice(
-        "--protocol", "P", help: "auto|sixel|kitty|blocks (default auto, or $PXVIEW_PROTOCOL)")
+        "--protocol", "P",
+        help:
+            "auto|sixel|kitty|symbols|blocks (default auto, or $PXVIEW_PROTOCOL); "
+            + "symbols and blocks draw text, the best block character per cell or half-blocks")
 
     static let all: [any DeclaredOption] = [apiKey, apiURL, offline, noCache, protocolChoice]
 }

@@ -110,7 +110,7 @@ enum Show: PXCommand {
                     play(decoded, plays: plays ?? decoded.loopCount, viewport: viewport, screen: screen, imageID: imageID)
                     return ExitCode.success
                 }
-                pixels = renderer.pixels(decoded.image, viewport: viewport)
+                pixels = renderer.pixels(decoded.image, viewport: viewport, screen: screen.backend.screen)
             }
             // The backend leaves the cursor on a fresh line below the picture, where the prompt goes.
             screen.draw(screen.backend.inline(pixels, imageID: imageID).bytes)
@@ -128,7 +128,7 @@ enum Show: PXCommand {
         let renderer = ImageRenderer()
         var player = InlineAnimation(
             delays: decoded.frames.map(\.playbackDelayMs), plays: plays, backend: screen.backend, imageID: imageID
-        ) { renderer.pixels(decoded.frames[$0].image, viewport: viewport) }
+        ) { renderer.pixels(decoded.frames[$0].image, viewport: viewport, screen: screen.backend.screen) }
         let keys = Output.isTerminal(0) ? try? TerminalSession(inputFD: 0, outputFD: 1, options: .rawModeOnly) : nil
         defer { keys?.restore() }
         _ = player.play(keys: keys == nil ? nil : 0) { screen.draw($0) }
@@ -196,6 +196,11 @@ struct ViewOptions {
     var settings: ViewSettings
     var maxPixels: Int
     var background: BackgroundChoice
+    /// `PXVIEW_SEXTANTS`: 1 lets text pictures use sextants, 0 never; unset,
+    /// the terminal decides (`TerminalTraits.drawsSextants`).
+    var sextants: Bool?
+    /// `TERM=linux`: the Linux console, whose font has half-blocks only.
+    var linuxConsole: Bool
 
     /// Reads the flags in this order, so the first bad one is the one reported.
     /// Commands without the view options (`pxview`, `search -i`) get their defaults.
@@ -225,6 +230,10 @@ struct ViewOptions {
         self.settings = settings
         maxPixels = try parsed.value(ViewOption.maxPixels) ?? DecodeOptions.defaultMaxPixels
         background = try parsed.value(ViewOption.background) ?? .auto
+        linuxConsole = environment["TERM"] == "linux"
+        if let text = environment["PXVIEW_SEXTANTS"], !text.isEmpty {
+            sextants = try ValueParser.choice(text, option: "PXVIEW_SEXTANTS", command: parsed.command, as: OnOff.self) == .on
+        }
     }
 }
 
@@ -310,7 +319,8 @@ struct Screen {
         let geometry = DisplayGeometry(
             capabilities: report.capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
         var display = Display.decide(
-            choice: view.protocolChoice, report: report, geometry: geometry, background: view.background)
+            choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
+            sextants: view.sextants, linuxConsole: view.linuxConsole)
         // A C locale gets ASCII text and the ASCII text picture.
         display.glyphs = TerminalLocale(environment: environment).glyphs
         if display.method == .kitty {

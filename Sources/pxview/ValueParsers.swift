@@ -75,3 +75,9 @@ enum ValueParser {
         return value
     }
 }
+
+/// A switch an environment variable turns on (`1`) or off (`0`).
+enum OnOff: String, CaseIterable {
+    case on = "1"
+    case off = "0"
+}

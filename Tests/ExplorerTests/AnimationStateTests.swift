@@ -264,8 +264,9 @@ import Testing
         let first = painter.frame(for: state)
         _ = state.handle(.tick(timeMs: 100))
         let second = painter.frame(for: state)
-        #expect(first.count(of: "\u{1B}[38;2;255;0;0m") > 0)
-        #expect(second.count(of: "\u{1B}[38;2;0;200;0m") > 0 && second.count(of: "\u{1B}[38;2;255;0;0m") == 0)
+        // Flat frames: spaces on each frame's colour.
+        #expect(first.count(of: "48;2;255;0;0m") > 0)
+        #expect(second.count(of: "48;2;0;200;0m") > 0 && second.count(of: "48;2;255;0;0m") == 0)
     }
 
     @Test func aFullDecodeReplacesFramesOnlyAllTogether() {

@@ -350,7 +350,7 @@ extension Array where Element == UInt8 {
         let state = smallViewer(.blocks)
         let painter = ViewerPainter(image: gradient(), backend: smallBackend(.blocks))
         let frame = painter.frame(for: state)
-        #expect(frame.count(of: "▀") > 100)
+        #expect(frame.count(of: "▄") > 100)
         #expect(frame.count(of: "\u{1B}P") == 0 && frame.count(of: "\u{1B}_G") == 0)
     }
 

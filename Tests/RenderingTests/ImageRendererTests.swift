@@ -2,10 +2,11 @@ import Decoding
 import Foundation
 import GraphicsReadback
 import Pixels
-import Rendering
 import Scaling
 import Terminal
 import Testing
+
+@testable import Rendering
 
 /// The whole pipeline on real photos, read back from its own escape codes.
 @Suite struct ImageRendererTests {
@@ -143,14 +144,24 @@ import Testing
         }
         #expect(decide(.auto, kitty).method == .kitty)
         #expect(decide(.auto, sixel).method == .sixel)
-        #expect(decide(.auto, nil).method == .blocks)
+        // No graphics: the symbols picture; half-blocks only when asked for.
+        #expect(decide(.auto, nil).method == .symbols)
         #expect(decide(.auto, nil).hint == nil)
-        // tmux without passthrough: half-blocks and the hint, whatever was asked.
-        #expect(decide(.auto, kitty, .tmux(passthrough: false)).method == .blocks)
+        #expect(decide(.blocks, kitty).method == .blocks)
+        #expect(decide(.symbols, kitty).method == .symbols)
+        // The Linux console's font has half-blocks only.
+        let console = Display.decide(choice: .auto, capabilities: nil, multiplexer: .none, geometry: geometry, linuxConsole: true)
+        #expect(console.method == .blocks)
+        #expect(
+            Display.decide(choice: .symbols, capabilities: nil, multiplexer: .none, geometry: geometry, linuxConsole: true).method
+                == .symbols)
+        // tmux without passthrough: text and the hint, whatever was asked.
+        #expect(decide(.auto, kitty, .tmux(passthrough: false)).method == .symbols)
         #expect(decide(.auto, kitty, .tmux(passthrough: false)).hint == Multiplexer.passthroughHint)
         #expect(decide(.sixel, nil, .tmux(passthrough: false)).method == .sixel)
         #expect(decide(.sixel, nil, .tmux(passthrough: false)).hint != nil)
         #expect(decide(.blocks, nil, .tmux(passthrough: false)).hint == nil)
+        #expect(decide(.symbols, nil, .tmux(passthrough: false)).hint == nil)
         // tmux with passthrough: what the outer terminal speaks; placeholders from kitty 0.28.
         #expect(decide(.auto, sixel, .tmux(passthrough: true)).method == .sixel)
         #expect(decide(.auto, kitty, .tmux(passthrough: true)).method == .kitty)
@@ -172,6 +183,48 @@ import Testing
         #expect(TerminalTraits(version: "Konsole 22.12.3").isKonsole)
         #expect(!TerminalTraits(version: "XTerm(379)").isKonsole && !TerminalTraits(version: "XTerm(379)").supportsPlaceholders)
         #expect(!TerminalTraits(version: nil).scaledOffsetsShrink)
+        // Sextants where the terminal draws them itself, not where a font must have them.
+        #expect(TerminalTraits(version: "kitty(0.26.5)").drawsSextants)
+        #expect(TerminalTraits(version: "Konsole 22.12.3").drawsSextants)
+        #expect(TerminalTraits(version: "WezTerm 20230712-072601-f4abf8fd").drawsSextants)
+        #expect(!TerminalTraits(version: "XTerm(379)").drawsSextants && !TerminalTraits(version: nil).drawsSextants)
+    }
+
+    /// Text pictures use the sextants where the terminal draws them, or as
+    /// PXVIEW_SEXTANTS (passed in) says; half-blocks never.
+    @Test func sextantsFollowTheTerminalOrTheSetting() {
+        let geometry = DisplayGeometry(windowCells: PixelSize(width: 80, height: 24))
+        var xterm = TerminalCapabilitiesFixtures.sixel
+        xterm.sixel = false
+        xterm.terminalVersion = "XTerm(379)"
+        var kitty = TerminalCapabilitiesFixtures.kitty
+        kitty.terminalVersion = "kitty(0.26.5)"
+        func repertoire(_ choice: ProtocolChoice, _ caps: TerminalCapabilities, sextants: Bool? = nil) -> String {
+            let display = Display.decide(
+                choice: choice, capabilities: caps, multiplexer: .none, geometry: geometry, sextants: sextants)
+            return "\(display.method.rawValue) \(TextBackend.repertoire(for: display))"
+        }
+        #expect(repertoire(.auto, xterm) == "symbols blocks")
+        #expect(repertoire(.auto, xterm, sextants: true) == "symbols sextants")
+        #expect(repertoire(.symbols, kitty) == "symbols sextants")
+        #expect(repertoire(.symbols, kitty, sextants: false) == "symbols blocks")
+        #expect(repertoire(.blocks, kitty, sextants: true) == "blocks half-blocks")
+    }
+
+    /// A text picture at the cursor is whole cells: each side rounded to
+    /// the nearest cell, so no row or column is left half drawn.
+    @Test func textPicturesAtTheCursorAreWholeCells() throws {
+        // 640x427 in 96x36 cells of 9x19 px: 864x576 px would be 30.3 rows (242 of 8 units).
+        let backend = Self.backend(.symbols, cell: PixelSize(width: 9, height: 19))
+        let box = backend.screen.unitBox(cells: PixelSize(width: 96, height: 36))
+        let (_, viewport, rendered) = try Self.show(try Self.fixture("p01_china_640x427.jpg"), backend, box: box)
+        #expect(viewport.outputSize == PixelSize(width: 768, height: 242))
+        #expect(rendered.cells == PixelSize(width: 96, height: 30))
+        #expect(rendered.lines.count == 30)
+        #expect(backend.screen.inlineSize(PixelSize(width: 3, height: 13)) == PixelSize(width: 8, height: 16))
+        #expect(backend.screen.inlineSize(PixelSize(width: 20, height: 11)) == PixelSize(width: 24, height: 8))
+        let sixel = Self.backend(.sixel)
+        #expect(sixel.screen.inlineSize(PixelSize(width: 3, height: 13)) == PixelSize(width: 3, height: 13))
     }
 
     @Test func sixelBoxIsCappedByTheTerminalsMaximum() {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Rendering
 
-/// Why half-blocks, said where the user looks, only when the user can change it.
+/// Why text, said where the user looks, only when the user can change it.
 @Suite struct ShortfallTests {
     static let geometry = DisplayGeometry(windowCells: PixelSize(width: 80, height: 24))
 
@@ -21,8 +21,8 @@ import Testing
     @Test func eachFixableReasonIsNamed() {
         let blocked = Self.decide(
             ProbeReport(capabilities: Self.capabilities(kitty: true), multiplexer: .tmux(passthrough: false)))
-        #expect(blocked.method == .blocks && blocked.shortfall == .passthroughOff)
-        #expect(blocked.shortfall?.status == "half-blocks: tmux passthrough is off")
+        #expect(blocked.method == .symbols && blocked.shortfall == .passthroughOff)
+        #expect(blocked.shortfall?.status == "text: tmux passthrough is off")
         let remote = Self.decide(ProbeReport(capabilities: Self.capabilities(), multiplexer: .remoteTmux(passthrough: false)))
         #expect(remote.shortfall == .passthroughOff)
         var silent = ProbeReport(capabilities: Self.capabilities(), multiplexer: .none, timeoutMs: 2000)

@@ -105,7 +105,8 @@ import Testing
     @Test func topLevelValueErrorsPointAtPxviewHelp() throws {
         let result = try CLISandbox().run(["--protocol", "foo"])
         #expect(result.status == 2)
-        #expect(result.errLines == ["pxview: --protocol expects auto|sixel|kitty|blocks (got 'foo')", "Try 'pxview --help'."])
+        #expect(
+            result.errLines == ["pxview: --protocol expects auto|sixel|kitty|symbols|blocks (got 'foo')", "Try 'pxview --help'."])
     }
 
     @Test func missingArgumentsAreNamed() throws {

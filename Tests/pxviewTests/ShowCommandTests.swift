@@ -76,7 +76,29 @@ import Testing
         #expect(wrapped.out.hasSuffix("\u{1B}\u{1B}\\\u{1B}\\\r\u{1B}[2B"))
         let environmentChoice = try sandbox.run(
             ["show", "--size", "40x30", "\(images)/p01_china_640x427.jpg"], environment: ["PXVIEW_PROTOCOL": "blocks"])
-        #expect(environmentChoice.status == 0 && environmentChoice.out.contains("▀") == true)
+        #expect(environmentChoice.status == 0 && environmentChoice.out.contains("▄") == true)
+    }
+
+    /// `symbols`: whole cells of the box (30x10 for 300x200 px of 10x20-px
+    /// cells), each one character; sextants only with PXVIEW_SEXTANTS=1.
+    @Test func symbolsFillWholeCells() throws {
+        let sandbox = try CLISandbox()
+        let arguments = [
+            "show", "--protocol", "symbols", "--cells", "40x10", "--cell-size", "10x20", "\(images)/p01_china_640x427.jpg",
+        ]
+        let result = try sandbox.run(arguments)
+        #expect(result.status == 0)
+        let lines = result.out.split(separator: "\r\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 10)
+        let text = lines.map { $0.replacing(#/\x1B\[[0-9;]*m/#, with: "") }
+        #expect(text.allSatisfy { $0.count == 30 }, "\(text)")
+        func sextants(_ output: String) -> Int { output.unicodeScalars.filter { (0x1FB00...0x1FB3B).contains($0.value) }.count }
+        #expect(sextants(result.out) == 0)
+        #expect(text.joined().unicodeScalars.contains { (0x2581...0x259F).contains($0.value) && $0 != "▄" })
+        let withSextants = try sandbox.run(arguments, environment: ["PXVIEW_SEXTANTS": "1"])
+        #expect(withSextants.status == 0 && sextants(withSextants.out) > 10)
+        let refused = try sandbox.run(arguments, environment: ["PXVIEW_SEXTANTS": "yes"])
+        #expect(refused.status == 2 && refused.errLines.first == "pxview: PXVIEW_SEXTANTS expects 1|0 (got 'yes')")
     }
 
     @Test func badFilesGetOneLineEachAndTheRestStillDraw() throws {
@@ -133,7 +155,7 @@ import Testing
         (["show"], "pxview: pxview show needs a PATH or URL, like 'pxview show photo.jpg'"),
         (["show", "--cells", "0x5", "a.jpg"], "pxview: --cells expects WxH with positive whole numbers, like 80x24 (got '0x5')"),
         (["show", "--fit", "stretch", "a.jpg"], "pxview: --fit expects contain|cover|down (got 'stretch')"),
-        (["show", "--protocol", "iterm", "a.jpg"], "pxview: --protocol expects auto|sixel|kitty|blocks (got 'iterm')"),
+        (["show", "--protocol", "iterm", "a.jpg"], "pxview: --protocol expects auto|sixel|kitty|symbols|blocks (got 'iterm')"),
         (["show", "--size", "800", "a.jpg"], "pxview: --size expects WxH with positive whole numbers, like 800x600 (got '800')"),
         (
             ["show", "--center", "2,0", "a.jpg"],

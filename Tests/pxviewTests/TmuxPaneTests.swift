@@ -189,7 +189,7 @@ extension Array where Element == UInt8 {
     /// Over SSH from a tmux pane (no `$TMUX`, `TERM=tmux-256color`): tmux
     /// answers XTVERSION for itself, so every query goes wrapped and a raw
     /// kitty query never reaches tmux (it would become the pane title).
-    /// Passthrough on: sixel; off: half-blocks, said on the status line.
+    /// Passthrough on: sixel; off: text (symbols), said on the status line.
     @Test(arguments: [true, false])
     func aRemoteTmuxIsKnownByItsOwnAnswer(passthrough: Bool) throws {
         var environment = PseudoTerminalSession.environment
@@ -205,7 +205,7 @@ extension Array where Element == UInt8 {
             #expect(session.waitFor("\u{1B}Ptmux;\u{1B}\u{1B}P0;1;0q"))
         } else {
             #expect(session.waitFor("tmux passthrough is off (? for why)"))
-            #expect(session.waitFor("▀"))
+            #expect(session.waitFor("▄"))
         }
         #expect(session.output.rawOccurrences(of: "\u{1B}_G") == 0)
         session.send("q")
@@ -237,7 +237,7 @@ extension Array where Element == UInt8 {
         #expect(shell.waitFor("done-2"))
         let after = Array(shell.output[before...])
         #expect(!after.containsSequence(Array("\u{1B}[c".utf8)), "a query from the background")
-        #expect(after.containsSequence(Array("▀".utf8)), "half-blocks drawn")
+        #expect(after.containsSequence(Array("▄".utf8)), "a text picture drawn")
         shell.send("exit\r")
         _ = shell.waitForExit(seconds: 5)
     }
@@ -261,7 +261,10 @@ extension Array where Element == UInt8 {
             arguments: ["doctor"], emulation: .sixel, rows: 20, columns: 100, environment: tmux.environment)
         #expect(off.waitForExit() == 0)
         let offText = String(decoding: off.output, as: UTF8.self).replacingOccurrences(of: "\r", with: "")
-        #expect(offText.contains("protocol          blocks (auto: tmux passthrough is off)\n"))
+        #expect(offText.contains("protocol          symbols (auto: tmux passthrough is off)\n"))
+        #expect(
+            offText.contains(
+                "glyphs            eighths, halves and quadrants (PXVIEW_SEXTANTS=1 adds sextants where the font has them)\n"))
         // tmux names the terminal outside though no query reaches it.
         #expect(offText.contains("terminal          XTerm(379) (tmux's client_termtype)\n"), "\(offText)")
         #expect(
@@ -279,11 +282,11 @@ extension Array where Element == UInt8 {
         #expect(silent.waitForExit() == 0)
         let timedOut = Self.findings(silent.output)
         #expect(timedOut.contains("probe no answer within 300 ms (PXVIEW_PROBE_TIMEOUT_MS)\n"))
-        #expect(timedOut.contains("protocol blocks (auto: the terminal did not answer)\n"))
+        #expect(timedOut.contains("protocol symbols (auto: the terminal did not answer)\n"))
         #expect(timedOut.contains("fix no answer within 300 ms: PXVIEW_PROBE_TIMEOUT_MS=5000 waits longer"))
         #expect(
             timedOut.contains(
-                "previews blocks (show --place asks nothing: from nothing (no earlier probe, no telling variable))\n"))
+                "previews symbols (show --place asks nothing: from nothing (no earlier probe, no telling variable))\n"))
 
         environment["PXVIEW_PROBE_TIMEOUT_MS"] = nil
         environment["TERM"] = "tmux-256color"
@@ -316,13 +319,17 @@ extension Array where Element == UInt8 {
             result.out == """
                 terminal     none: standard output is not a terminal (pxview describes images instead of drawing)
                 multiplexer  none
-                protocol     blocks (auto: no terminal)
+                protocol     symbols (auto: no terminal)
                 locale       C.UTF-8 (UTF-8)
 
                 """)
+        let console = try sandbox.run(["doctor"], environment: ["TERM": "linux"])
+        #expect(
+            console.out.contains(
+                "protocol     blocks (auto: no terminal, half-blocks: the Linux console's font has no other block characters)\n"))
         let json = try sandbox.run(["doctor", "--json"], environment: ["LANG": "C"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
-        #expect(object["drawing"] as? String == "blocks")
+        #expect(object["drawing"] as? String == "symbols")
         #expect(object["locale"] as? String == "C (not UTF-8)")
         #expect(object["fixes"] as? [String] == ["export LANG=C.UTF-8 (or another UTF-8 locale) for frames and text in UTF-8"])
     }
