@@ -168,9 +168,7 @@ public struct Display: Sendable {
         case .sixel: return SixelBackend(display: self, resampler: resampler)
         case .kitty: return KittyBackend(display: self, resampler: resampler)
         case .kittyPlaceholders: return KittyPlaceholderBackend(display: self, resampler: resampler)
-        case .symbols, .blocks:
-            if glyphs == .ascii { return ColourCellBackend(display: self, resampler: resampler) }
-            return TextBackend(display: self, resampler: resampler)
+        case .symbols, .blocks: return TextBackend(display: self, resampler: resampler)
         }
     }
 

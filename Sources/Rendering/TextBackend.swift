@@ -1,3 +1,4 @@
+import ControlSequences
 import Encoding
 import Pixels
 import Scaling
@@ -9,12 +10,19 @@ import Terminal
 /// half-blocks, two samples per cell). Padding cells show the terminal's
 /// default background; cells the previous picture covered and the new one
 /// does not are erased.
+///
+/// In a C locale (`Display.glyphs == .ascii`) every cell is a space on its
+/// colour instead, so every byte is ASCII: a `▄` is three bytes of UTF-8,
+/// which such a terminal shows as three Latin-1 characters, each row of the
+/// picture three times too wide. One colour per cell is the price of ASCII.
 final class TextBackend: GraphicsBackend {
     let method: DrawingMethod
     private(set) var display: Display
     private(set) var screen: ScreenGeometry
     private let resampler: Resampler
     private let encoder: TextPictureEncoder
+    /// Coloured spaces (a C locale) rather than the encoder's glyphs.
+    private let colourCells: Bool
     private var slots = SlotTable()
 
     init(display: Display, resampler: Resampler) {
@@ -22,7 +30,8 @@ final class TextBackend: GraphicsBackend {
         self.display = display
         self.resampler = resampler
         encoder = TextPictureEncoder(repertoire: Self.repertoire(for: display))
-        screen = Self.screen(for: display.geometry, repertoire: encoder.repertoire)
+        colourCells = display.glyphs == .ascii
+        screen = Self.screen(for: display.geometry, repertoire: encoder.repertoire, colourCells: colourCells)
     }
 
     /// Half-blocks for `blocks`; for `symbols` the block elements, with the
@@ -32,22 +41,48 @@ final class TextBackend: GraphicsBackend {
         return display.sextants ? .sextants : .blocks
     }
 
-    static func screen(for geometry: DisplayGeometry, repertoire: GlyphRepertoire) -> ScreenGeometry {
+    /// The samples a cell is judged on: the repertoire's, or one for a
+    /// coloured space.
+    static func screen(for geometry: DisplayGeometry, repertoire: GlyphRepertoire, colourCells: Bool = false)
+        -> ScreenGeometry
+    {
         ScreenGeometry(
             windowCells: geometry.windowCells, cellPixels: geometry.cellPixels,
-            unitsPerCell: PixelSize(width: repertoire.columns, height: repertoire.rows), wholeCells: true)
+            unitsPerCell: colourCells
+                ? PixelSize(width: 1, height: 1) : PixelSize(width: repertoire.columns, height: repertoire.rows),
+            wholeCells: true)
     }
 
     func update(geometry: DisplayGeometry) {
         display.geometry = geometry
-        screen = Self.screen(for: geometry, repertoire: encoder.repertoire)
+        screen = Self.screen(for: geometry, repertoire: encoder.repertoire, colourCells: colourCells)
         forgetScreen()
+    }
+
+    /// `pixels` as `rows` lines of `columns` cells, each started at
+    /// `layout`'s place when positioned.
+    private func encode(_ pixels: RGBAImage, columns: Int, rows: Int, layout: TextPictureEncoder.LineLayout? = nil) -> [UInt8] {
+        guard colourCells else {
+            var positioned = encoder
+            if let layout { positioned.layout = layout }
+            return positioned.encode(pixels, columns: columns, rows: rows)
+        }
+        var out: [UInt8] = []
+        for row in 0..<rows {
+            if case .positioned(let top, let left) = layout {
+                out += TerminalCommand.moveTo(row: top + row, column: left)
+            } else if row > 0 {
+                out += Array("\r\n".utf8)
+            }
+            out += Self.colourCellRow(pixels, row: row, columns: columns)
+        }
+        return out
     }
 
     /// Text lines; the cursor ends on the line after the last.
     func inline(_ pixels: RGBAImage, imageID: UInt32) -> InlinePicture {
         let cells = screen.cellsCovering(pixels.size)
-        let bytes = encoder.encode(pixels, columns: cells.width, rows: cells.height)
+        let bytes = encode(pixels, columns: cells.width, rows: cells.height)
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
             Array(line.last == UInt8(ascii: "\r") ? line.dropLast() : line)
         }
@@ -59,9 +94,9 @@ final class TextBackend: GraphicsBackend {
         if let old = slots[slot], old.shows(picture, cells: canvas.cells) { return [] }
         var out = CellEraser.erase(slots[slot]?.cells, keeping: canvas.cells)
         let pixels = canvas.render(picture.image, rows: 0..<canvas.size.height, resampler: resampler)
-        var positioned = encoder
-        positioned.layout = .positioned(row: canvas.cells.row + 1, column: canvas.cells.column + 1)
-        out += positioned.encode(pixels, columns: canvas.cells.columns, rows: canvas.cells.rows)
+        out += encode(
+            pixels, columns: canvas.cells.columns, rows: canvas.cells.rows,
+            layout: .positioned(row: canvas.cells.row + 1, column: canvas.cells.column + 1))
         slots[slot] = SlotRecord(
             key: picture.key, source: picture.source, placement: picture.placement, area: picture.area,
             cells: canvas.cells, onScreen: true)
@@ -77,4 +112,30 @@ final class TextBackend: GraphicsBackend {
     }
 
     func forgetScreen() { slots.forgetScreen() }
+
+    /// Row `row` of `image` as `columns` spaces, each on its pixel's colour
+    /// (alpha under 128: the default background), a colour written only
+    /// when it changes; starts and ends with `ESC[0m` so nothing leaks.
+    static func colourCellRow(_ image: RGBAImage, row: Int, columns: Int) -> [UInt8] {
+        var out = TerminalCommand.resetAttributes
+        out.reserveCapacity(columns * 20 + 8)
+        var current: [UInt8]?  // nil: the default background
+        for x in 0..<columns {
+            var wanted: [UInt8]?
+            if x < image.width, row < image.height {
+                let i = (row * image.width + x) * 4
+                if image.pixels[i + 3] >= 128 { wanted = Array(image.pixels[i..<(i + 3)]) }
+            }
+            if wanted != current {
+                if let rgb = wanted {
+                    out += TerminalCommand.backgroundRGBPrefix + Array("\(rgb[0]);\(rgb[1]);\(rgb[2])m".utf8)
+                } else {
+                    out += TerminalCommand.defaultBackground
+                }
+                current = wanted
+            }
+            out.append(UInt8(ascii: " "))
+        }
+        return out + TerminalCommand.resetAttributes
+    }
 }
