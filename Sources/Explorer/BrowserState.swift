@@ -284,34 +284,69 @@ public struct BrowserState: Equatable, Sendable {
         }
     }
 
+    /// What a key asks of the grid.
+    public enum KeyAction: Sendable, Equatable {
+        case left, right, up, down, first, last, pageUp, pageDown, larger, smaller
+        case open, search, favourite, favourites, help, quit
+    }
+
+    /// The grid's keys: what they do and how help lists them.
+    public static let keys = KeyTable<KeyAction>([
+        KeyLine(
+            "arrows, h j k l", "move the selection",
+            keys: [
+                (KeyChord(.left), .left), (.char("h"), .left), (KeyChord(.right), .right), (.char("l"), .right),
+                (KeyChord(.up), .up), (.char("k"), .up), (KeyChord(.down), .down), (.char("j"), .down),
+            ]),
+        KeyLine(
+            "Home, End (g, G)", "first, last photo (End loads every page)",
+            keys: [(KeyChord(.home), .first), (.char("g"), .first), (KeyChord(.end), .last), (.char("G"), .last)]),
+        KeyLine(
+            "PgUp, PgDn (p, n)", "a page of tiles up, down",
+            keys: [
+                (KeyChord(.pageUp), .pageUp), (.char("p"), .pageUp), (KeyChord(.pageDown), .pageDown), (.char("n"), .pageDown),
+            ]),
+        KeyLine(
+            "+ = / -", "larger / smaller tiles (kept while pxview runs)",
+            keys: [(.char("+"), .larger), (.char("="), .larger), (.char("-"), .smaller)]),
+        KeyLine("Enter, click", "open the viewer", keys: [(KeyChord(.enter), .open)]),
+        KeyLine("wheel", "scroll a row"),
+        KeyLine("/", "new search (Enter search, Esc cancel)", keys: [(.char("/"), .search)]),
+        KeyLine("f", "toggle favourite", keys: [(.char("f"), .favourite)]),
+        KeyLine("F", "favourites (again: back to the search)", keys: [(.char("F"), .favourites)]),
+        KeyLine("q, Ctrl-C", "quit", keys: [(.char("q"), .quit), (.ctrl("c"), .quit)]),
+        KeyLine("Ctrl-Z", "suspend to the shell (fg comes back)", keys: [(.ctrl("z"), nil)]),
+        KeyLine("?", "this help (any key closes it)", keys: [(.char("?"), .help)]),
+    ])
+
     private mutating func handleKey(_ key: Key) -> [BrowserEffect] {
-        if key.modifiers.contains(.control), key.code == .char("c") { return [.quit] }
+        guard let action = Self.keys.action(for: key) else { return [] }
         let screenful = layout.columns * layout.rows
-        switch key.code {
-        case .left, .char("h"): return moveSelection(to: selection - 1)
-        case .right, .char("l"): return moveSelection(to: selection + 1)
-        case .up, .char("k"): return moveSelection(to: selection - layout.columns)
-        case .down, .char("j"): return moveSelection(to: selection + layout.columns)
-        case .char("+"), .char("="): return resizeTiles(larger: true)
-        case .char("-"): return resizeTiles(larger: false)
-        case .home, .char("g"): return moveSelection(to: 0)
-        case .end, .char("G"):
+        switch action {
+        case .left: return moveSelection(to: selection - 1)
+        case .right: return moveSelection(to: selection + 1)
+        case .up: return moveSelection(to: selection - layout.columns)
+        case .down: return moveSelection(to: selection + layout.columns)
+        case .larger: return resizeTiles(larger: true)
+        case .smaller: return resizeTiles(larger: false)
+        case .first: return moveSelection(to: 0)
+        case .last:
             // Past the pages loaded: on to the real end, a page at a time.
             seekingEnd = !showingFavourites && !searching && page < totalPages
             return moveSelection(to: hits.count - 1)
-        case .pageDown, .char("n"): return moveSelection(to: selection + screenful)
-        case .pageUp, .char("p"): return moveSelection(to: selection - screenful)
-        case .enter:
+        case .pageDown: return moveSelection(to: selection + screenful)
+        case .pageUp: return moveSelection(to: selection - screenful)
+        case .open:
             guard let hit = selectedHit else { return [] }
             return [.openViewer(hit)]
-        case .char("f"):
+        case .favourite:
             guard let hit = selectedHit else { return [] }
             guard folder == nil else {
                 message = "favourites are for Pixabay images"
                 return []
             }
             return [.toggleFavourite(hit)]
-        case .char("F"):
+        case .favourites:
             guard folder == nil else {
                 message = "favourites are for Pixabay images"
                 return []
@@ -321,14 +356,13 @@ public struct BrowserState: Equatable, Sendable {
                 return runSearch()
             }
             return [.showFavourites]
-        case .char("/"):
+        case .search:
             editText = query
             return []
-        case .char("?"):
+        case .help:
             showHelp = true
             return []
-        case .char("q"): return [.quit]
-        default: return []
+        case .quit: return [.quit]
         }
     }
 

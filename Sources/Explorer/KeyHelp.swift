@@ -1,7 +1,90 @@
 import Terminal
 
-/// The keys of both screens, in one place: the `?` overlays, `--help` and
-/// the README all print these tables, so they cannot drift apart.
+/// A key as the screens' tables name it: its code, and whether Control is
+/// held (other modifiers are not told apart: Alt-q quits as q does).
+public struct KeyChord: Hashable, Sendable {
+    public var code: KeyCode
+    public var control: Bool
+
+    public init(_ code: KeyCode, control: Bool = false) {
+        self.code = code
+        self.control = control
+    }
+
+    public init(_ key: Key) {
+        self.init(key.code, control: key.modifiers.contains(.control))
+    }
+
+    public static func char(_ character: Character) -> KeyChord { KeyChord(.char(character)) }
+    public static func ctrl(_ character: Character) -> KeyChord { KeyChord(.char(character), control: true) }
+
+    /// The name help gives the key: `q`, `Ctrl-C`, `PgUp`, `Space`.
+    public var name: String {
+        let base: String
+        switch code {
+        case .char(" "): base = "Space"
+        case .char(let character): base = control ? String(character).uppercased() : String(character)
+        case .up, .down, .left, .right: base = "arrows"
+        case .home: base = "Home"
+        case .end: base = "End"
+        case .pageUp: base = "PgUp"
+        case .pageDown: base = "PgDn"
+        case .insert: base = "Insert"
+        case .delete: base = "Delete"
+        case .enter: base = "Enter"
+        case .escape: base = "Esc"
+        case .tab: base = "Tab"
+        case .backTab: base = "Shift-Tab"
+        case .backspace: base = "Backspace"
+        case .function(let number): base = "F\(number)"
+        }
+        return control ? "Ctrl-" + base : base
+    }
+}
+
+/// One line of a screen's key table: how help writes its keys (and mouse
+/// actions), what they do, and the action each key asks of the screen's
+/// state machine; nil for a key the run loop takes first (Ctrl-Z).
+public struct KeyLine<Action: Sendable>: Sendable {
+    public var label: String
+    public var help: String
+    public var keys: [(chord: KeyChord, action: Action?)]
+
+    public init(_ label: String, _ help: String, keys: [(chord: KeyChord, action: Action?)] = []) {
+        self.label = label
+        self.help = help
+        self.keys = keys
+    }
+}
+
+/// A screen's keys in one table: the state machine asks it what a key does
+/// and the `?` overlay, `--help`, the man page and the README list it, so a
+/// key cannot be handled without being listed (once the grid's `g`/`G` and
+/// the viewer's `_` and Ctrl-C were handled but listed nowhere).
+public struct KeyTable<Action: Sendable>: Sendable {
+    public var lines: [KeyLine<Action>]
+
+    public init(_ lines: [KeyLine<Action>]) {
+        self.lines = lines
+    }
+
+    /// What `key` asks for, nil when the screen has nothing for it.
+    public func action(for key: Key) -> Action? {
+        let chord = KeyChord(key)
+        for line in lines {
+            if let match = line.keys.first(where: { $0.chord == chord }) { return match.action }
+        }
+        return nil
+    }
+
+    /// Every key the table answers.
+    public var chords: [KeyChord] { lines.flatMap { $0.keys.map(\.chord) } }
+
+    /// The table as help lines.
+    public var entries: [KeyHelp.Entry] { lines.map { KeyHelp.Entry(keys: $0.label, action: $0.help) } }
+}
+
+/// The help both screens and `--help` print, read off the key tables.
 public enum KeyHelp {
     /// One line of help: the keys (and mouse actions), then what they do.
     public struct Entry: Equatable, Sendable {
@@ -10,20 +93,7 @@ public enum KeyHelp {
     }
 
     /// The grid browser (`pxview`, `search -i`, `show DIR`).
-    public static let browser: [Entry] = [
-        Entry(keys: "arrows, h j k l", action: "move the selection"),
-        Entry(keys: "Home, End", action: "first, last photo (End loads every page)"),
-        Entry(keys: "PgUp, PgDn", action: "a page of tiles up, down (n, p too)"),
-        Entry(keys: "+ / -", action: "larger / smaller tiles (kept while pxview runs)"),
-        Entry(keys: "Enter, click", action: "open the viewer"),
-        Entry(keys: "wheel", action: "scroll a row"),
-        Entry(keys: "/", action: "new search (Enter search, Esc cancel)"),
-        Entry(keys: "f", action: "toggle favourite"),
-        Entry(keys: "F", action: "favourites (again: back to the search)"),
-        Entry(keys: "q, Ctrl-C", action: "quit"),
-        Entry(keys: "Ctrl-Z", action: "suspend to the shell (fg comes back)"),
-        Entry(keys: "?", action: "this help (any key closes it)"),
-    ]
+    public static var browser: [Entry] { BrowserState.keys.entries }
 
     /// The viewer (`open ID`, `show FILE`, Enter in the browser).
     public static let viewer: [Entry] = [
