@@ -59,7 +59,7 @@ public enum ExplorerApp {
     /// every new search typed in the browser keeps; its `q` and `page` start it.
     /// `folder` names the folder of a `ListSource` (`pxview show DIR`).
     public static func runBrowser(
-        source: any PhotoSource, query: SearchQuery, display: Display, options: ExplorerOptions = ExplorerOptions(),
+        source: any PixabaySource, query: SearchQuery, display: Display, options: ExplorerOptions = ExplorerOptions(),
         folder: String? = nil
     ) throws(ExplorerError) -> Int32 {
         try checkTerminal(options)

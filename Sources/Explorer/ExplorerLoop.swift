@@ -16,7 +16,7 @@ import Terminal
 /// current screen; run its effects (network and decoding in Tasks, never
 /// blocking the loop); write one frame per batch of events.
 final class ExplorerLoop {
-    private let source: (any PhotoSource)?
+    private let source: (any PixabaySource)?
     /// The command line's filters, kept for every search the browser makes.
     private var filters = SearchQuery()
     private var display: Display
@@ -45,7 +45,7 @@ final class ExplorerLoop {
     private var opening: Int?
     private var exitStatus: Int32?
 
-    init(source: (any PhotoSource)?, display: Display, options: ExplorerOptions) throws(ExplorerError) {
+    init(source: (any PixabaySource)?, display: Display, options: ExplorerOptions) throws(ExplorerError) {
         self.source = source
         var display = display
         display.geometry = display.geometry.resized(to: windowSize(fd: options.outputFD))

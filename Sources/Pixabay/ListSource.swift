@@ -1,10 +1,10 @@
 /// Photos that are not Pixabay's: the files given to `pxview show` or the
-/// images of a folder (`pxview show DIR`), as a `PhotoSource`, so the grid
+/// images of a folder (`pxview show DIR`), as a `PixabaySource`, so the grid
 /// browser and the viewer's `n`/`p` work on them exactly as on search
 /// results. Each entry becomes a hit with id = its 1-based position, its
 /// name as the tags and its byte size; the pixel size is learnt when its
 /// thumbnail is decoded. A search keeps the names containing the text.
-public struct ListSource: PhotoSource {
+public struct ListSource: PixabaySource {
     public struct Entry: Sendable {
         /// What the grid and the viewer call it (a basename), sanitized by whoever prints it.
         public var name: String

@@ -12,7 +12,7 @@ public struct CatalogEntry: Sendable, Equatable {
     public var licence: String?
 }
 
-/// The `PhotoSource` used without an API key: real photos bundled with pxview
+/// The `PixabaySource` used without an API key: real photos bundled with pxview
 /// (Sources/Pixabay/Catalog, a SwiftPM resource), in Pixabay's response shape.
 ///
 /// Search semantics (Pixabay's are server-side and undocumented, so this is
@@ -26,7 +26,7 @@ public struct CatalogEntry: Sendable, Equatable {
 /// editors' choice. `lang` and `safesearch` change nothing (tags are English,
 /// every photo is safe). Pages behave like Pixabay's: `totalHits` capped at
 /// 500, a page past the last one is refused.
-public struct OfflineCatalog: PhotoSource {
+public struct OfflineCatalog: PixabaySource {
     public static let catalogFileName = "catalog.json"
     public static let environmentVariable = "PXVIEW_CATALOG"
     /// SwiftPM names the resource bundle `<package>_<target>.resources`.

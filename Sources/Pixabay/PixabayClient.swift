@@ -2,13 +2,13 @@ import Decoding
 import Foundation
 import HTTP
 
-/// The online `PhotoSource`: Pixabay's REST API through any `HTTPFetching`.
+/// The online `PixabaySource`: Pixabay's REST API through any `HTTPFetching`.
 ///
 /// The key only ever travels in the `key` query parameter, which every
 /// request marks as redacted so the HTTP layer keeps it out of logs and cache
 /// keys; texts that come back (error bodies, transport errors) are scrubbed
 /// here as a second line of defence.
-public struct PixabayClient: PhotoSource {
+public struct PixabayClient: PixabaySource {
     public static let defaultBaseURL = "https://pixabay.com/api/"
     /// Search answers are small; anything bigger than this is not Pixabay.
     public static let maxResponseBytes = 8 << 20

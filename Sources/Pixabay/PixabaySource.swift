@@ -1,6 +1,7 @@
-/// Where photos come from: Pixabay itself (`PixabayClient`) or the bundled
-/// `OfflineCatalog`. The UI talks to this and never needs to know which.
-public protocol PhotoSource: Sendable {
+/// Where Pixabay hits come from: Pixabay itself (`PixabayClient`) or the
+/// bundled `OfflineCatalog` (shaped as hits). The commands that speak in
+/// hits (`search`, `open`, `save`) talk to this and never need to know which.
+public protocol PixabaySource: Sendable {
     /// One page of results for a validated query.
     func search(_ query: SearchQuery) async throws(PixabayError) -> SearchPage
     /// One image by id; `.notFound(id:)` when there is none.

@@ -7,10 +7,10 @@ public let noAPIKeyHint =
 
 /// The source pxview will browse and the one-line hint to show about it, if any.
 public struct ResolvedSource: Sendable {
-    public var source: any PhotoSource
+    public var source: any PixabaySource
     public var hint: String?
 
-    public init(source: any PhotoSource, hint: String?) {
+    public init(source: any PixabaySource, hint: String?) {
         self.source = source
         self.hint = hint
     }

@@ -43,7 +43,7 @@ public struct SourceSettings: Sendable, Equatable {
 /// transport → disk cache (unless `--no-cache`) → progress reporting (when
 /// asked) → stale-copy log → `PixabayClient`; or the offline catalog.
 public struct SourceStack: Sendable {
-    public let source: any PhotoSource
+    public let source: any PixabaySource
     /// The one-line note to print on stderr before anything else (`noAPIKeyHint`), if any.
     public let hint: String?
     /// Which answers were old cached copies served because the network failed.

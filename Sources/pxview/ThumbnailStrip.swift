@@ -7,7 +7,7 @@ import Rendering
 /// Draws the page's previews side by side above the results table, each
 /// labelled with its id. Previews download in parallel; one that fails to
 /// arrive or decode leaves its tile empty with a note, never the whole strip.
-func drawThumbnailStrip(page: SearchPage, source: any PhotoSource, parsed: ParsedArguments) async throws {
+func drawThumbnailStrip(page: SearchPage, source: any PixabaySource, parsed: ParsedArguments) async throws {
     let view = try ViewOptions(parsed)
     let screen = Screen.prepare(view: view)
     guard screen.drawsGraphics else { return }
