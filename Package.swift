@@ -77,6 +77,11 @@ let package = Package(
         .target(
             name: "Pixabay", dependencies: ["HTTP", "Plumbing", "Pixels", "Decoding"],
             resources: [.copy("Catalog")]),
+        /// The explorer's one photo model (`Photo`: a Pixabay hit or a local
+        /// file, each answering its title, details, save name, whether it
+        /// can be a favourite) and the sources of photos it talks to: Pixabay
+        /// and the offline catalog adapted, the files given to `show`.
+        .target(name: "Photos", dependencies: ["Pixabay", "Pixels"]),
         /// The one home of the graphics protocols: the display geometry, one
         /// backend per way of drawing (sixel, kitty, kitty placeholders,
         /// half-blocks), the pixel pipeline and the decode size. Below
@@ -117,6 +122,7 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "ControlSequences", "Plumbing", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "PixabayTests", dependencies: ["Pixabay", "HTTP", "Decoding", "TestSupport"]),
+        .testTarget(name: "PhotosTests", dependencies: ["Photos", "Pixabay", "Pixels"]),
         .testTarget(
             name: "RenderingTests",
             dependencies: ["Rendering", "GraphicsReadback", "Decoding", "Scaling", "Encoding", "Pixels", "Plumbing", "Terminal"]),
