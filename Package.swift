@@ -93,13 +93,15 @@ let package = Package(
             name: "Explorer",
             dependencies: [
                 "Pixels", "Plumbing", "ControlSequences", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "Pixabay",
+                "Photos",
             ]),
 
         // MARK: Executables
         .executableTarget(
             name: "pxview",
             dependencies: [
-                "Pixels", "Plumbing", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "HTTP", "Pixabay", "Explorer",
+                "Pixels", "Plumbing", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "HTTP", "Pixabay", "Photos",
+                "Explorer",
             ]),
         .executableTarget(
             name: "pxbench",
@@ -128,8 +130,11 @@ let package = Package(
             dependencies: ["Rendering", "GraphicsReadback", "Decoding", "Scaling", "Encoding", "Pixels", "Plumbing", "Terminal"]),
         .testTarget(
             name: "ExplorerTests",
-            dependencies: ["Explorer", "Rendering", "Encoding", "GraphicsReadback", "Decoding", "Scaling", "Pixels", "Terminal"]),
-        .testTarget(name: "pxviewTests", dependencies: ["pxview", "TestSupport", "GraphicsReadback", "Pixels", "Decoding"]),
+            dependencies: [
+                "Explorer", "Photos", "Rendering", "Encoding", "GraphicsReadback", "Decoding", "Scaling", "Pixels", "Terminal",
+            ]),
+        .testTarget(
+            name: "pxviewTests", dependencies: ["pxview", "Photos", "TestSupport", "GraphicsReadback", "Pixels", "Decoding"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -141,7 +146,9 @@ if Context.environment["PXVIEW_FUZZ"] != nil {
     package.targets.append(
         .executableTarget(
             name: "pxfuzz",
-            dependencies: ["Decoding", "GraphicsReadback", "HTTP", "Pixabay", "Terminal", "Pixels", "Rendering", "Explorer"],
+            dependencies: [
+                "Decoding", "GraphicsReadback", "HTTP", "Pixabay", "Photos", "Terminal", "Pixels", "Rendering", "Explorer",
+            ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
     package.products.append(.executable(name: "pxfuzz", targets: ["pxfuzz"]))
 }

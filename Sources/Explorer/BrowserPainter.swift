@@ -1,5 +1,5 @@
 import ControlSequences
-import Pixabay
+import Photos
 import Pixels
 import Rendering
 import Scaling
@@ -8,7 +8,7 @@ import Terminal
 /// What one thumbnail slot shows.
 public enum SlotContent: Equatable, Sendable {
     case empty
-    /// Waiting for (or failed to get) the thumbnail of hit `id`.
+    /// Waiting for (or failed to get) the thumbnail of photo `id`.
     case placeholder(id: Int, text: String)
     case picture(id: Int)
 }
@@ -58,19 +58,12 @@ public struct BrowserPlan: Equatable, Sendable {
                 StatusLine.compose(left: label, right: "/ search · ? keys · q quit", width: width, glyphs: glyphs), false
             )
         }
-        if let hit = state.selectedHit {
-            if state.folder != nil {
-                let size = hit.imageWidth > 0 ? "  \(hit.imageWidth)x\(hit.imageHeight)" : ""
-                let frames = state.animatedFrames[hit.id].map { "  \($0) frames" } ?? ""
-                rows[layout.detailsRow] = ("\(hit.tags)\(size)\(frames)", false)
-                rows[layout.detailsRow + 1] = (Self.byteSize(hit.imageSize), false)
-            } else {
-                let favourite = state.favouriteIDs.contains(hit.id) ? "  ★ favourite" : ""
-                rows[layout.detailsRow] = (
-                    "#\(hit.id)  \(hit.imageWidth)x\(hit.imageHeight)  by \(hit.user)  ♥ \(hit.likes)\(favourite)", false
-                )
-                rows[layout.detailsRow + 1] = ("tags: \(hit.tags)", false)
-            }
+        if let photo = state.selectedPhoto {
+            // The photo says what it is: Pixabay's id, size, user and tags, or a file's name and sizes.
+            let details = photo.details(
+                isFavourite: state.favouriteIDs.contains(photo.id), frames: state.animatedFrames[photo.id])
+            rows[layout.detailsRow] = (details.0, false)
+            rows[layout.detailsRow + 1] = (details.1, false)
         } else {
             rows[layout.detailsRow] = (state.searching ? "" : "nothing to show", false)
             rows[layout.detailsRow + 1] = ("", false)
@@ -93,9 +86,9 @@ public struct BrowserPlan: Equatable, Sendable {
             slotContents = layout.slots.indices.map { slot in
                 let index = range.lowerBound + slot
                 guard range.contains(index) else { return .empty }
-                let hit = state.hits[index]
-                if hasPicture(hit.id) { return .picture(id: hit.id) }
-                return .placeholder(id: hit.id, text: state.tiles[hit.id] == .failed ? "no image" : "loading…")
+                let photo = state.photos[index]
+                if hasPicture(photo.id) { return .picture(id: photo.id) }
+                return .placeholder(id: photo.id, text: state.tiles[photo.id] == .failed ? "no image" : "loading…")
             }
         }
         self.rows = rows.filter { $0.key >= 0 && $0.key < layout.geometry.windowCells.height }
@@ -107,18 +100,11 @@ public struct BrowserPlan: Equatable, Sendable {
         let range = state.visibleRange
         selectedSlot = !state.showHelp && range.contains(state.selection) ? state.selection - range.lowerBound : nil
         names = slotContents.indices.map { slot in
-            guard layout.nameLines, slotContents[slot] != .empty, range.contains(range.lowerBound + slot) else { return nil }
-            let name = glyphs.text(TerminalText.sanitize(state.hits[range.lowerBound + slot].tags))
-            return TerminalText.middle(name, toWidth: layout.tileCells.width, glyphs: glyphs)
+            guard layout.nameLines, slotContents[slot] != .empty, range.contains(range.lowerBound + slot),
+                let label = state.photos[range.lowerBound + slot].label
+            else { return nil }
+            return TerminalText.middle(glyphs.text(TerminalText.sanitize(label)), toWidth: layout.tileCells.width, glyphs: glyphs)
         }
-    }
-
-    /// "2.4 MB" for a local file's size.
-    static func byteSize(_ bytes: Int) -> String {
-        guard bytes > 0 else { return "" }
-        if bytes < 1 << 20 { return "\((bytes + 512) >> 10) KB" }
-        let tenths = (bytes * 10 + (1 << 19)) >> 20
-        return "\(tenths / 10).\(tenths % 10) MB"
     }
 }
 

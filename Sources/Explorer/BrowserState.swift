@@ -1,3 +1,4 @@
+import Photos
 import Pixabay
 import Pixels
 import Rendering
@@ -14,8 +15,9 @@ public enum TileStatus: Equatable, Sendable {
 public enum BrowserEffect: Equatable, Sendable {
     case search(query: String, page: Int)
     /// Download (and decode) these thumbnails; they are marked `.loading`.
-    case loadThumbnails([PixabayHit])
-    case openViewer(PixabayHit)
+    case loadThumbnails([Photo])
+    case openViewer(Photo)
+    /// Only a Pixabay photo can be a favourite: the hit is what the list keeps.
     case toggleFavourite(PixabayHit)
     /// Load the favourites list (answered with `.favouritesLoaded`).
     case showFavourites
@@ -33,24 +35,24 @@ public enum BrowserEvent: Equatable, Sendable {
     case imageSize(id: Int, width: Int, height: Int)
     /// The thumbnail's file is an animation of this many frames (its tile is marked).
     case animated(id: Int, frames: Int)
-    case favouritesLoaded([PixabayHit])
+    case favouritesLoaded([Photo])
     case favouriteChanged(id: Int, isFavourite: Bool)
     case message(String)
 }
 
-/// The part of a `SearchPage` the browser keeps, or why there is none.
+/// The part of a `PhotoPage` the browser keeps, or why there is none.
 public enum SearchOutcome: Equatable, Sendable {
-    case page(hits: [PixabayHit], totalHits: Int, totalPages: Int, note: String?)
+    case page(photos: [Photo], totalHits: Int, totalPages: Int, note: String?)
     case failed(String)
 
-    public init(_ page: SearchPage) {
-        self = .page(hits: page.hits, totalHits: page.response.totalHits, totalPages: page.totalPages, note: page.note)
+    public init(_ page: PhotoPage) {
+        self = .page(photos: page.photos, totalHits: page.totalHits, totalPages: page.totalPages, note: page.note)
     }
 }
 
 /// The grid browser as a pure state machine.
 ///
-/// Hits from every page loaded so far sit in one list, laid out row by row
+/// Photos from every page loaded so far sit in one list, laid out row by row
 /// in the grid; the selection moves in 2-D (arrows/hjkl by one tile or one
 /// row, Home/End, PgUp/PgDn or p/n by a screenful of tiles) and the grid
 /// scrolls by whole rows to keep it visible. When the selection comes
@@ -64,13 +66,13 @@ public struct BrowserState: Equatable, Sendable {
     public var query: String
     /// Non-nil while the search field is being edited: the text so far.
     public var editText: String?
-    /// The last page loaded (hits holds pages 1…page).
+    /// The last page loaded (photos holds pages 1…page).
     public var page = 1
     public var totalPages = 0
     public var totalHits = 0
-    public var hits: [PixabayHit] = []
+    public var photos: [Photo] = []
     public var selection = 0
-    /// The first grid row on screen (row r holds hits r*columns…).
+    /// The first grid row on screen (row r holds photos r*columns…).
     public var scroll = 0
     public var tiles: [Int: TileStatus] = [:]
     public var favouriteIDs: Set<Int> = []
@@ -113,14 +115,14 @@ public struct BrowserState: Equatable, Sendable {
         return [.search(query: query, page: 1)]
     }
 
-    public var selectedHit: PixabayHit? {
-        hits.indices.contains(selection) ? hits[selection] : nil
+    public var selectedPhoto: Photo? {
+        photos.indices.contains(selection) ? photos[selection] : nil
     }
 
-    /// The hits shown in the slots, with their indices.
+    /// The photos shown in the slots, with their indices.
     public var visibleRange: Range<Int> {
-        let start = min(scroll * layout.columns, hits.count)
-        return start..<min(hits.count, start + layout.slots.count)
+        let start = min(scroll * layout.columns, photos.count)
+        return start..<min(photos.count, start + layout.slots.count)
     }
 
     public mutating func handle(_ event: BrowserEvent) -> [BrowserEffect] {
@@ -137,8 +139,8 @@ public struct BrowserState: Equatable, Sendable {
             if finishedPage == 1, searching {
                 searching = false
                 switch result {
-                case .page(let newHits, let total, let pages, let note):
-                    hits = newHits.map(withKnownSize)
+                case .page(let newPhotos, let total, let pages, let note):
+                    photos = newPhotos.map(withKnownSize)
                     totalHits = total
                     totalPages = pages
                     page = 1
@@ -149,7 +151,7 @@ public struct BrowserState: Equatable, Sendable {
                     return thumbnailsToLoad() + loadAhead()
                 case .failed(let text):
                     // The old query's photos must not take the new one's next pages.
-                    hits = []
+                    photos = []
                     totalHits = 0
                     totalPages = 0
                     selection = 0
@@ -161,15 +163,15 @@ public struct BrowserState: Equatable, Sendable {
             guard loadingMore, finishedPage == page + 1 else { return [] }
             loadingMore = false
             switch result {
-            case .page(let newHits, let total, let pages, _):
+            case .page(let newPhotos, let total, let pages, _):
                 // Pixabay's order can shift between requests: a photo is listed once.
-                let known = Set(hits.map(\.id))
-                hits += newHits.filter { !known.contains($0.id) }.map(withKnownSize)
+                let known = Set(photos.map(\.id))
+                photos += newPhotos.filter { !known.contains($0.id) }.map(withKnownSize)
                 totalHits = total
                 totalPages = pages
                 page = finishedPage
                 if seekingEnd {
-                    selection = max(0, hits.count - 1)
+                    selection = max(0, photos.count - 1)
                     scrollToSelection()
                     seekingEnd = page < totalPages
                 }
@@ -184,9 +186,8 @@ public struct BrowserState: Equatable, Sendable {
             return []
         case .imageSize(let id, let width, let height):
             knownSizes[id] = PixelSize(width: width, height: height)
-            for index in hits.indices where hits[index].id == id && hits[index].imageWidth == 0 {
-                hits[index].imageWidth = width
-                hits[index].imageHeight = height
+            for index in photos.indices where photos[index].id == id {
+                photos[index].learn(pixelSize: PixelSize(width: width, height: height))
             }
             return []
         case .animated(let id, let frames):
@@ -196,7 +197,7 @@ public struct BrowserState: Equatable, Sendable {
             showingFavourites = true
             searching = false
             loadingMore = false
-            hits = favourites
+            photos = favourites
             favouriteIDs = Set(favourites.map(\.id))
             totalHits = favourites.count
             totalPages = favourites.isEmpty ? 0 : 1
@@ -215,38 +216,37 @@ public struct BrowserState: Equatable, Sendable {
     }
 
     /// A local file's size learnt from its thumbnail, kept for the next
-    /// search's hits (whose sizes the folder listing does not know).
+    /// search's photos (whose sizes the folder listing does not know).
     public var knownSizes: [Int: PixelSize] = [:]
-    /// Frames of the animated images among the hits, by id.
+    /// Frames of the animated images among the photos, by id.
     public var animatedFrames: [Int: Int] = [:]
 
-    private func withKnownSize(_ hit: PixabayHit) -> PixabayHit {
-        guard hit.imageWidth == 0, let size = knownSizes[hit.id] else { return hit }
-        var sized = hit
-        sized.imageWidth = size.width
-        sized.imageHeight = size.height
+    private func withKnownSize(_ photo: Photo) -> Photo {
+        guard let size = knownSizes[photo.id] else { return photo }
+        var sized = photo
+        sized.learn(pixelSize: size)
         return sized
     }
 
     /// The viewer shows `id`: the grid's selection follows (Enter, then a
     /// move before the photo arrived, must not leave them apart).
     public mutating func select(id: Int) {
-        guard let index = hits.firstIndex(where: { $0.id == id }) else { return }
+        guard let index = photos.firstIndex(where: { $0.id == id }) else { return }
         selection = index
         scrollToSelection()
     }
 
-    /// The viewer's `n`/`p`: the neighbouring hit becomes the selection.
+    /// The viewer's `n`/`p`: the neighbouring photo becomes the selection.
     /// Nil at either end (with a message); the effects load thumbnails and
     /// the next page as a move in the grid would.
-    public mutating func step(by delta: Int) -> (hit: PixabayHit, effects: [BrowserEffect])? {
+    public mutating func step(by delta: Int) -> (photo: Photo, effects: [BrowserEffect])? {
         let target = selection + delta
-        guard hits.indices.contains(target) else {
+        guard photos.indices.contains(target) else {
             message = delta > 0 ? (loadingMore ? "loading more…" : "this is the last photo") : "this is the first photo"
             return nil
         }
         let effects = moveSelection(to: target)
-        return (hits[target], effects)
+        return (photos[target], effects)
     }
 
     private mutating func handleInput(_ input: InputEvent) -> [BrowserEffect] {
@@ -271,9 +271,9 @@ public struct BrowserState: Equatable, Sendable {
                 return []
             }
             let index = scroll * layout.columns + slot
-            guard hits.indices.contains(index) else { return [] }
+            guard photos.indices.contains(index) else { return [] }
             selection = index
-            return [.openViewer(hits[index])]
+            return [.openViewer(photos[index])]
         case .paste(let text):
             // Pasting outside the field starts editing with the pasted text,
             // bounded like typing (a 1 MB paste once froze the grid for good).
@@ -333,22 +333,23 @@ public struct BrowserState: Equatable, Sendable {
         case .last:
             // Past the pages loaded: on to the real end, a page at a time.
             seekingEnd = !showingFavourites && !searching && page < totalPages
-            return moveSelection(to: hits.count - 1)
+            return moveSelection(to: photos.count - 1)
         case .pageDown: return moveSelection(to: selection + screenful)
         case .pageUp: return moveSelection(to: selection - screenful)
         case .open:
-            guard let hit = selectedHit else { return [] }
-            return [.openViewer(hit)]
+            guard let photo = selectedPhoto else { return [] }
+            return [.openViewer(photo)]
         case .favourite:
-            guard let hit = selectedHit else { return [] }
-            guard folder == nil else {
-                message = "favourites are for Pixabay images"
+            guard let photo = selectedPhoto else { return [] }
+            // The photo says whether it can be one: a file never.
+            guard let hit = photo.pixabayHit else {
+                message = Self.favouritesArePixabays
                 return []
             }
             return [.toggleFavourite(hit)]
         case .favourites:
             guard folder == nil else {
-                message = "favourites are for Pixabay images"
+                message = Self.favouritesArePixabays
                 return []
             }
             if showingFavourites {
@@ -432,6 +433,9 @@ public struct BrowserState: Equatable, Sendable {
         return relayout(to: next)
     }
 
+    /// What `f` on a file and `F` in a folder say: favourites.json keeps Pixabay photos.
+    static let favouritesArePixabays = "favourites are for Pixabay images"
+
     /// Pixabay's previews: 150 px on the long side.
     public static let previewPixels = 150
 
@@ -456,11 +460,11 @@ public struct BrowserState: Equatable, Sendable {
         return thumbnailsToLoad()
     }
 
-    /// Moves the selection to `target`, clamped to the hits; past the end
-    /// while more pages exist it stays on the last hit and the next page comes.
+    /// Moves the selection to `target`, clamped to the photos; past the end
+    /// while more pages exist it stays on the last photo and the next page comes.
     private mutating func moveSelection(to target: Int) -> [BrowserEffect] {
-        guard !hits.isEmpty else { return [] }
-        selection = min(max(0, target), hits.count - 1)
+        guard !photos.isEmpty else { return [] }
+        selection = min(max(0, target), photos.count - 1)
         scrollToSelection()
         return thumbnailsToLoad() + loadAhead()
     }
@@ -472,7 +476,7 @@ public struct BrowserState: Equatable, Sendable {
         let row = selection / columns
         if row < scroll { scroll = row }
         if row >= scroll + rows { scroll = row - rows + 1 }
-        let lastRow = max(0, (hits.count - 1) / columns)
+        let lastRow = max(0, (photos.count - 1) / columns)
         scroll = max(0, min(scroll, max(0, lastRow - rows + 1)))
     }
 
@@ -480,18 +484,18 @@ public struct BrowserState: Equatable, Sendable {
     /// scrolling finds them ready.
     private mutating func thumbnailsToLoad() -> [BrowserEffect] {
         let visible = visibleRange
-        let ahead = visible.upperBound..<min(hits.count, visible.upperBound + layout.slots.count)
-        let wanted = (Array(visible) + Array(ahead)).map { hits[$0] }.filter { tiles[$0.id] == nil }
+        let ahead = visible.upperBound..<min(photos.count, visible.upperBound + layout.slots.count)
+        let wanted = (Array(visible) + Array(ahead)).map { photos[$0] }.filter { tiles[$0.id] == nil }
         guard !wanted.isEmpty else { return [] }
-        for hit in wanted { tiles[hit.id] = .loading }
+        for photo in wanted { tiles[photo.id] = .loading }
         return [.loadThumbnails(wanted)]
     }
 
     /// The next page, once the selection is within a screenful of the last
-    /// hit loaded (one request at a time).
+    /// photo loaded (one request at a time).
     private mutating func loadAhead() -> [BrowserEffect] {
         guard !showingFavourites, !searching, !loadingMore, page < totalPages,
-            selection + layout.slots.count >= hits.count
+            selection + layout.slots.count >= photos.count
         else { return [] }
         loadingMore = true
         return [.search(query: query, page: page + 1)]
@@ -502,8 +506,8 @@ public struct BrowserState: Equatable, Sendable {
     public var statusText: String {
         if let message { return message }
         if searching { return "searching…" }
-        if showingFavourites { return "favourites: \(hits.count) · F: back to the search" }
-        var position = hits.isEmpty ? "no results" : "\(selection + 1) of \(max(totalHits, hits.count))"
+        if showingFavourites { return "favourites: \(photos.count) · F: back to the search" }
+        var position = photos.isEmpty ? "no results" : "\(selection + 1) of \(max(totalHits, photos.count))"
         if let notice { position += " · \(notice.status) (? for why)" }
         let more =
             !loadingMore ? "" : seekingEnd ? " · to the end: page \(page + 1) of \(totalPages)…" : " · loading more…"

@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import Photos
 import Pixabay
 import Pixels
 import Plumbing
@@ -10,8 +11,9 @@ import Terminal
     import Glibc
 #endif
 
-/// Saves the viewed image; returns the message to show ("saved to …").
-public typealias ExplorerSaveAction = @Sendable (_ bytes: [UInt8], _ hit: PixabayHit?, _ title: String) throws -> String
+/// Saves the viewed photo's bytes (under the name the photo says); returns
+/// the message to show ("saved …").
+public typealias ExplorerSaveAction = @Sendable (_ bytes: [UInt8], _ photo: Photo) throws -> String
 
 /// Everything else the explorer needs from the command line.
 public struct ExplorerOptions: Sendable {
@@ -57,9 +59,9 @@ public enum ExplorerError: Error, CustomStringConvertible {
 public enum ExplorerApp {
     /// `query` carries the filters (type, colours, order…) every page and
     /// every new search typed in the browser keeps; its `q` and `page` start it.
-    /// `folder` names the folder of a `ListSource` (`pxview show DIR`).
+    /// `folder` names the folder of a `FileList` (`pxview show DIR`).
     public static func runBrowser(
-        source: any PixabaySource, query: SearchQuery, display: Display, options: ExplorerOptions = ExplorerOptions(),
+        source: any PhotoSource, query: SearchQuery, display: Display, options: ExplorerOptions = ExplorerOptions(),
         folder: String? = nil
     ) throws(ExplorerError) -> Int32 {
         try checkTerminal(options)
@@ -67,18 +69,17 @@ public enum ExplorerApp {
         return loop.runBrowser(query: query, folder: folder)
     }
 
-    /// Opens the viewer on already-fetched image bytes, framed as `framing`
-    /// says (`--fit`, `--zoom`, `--center`); `hit` enables favourites.
-    /// With `files` (several given to `show`), `n`/`p` step through its
-    /// hits, the shown one being `index`. Decoding errors are thrown before
-    /// the screen changes.
+    /// Opens the viewer on `photo`'s already-fetched bytes, framed as
+    /// `framing` says (`--fit`, `--zoom`, `--center`). With a `sequence`
+    /// (several files given to `show`), `n`/`p` step through it, fetching
+    /// from `source`. Decoding errors are thrown before the screen changes.
     public static func runViewer(
-        bytes: [UInt8], title: String, hit: PixabayHit? = nil, framing: ViewSettings = ViewSettings(),
-        display: Display, options: ExplorerOptions = ExplorerOptions(), files: ListSource? = nil, index: Int = 0
+        bytes: [UInt8], photo: Photo, framing: ViewSettings = ViewSettings(), display: Display,
+        options: ExplorerOptions = ExplorerOptions(), source: (any PhotoSource)? = nil, sequence: [Photo] = []
     ) throws(ExplorerError) -> Int32 {
         try checkTerminal(options, viewer: true)
         // The loop owns the run's one backend; nothing is drawn until it runs.
-        let loop = try ExplorerLoop(source: files, display: display, options: options)
+        let loop = try ExplorerLoop(source: source, display: display, options: options)
         let screen = loop.geometry
         // Zoomed in from the start: decode enough pixels for that zoom.
         let decodeOptions = DecodeSize.options(
@@ -87,10 +88,9 @@ public enum ExplorerApp {
         do {
             decoded = try loop.decode(bytes, options: decodeOptions)
         } catch {
-            throw .decode(title, error)
+            throw .decode(photo.title, error)
         }
-        return loop.runViewer(
-            bytes: bytes, decoded: decoded, title: title, hit: hit, framing: framing, sequence: files?.hits ?? [], index: index)
+        return loop.runViewer(bytes: bytes, decoded: decoded, photo: photo, framing: framing, sequence: sequence)
     }
 
     /// The one "is this a terminal" check of every explorer entry point:
@@ -108,8 +108,8 @@ enum Completion: Sendable {
     case search(query: String, page: Int, outcome: SearchOutcome)
     /// `frames`: how many the file has (the image is the first).
     case thumbnail(id: Int, image: RGBAImage?, fullSize: PixelSize?, frames: Int)
-    case viewerImage(hit: PixabayHit, bytes: [UInt8], decoded: DecodedImage)
-    case viewerFailed(hit: PixabayHit, message: String)
+    case viewerImage(photo: Photo, bytes: [UInt8], decoded: DecodedImage)
+    case viewerFailed(photo: Photo, message: String)
     /// The full decode (every frame) for viewer visit `visit`.
     case fullResolution([RGBAImage]?, visit: Int)
 }

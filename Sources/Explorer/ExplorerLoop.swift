@@ -2,6 +2,7 @@ import ControlSequences
 import Decoding
 import Encoding
 import Foundation
+import Photos
 import Pixabay
 import Pixels
 import Rendering
@@ -16,7 +17,7 @@ import Terminal
 /// current screen; run its effects (network and decoding in Tasks, never
 /// blocking the loop); write one frame per batch of events.
 final class ExplorerLoop {
-    private let source: (any PixabaySource)?
+    private let source: (any PhotoSource)?
     /// The command line's filters, kept for every search the browser makes.
     private var filters = SearchQuery()
     private var display: Display
@@ -41,11 +42,11 @@ final class ExplorerLoop {
     private var viewer: ViewerState?
     private var viewerPainter: ViewerPainter?
     private var viewerBytes: [UInt8] = []
-    /// The hit whose large image is on its way (a newer request wins).
+    /// The photo whose large image is on its way (a newer request wins).
     private var opening: Int?
     private var exitStatus: Int32?
 
-    init(source: (any PixabaySource)?, display: Display, options: ExplorerOptions) throws(ExplorerError) {
+    init(source: (any PhotoSource)?, display: Display, options: ExplorerOptions) throws(ExplorerError) {
         self.source = source
         var display = display
         display.geometry = display.geometry.resized(to: windowSize(fd: options.outputFD))
@@ -105,15 +106,14 @@ final class ExplorerLoop {
     }
 
     /// `sequence`: the photos `n`/`p` step through (the files given to
-    /// `show`), the shown one at `index`.
+    /// `show`), `photo` among them.
     func runViewer(
-        bytes: [UInt8], decoded: DecodedImage, title: String, hit: PixabayHit?, framing: ViewSettings,
-        sequence: [PixabayHit] = [], index: Int = 0
+        bytes: [UInt8], decoded: DecodedImage, photo: Photo, framing: ViewSettings, sequence: [Photo] = []
     ) -> Int32 {
         self.sequence = sequence
-        sequenceIndex = index
+        sequenceIndex = sequence.firstIndex { $0.id == photo.id } ?? 0
         self.framing = framing
-        openViewer(bytes: bytes, decoded: decoded, title: title, hit: hit, directly: true, framing: framing)
+        openViewer(bytes: bytes, decoded: decoded, photo: photo, directly: true, framing: framing)
         return run {}
     }
 
@@ -394,7 +394,7 @@ final class ExplorerLoop {
                 let message: String
                 if let save = options.save {
                     do {
-                        message = try save(viewerBytes, state.hit, state.title)
+                        message = try save(viewerBytes, state.photo)
                     } catch {
                         message = "cannot save: \(error)"
                     }
@@ -403,7 +403,7 @@ final class ExplorerLoop {
                 }
                 _ = viewer?.handle(.message(message))
             case .toggleFavourite:
-                guard let hit = viewer?.hit else { continue }
+                guard let hit = viewer?.photo.pixabayHit else { continue }
                 if let now = toggleFavourite(hit) {
                     _ = viewer?.handle(.favouriteChanged(isFavourite: now))
                     // The grid knows at once: stepping on with n must not lose it.
@@ -434,10 +434,10 @@ final class ExplorerLoop {
                 // A photo still on its way is not opened over a new search.
                 if viewer == nil && page == 1 { opening = nil }
                 search(query: query, page: page)
-            case .loadThumbnails(let hits):
-                loadThumbnails(hits)
-            case .openViewer(let hit):
-                open(hit)
+            case .loadThumbnails(let photos):
+                loadThumbnails(photos)
+            case .openViewer(let photo):
+                open(photo)
             case .toggleFavourite(let hit):
                 if let now = toggleFavourite(hit) {
                     perform(browser?.handle(.favouriteChanged(id: hit.id, isFavourite: now)) ?? [])
@@ -449,7 +449,7 @@ final class ExplorerLoop {
                 }
                 do {
                     let entries = try store.list()
-                    perform(browser?.handle(.favouritesLoaded(entries.map(\.hit))) ?? [])
+                    perform(browser?.handle(.favouritesLoaded(entries.map { Photo(hit: $0.hit) })) ?? [])
                 } catch {
                     perform(browser?.handle(.message("\(error)")) ?? [])
                 }
@@ -479,7 +479,7 @@ final class ExplorerLoop {
         Task.detached { [request] in
             let outcome: SearchOutcome
             do {
-                outcome = SearchOutcome(try await source.search(request))
+                outcome = SearchOutcome(try await source.photos(for: request))
             } catch {
                 outcome = .failed("\(error)")
             }
@@ -487,7 +487,7 @@ final class ExplorerLoop {
         }
     }
 
-    private func loadThumbnails(_ hits: [PixabayHit]) {
+    private func loadThumbnails(_ photos: [Photo]) {
         guard let source, let layout = browser?.layout, let size = browser?.thumbnailSize else { return }
         let queue = completions
         // Decode straight to about the tile size (DCT scaling for JPEGs).
@@ -497,37 +497,38 @@ final class ExplorerLoop {
         previews.maxFrames = 1
         files.maxFrames = 1
         let display = self.display
-        for hit in hits {
-            let options = hit.isLocal ? files : previews
+        for photo in photos {
+            let options = photo.hasRenditions ? previews : files
             Task.detached {
                 var decoded: DecodedImage?
-                if let bytes = try? await source.imageBytes(for: hit, size: hit.isLocal ? .preview : size) {
+                if let bytes = try? await source.bytes(of: photo, size: size) {
                     decoded = try? display.decode(bytes, options: options)
                 }
                 queue.post(
-                    .thumbnail(id: hit.id, image: decoded?.image, fullSize: decoded?.fullSize, frames: decoded?.frameCount ?? 1))
+                    .thumbnail(id: photo.id, image: decoded?.image, fullSize: decoded?.fullSize, frames: decoded?.frameCount ?? 1)
+                )
             }
         }
     }
 
     /// The photo `n`/`p` lead to: the grid's neighbour, or the next of the
     /// files given; at either end the viewer says so.
-    private var sequence: [PixabayHit] = []
+    private var sequence: [Photo] = []
     private var sequenceIndex = 0
     /// The command's `--fit`/`--zoom`/`--center`, for every photo `n` steps to.
     private var framing = ViewSettings()
 
     private func step(by delta: Int) {
-        let target: PixabayHit
+        let target: Photo
         if browser != nil {
-            guard let (hit, effects) = browser?.step(by: delta) else {
+            guard let (photo, effects) = browser?.step(by: delta) else {
                 let text = browser?.message ?? ""
                 browser?.message = nil
                 _ = viewer?.handle(.message(text))
                 return
             }
             perform(effects)
-            target = hit
+            target = photo
         } else if sequence.count > 1 {
             let index = sequenceIndex + delta
             guard sequence.indices.contains(index) else {
@@ -543,36 +544,29 @@ final class ExplorerLoop {
         open(target)
     }
 
-    /// What the viewer calls a photo, wherever it was opened from: a local
-    /// file's name, else `#ID`.
-    static func title(for hit: PixabayHit) -> String {
-        hit.isLocal ? hit.tags : "#\(hit.id)"
-    }
-
-    /// Fetches and decodes `hit` for the viewer; the screen stays as it is
+    /// Fetches and decodes `photo` for the viewer; the screen stays as it is
     /// (the grid, or the viewer on the previous photo) until it arrives.
-    private func open(_ hit: PixabayHit) {
+    private func open(_ photo: Photo) {
         guard let source else { return }
-        opening = hit.id
-        let note = "opening \(Self.title(for: hit))…"
+        opening = photo.id
+        let title = photo.title
+        let note = "opening \(title)…"
         if viewer != nil { _ = viewer?.handle(.message(note)) } else { perform(browser?.handle(.message(note)) ?? []) }
         let queue = completions
         let options = DecodeSize.options(
             box: ViewerLayout(geometry: geometry).viewSize, screen: geometry, settings: ViewSettings(),
             maxPixels: self.options.maxPixels)
         let display = self.display
-        let title = Self.title(for: hit)
         Task.detached {
             do {
-                let bytes = try await source.imageBytes(for: hit, size: .large)
+                let bytes = try await source.bytes(of: photo, size: .large)
                 let decoded = try display.decode(bytes, options: options)
-                queue.post(.viewerImage(hit: hit, bytes: bytes, decoded: decoded))
-            } catch let error as PixabayError {
+                queue.post(.viewerImage(photo: photo, bytes: bytes, decoded: decoded))
+            } catch let error as LocalFileError {
                 // A local file's error already names it.
-                let message = hit.isLocal ? "\(error)" : "cannot open \(title): \(error)"
-                queue.post(.viewerFailed(hit: hit, message: message))
+                queue.post(.viewerFailed(photo: photo, message: "\(error)"))
             } catch {
-                queue.post(.viewerFailed(hit: hit, message: "cannot open \(title): \(error)"))
+                queue.post(.viewerFailed(photo: photo, message: "cannot open \(title): \(error)"))
             }
         }
     }
@@ -591,20 +585,20 @@ final class ExplorerLoop {
                 _ = browser?.handle(.imageSize(id: id, width: fullSize.width, height: fullSize.height))
             }
             perform(browser?.handle(.thumbnailFinished(id: id, loaded: image != nil)) ?? [])
-        case .viewerImage(let hit, let bytes, let decoded):
-            guard opening == hit.id else { return }
+        case .viewerImage(let photo, let bytes, let decoded):
+            guard opening == photo.id else { return }
             opening = nil
             browser?.message = nil
-            let isFavourite = browser?.favouriteIDs.contains(hit.id) ?? false
+            let isFavourite = browser?.favouriteIDs.contains(photo.id) ?? false
             // Stepping with n/p: the new photo replaces the one on screen.
             let directly = viewer?.openedDirectly ?? false
             if let painter = viewerPainter { write(painter.teardown()) }
-            browser?.select(id: hit.id)
+            browser?.select(id: photo.id)
             openViewer(
-                bytes: bytes, decoded: decoded, title: Self.title(for: hit), hit: hit.isLocal ? nil : hit,
-                directly: directly, isFavourite: isFavourite, framing: directly ? framing : ViewSettings())
-        case .viewerFailed(let hit, let message):
-            guard opening == hit.id else { return }
+                bytes: bytes, decoded: decoded, photo: photo, directly: directly, isFavourite: isFavourite,
+                framing: directly ? framing : ViewSettings())
+        case .viewerFailed(let photo, let message):
+            guard opening == photo.id else { return }
             opening = nil
             if viewer != nil { _ = viewer?.handle(.message(message)) } else { perform(browser?.handle(.message(message)) ?? []) }
         case .fullResolution(let frames, let visit):
@@ -618,14 +612,14 @@ final class ExplorerLoop {
     }
 
     private func openViewer(
-        bytes: [UInt8], decoded: DecodedImage, title: String, hit: PixabayHit?, directly: Bool, isFavourite: Bool = false,
+        bytes: [UInt8], decoded: DecodedImage, photo: Photo, directly: Bool, isFavourite: Bool = false,
         framing: ViewSettings = ViewSettings()
     ) {
         if let painter = browserPainter { write(painter.teardown()) }
         viewerBytes = bytes
         var favourite = isFavourite
         var problem: String?
-        if let hit, let store = options.favourites {
+        if let hit = photo.pixabayHit, let store = options.favourites {
             do {
                 favourite = try store.contains(id: hit.id)
             } catch {
@@ -633,7 +627,7 @@ final class ExplorerLoop {
             }
         }
         viewer = ViewerState(
-            title: title, hit: hit, fullSize: decoded.fullSize, decodedSize: decoded.image.size,
+            photo: photo, fullSize: decoded.fullSize, decodedSize: decoded.image.size,
             layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite,
             frameDelays: decoded.frames.count > 1 ? decoded.frames.map(\.playbackDelayMs) : [], plays: decoded.loopCount)
         viewer?.notice = notice
@@ -652,14 +646,14 @@ final class ExplorerLoop {
     }
 
     /// Numbers each viewer visit, so a sixel palette or a kitty upload is never
-    /// taken for another photo's (thumbnail keys are hit ids, positive).
+    /// taken for another photo's (thumbnail keys are photo ids, positive).
     private var viewerSerial = 0
 
     private func closeViewer() {
         // A photo n asked for and still on its way stays closed.
         opening = nil
         if let painter = viewerPainter { write(painter.teardown()) }
-        if let hit = viewer?.hit, let browserState = browser {
+        if let hit = viewer?.photo.pixabayHit, let browserState = browser {
             // The viewer may have changed the favourite.
             let isFavourite = viewer?.isFavourite ?? false
             if isFavourite != browserState.favouriteIDs.contains(hit.id) {

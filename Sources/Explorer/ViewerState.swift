@@ -1,4 +1,4 @@
-import Pixabay
+import Photos
 import Pixels
 import Rendering
 import Scaling
@@ -9,7 +9,7 @@ import Terminal
 public enum ViewerEffect: Equatable, Sendable {
     /// Save the image (as `pxview save` does).
     case save
-    /// Add or remove the hit from the favourites.
+    /// Add or remove the photo from the favourites (a Pixabay photo's only).
     case toggleFavourite
     /// Back to the browser.
     case close
@@ -56,10 +56,10 @@ public struct ViewerState: Equatable, Sendable {
 
     public var viewport: Viewport
     public var layout: ViewerLayout
+    /// The photo shown: it says its title, its save name and whether it can be a favourite.
+    public var photo: Photo
     /// Shown in the info line: the file name or "#id".
-    public var title: String
-    /// The Pixabay hit, when the image is one (enables saving and favourites).
-    public var hit: PixabayHit?
+    public var title: String { photo.title }
     /// The decoded image's size in pixels (smaller than the full image when
     /// the decoder scaled it down to the view).
     public var decodedSize: PixelSize
@@ -89,18 +89,19 @@ public struct ViewerState: Equatable, Sendable {
     /// `frameDelays` (the frames' playback delays, ms) and `plays` (passes
     /// in all, 0: for ever) for an animation; a still image has none.
     public init(
-        title: String, hit: PixabayHit? = nil, fullSize: PixelSize, decodedSize: PixelSize, layout: ViewerLayout,
+        photo: Photo, fullSize: PixelSize, decodedSize: PixelSize, layout: ViewerLayout,
         openedDirectly: Bool, framing: ViewSettings = ViewSettings(), isFavourite: Bool = false, frameDelays: [Int] = [],
         plays: Int = 0
     ) {
         if frameDelays.count > 1 { animation = AnimationState(delays: frameDelays, plays: plays) }
-        self.title = title
-        self.hit = hit
+        self.photo = photo
         self.fullSize = fullSize
         self.decodedSize = decodedSize
         self.layout = layout
         self.openedDirectly = openedDirectly
-        self.isFavourite = isFavourite
+        // A file is never one, whatever the favourites hold: its id is its
+        // place in its list, which a Pixabay photo's id can equal.
+        self.isFavourite = isFavourite && photo.isFavouritable
         viewport = Viewport(
             imageSize: layout.geometry.unitImageSize(fullSize), viewSize: layout.viewSize, fit: framing.fit,
             zoom: framing.zoom, centerX: framing.centerX, centerY: framing.centerY)
@@ -108,7 +109,7 @@ public struct ViewerState: Equatable, Sendable {
     }
 
     public static func == (lhs: ViewerState, rhs: ViewerState) -> Bool {
-        lhs.viewport == rhs.viewport && lhs.layout == rhs.layout && lhs.title == rhs.title && lhs.hit == rhs.hit
+        lhs.viewport == rhs.viewport && lhs.layout == rhs.layout && lhs.photo == rhs.photo
             && lhs.decodedSize == rhs.decodedSize && lhs.fullSize == rhs.fullSize && lhs.showInfo == rhs.showInfo
             && lhs.showHelp == rhs.showHelp && lhs.isFavourite == rhs.isFavourite && lhs.message == rhs.message
             && lhs.openedDirectly == rhs.openedDirectly && lhs.fullResolutionRequested == rhs.fullResolutionRequested
@@ -233,8 +234,8 @@ public struct ViewerState: Equatable, Sendable {
         case .char("s"):
             return [.save]
         case .char("*"):
-            guard hit != nil else {
-                message = "favourites are for Pixabay images"
+            guard photo.isFavouritable else {
+                message = BrowserState.favouritesArePixabays
                 return []
             }
             return [.toggleFavourite]

@@ -89,18 +89,18 @@ public struct Photo: Sendable, Equatable, Identifiable {
     /// `#ID  WxH  by USER  ♥ LIKES` (and `★ favourite` when `isFavourite`),
     /// then its tags; a file: its name, pixel size once known and `frames`
     /// when animated, then its byte size.
-    public func details(isFavourite: Bool, frames: Int?) -> [String] {
+    public func details(isFavourite: Bool, frames: Int?) -> (String, String) {
         switch origin {
         case .pixabay(let hit):
             let favourite = isFavourite ? "  ★ favourite" : ""
-            return [
+            return (
                 "#\(hit.id)  \(hit.imageWidth)x\(hit.imageHeight)  by \(hit.user)  ♥ \(hit.likes)\(favourite)",
-                "tags: \(hit.tags)",
-            ]
+                "tags: \(hit.tags)"
+            )
         case .file(let file):
             let size = file.pixelSize.map { "  \($0)" } ?? ""
             let animation = frames.map { "  \($0) frames" } ?? ""
-            return ["\(file.name)\(size)\(animation)", Self.byteSizeText(file.byteCount)]
+            return ("\(file.name)\(size)\(animation)", Self.byteSizeText(file.byteCount))
         }
     }
 

@@ -32,8 +32,6 @@ public enum PixabayError: Error, Equatable, Sendable, CustomStringConvertible {
     case corruptFavourites(path: String, movedTo: String)
     /// favourites.json could not be read or written (permissions, disk full…).
     case favourites(String)
-    /// A local file (`pxview show`) that could not be read: the whole line.
-    case local(String)
 
     public var description: String {
         switch self {
@@ -66,8 +64,6 @@ public enum PixabayError: Error, Equatable, Sendable, CustomStringConvertible {
             return "favourites file \(path) is corrupt: moved it to \(movedTo); run the command again to start a new list"
         case .favourites(let detail):
             return "favourites: \(detail)"
-        case .local(let line):
-            return line
         }
     }
 }

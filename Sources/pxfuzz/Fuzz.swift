@@ -1,6 +1,7 @@
 import Explorer
 import Foundation
 import GraphicsReadback
+import Photos
 import Pixels
 import Rendering
 
@@ -132,17 +133,20 @@ enum FuzzTarget: String, CaseIterable {
         let events = decoder.feed(bytes) + decoder.flushPendingEscape()
         var browser = BrowserState(layout: BrowserLayout(geometry: geometry), query: "famous quotes", offline: true)
         _ = browser.start()
-        let hits = (1...12).map { id in
-            PixabayHit(
-                id: id, pageURL: "", type: "photo", tags: "tag\(id)", previewURL: "p", previewWidth: 150, previewHeight: 100,
-                webformatURL: "w", webformatWidth: 640, webformatHeight: 427, largeImageURL: "l", imageWidth: 1920,
-                imageHeight: 1280, imageSize: 1000, views: 1, downloads: 1, collections: 0, likes: id, comments: 0, userID: 7,
-                user: "user", userImageURL: "")
+        let photos = (1...12).map { id in
+            Photo(
+                hit: PixabayHit(
+                    id: id, pageURL: "", type: "photo", tags: "tag\(id)", previewURL: "p", previewWidth: 150, previewHeight: 100,
+                    webformatURL: "w", webformatWidth: 640, webformatHeight: 427, largeImageURL: "l", imageWidth: 1920,
+                    imageHeight: 1280, imageSize: 1000, views: 1, downloads: 1, collections: 0, likes: id, comments: 0, userID: 7,
+                    user: "user", userImageURL: ""))
         }
         _ = browser.handle(
-            .searchFinished(query: "famous quotes", page: 1, result: .page(hits: hits, totalHits: 12, totalPages: 1, note: nil)))
+            .searchFinished(
+                query: "famous quotes", page: 1, result: .page(photos: photos, totalHits: 12, totalPages: 1, note: nil)))
         var viewer = ViewerState(
-            title: "storm.jpg", hit: nil, fullSize: PixelSize(width: 1920, height: 1280),
+            photo: Photo(id: 1, file: LocalFile(name: "storm.jpg", byteCount: 1000)),
+            fullSize: PixelSize(width: 1920, height: 1280),
             decodedSize: PixelSize(width: 600, height: 400), layout: ViewerLayout(geometry: geometry), openedDirectly: true)
         for (index, event) in events.enumerated() {
             _ = browser.handle(.input(event))

@@ -2,6 +2,7 @@ import Decoding
 import Explorer
 import Foundation
 import HTTP
+import Photos
 import Pixabay
 import Rendering
 import Terminal
@@ -34,7 +35,8 @@ enum Explore: PXCommand {
         let stack = try SourceContext.make(parsed, announceCatalog: true)
         let query = SearchQuery(q: stack.source.isOffline ? "" : Search.launchQuery)
         return try ExplorerApp.runBrowser(
-            source: stack.source, query: query, display: display, options: ExplorerSetup.options(maxPixels: view.maxPixels))
+            source: PixabayPhotos(stack.source), query: query, display: display,
+            options: ExplorerSetup.options(maxPixels: view.maxPixels))
     }
 }
 
@@ -59,19 +61,18 @@ enum ExplorerSetup {
         ExplorerOptions(favourites: FavouritesStore(), save: saveInCurrentDirectory, maxPixels: maxPixels)
     }
 
-    /// `s` in the viewer: the viewed bytes as `pixabay-ID.jpg|png` (a local
-    /// file: `pxview-NAME.ext`) in the current directory, written as
+    /// `s` in the viewer: the viewed bytes under the name the photo says
+    /// (`pixabay-ID.jpg|png`, a local file's `pxview-NAME.ext`, the extension
+    /// the bytes' format's) in the current directory, written as
     /// `pxview save` writes (atomically, never replacing a file). When the
     /// name is taken, the next free `-2`, `-3`… is used and the message says so.
     static let saveInCurrentDirectory = saveAction(in: nil)
 
     /// The same, into `directory` (nil: the current one).
     static func saveAction(in directory: String?) -> ExplorerSaveAction {
-        { bytes, hit, title in
+        { bytes, photo in
             let ext = ImageFormat(sniffing: bytes)?.fileExtension ?? "jpg"
-            let stem = fittingStem(
-                hit.map { "pixabay-\($0.id)" }
-                    ?? "pxview-" + ((title as NSString).lastPathComponent as NSString).deletingPathExtension, ext: ext)
+            let stem = fittingStem(photo.saveStem, ext: ext)
             let size = StderrProgressReporter.formatBytes(Double(bytes.count))
             for number in 1...999 {
                 let name = number == 1 ? "\(stem).\(ext)" : "\(stem)-\(number).\(ext)"

@@ -1,5 +1,6 @@
 import Decoding
 import Explorer
+import Photos
 import Pixabay
 import Rendering
 
@@ -27,7 +28,7 @@ enum Open: PXCommand {
             let stack = try SourceContext.make(parsed, showProgress: true)
             let image = try await Download.image(id: id, size: .large, from: stack)
             return try ExplorerApp.runViewer(
-                bytes: image.bytes, title: "#\(id)", hit: image.hit, framing: view.settings, display: display,
+                bytes: image.bytes, photo: Photo(hit: image.hit), framing: view.settings, display: display,
                 options: ExplorerSetup.options(maxPixels: view.maxPixels))
         }
         let screen = Screen.prepare(view: view)

@@ -1,6 +1,7 @@
 import Decoding
 import Foundation
 import HTTP
+import Photos
 import Pixels
 import Rendering
 import Terminal
@@ -87,7 +88,7 @@ enum Preview {
                     PreviewPlacement.bytes(of: picture, in: usable, alignment: alignment, method: display.method))
                 TerminalMemory(environment: environment, ttyFD: output.fd)
                     .rememberPreview(usable, method: display.method.rawValue)
-            } catch let error as Show.LoadError {
+            } catch let error as LocalFileError {
                 Output.err("pxview: \(error)\n")
                 status = ExitCode.failure
             } catch let error as DecodeError {

@@ -1,4 +1,5 @@
 import Explorer
+import Photos
 import Pixabay
 import Rendering
 import Terminal
@@ -63,7 +64,8 @@ enum Search: PXCommand {
             let view = try ViewOptions(parsed)
             let display = try ExplorerSetup.display(view, command: parsed.command)
             return try ExplorerApp.runBrowser(
-                source: stack.source, query: query, display: display, options: ExplorerSetup.options(maxPixels: view.maxPixels))
+                source: PixabayPhotos(stack.source), query: query, display: display,
+                options: ExplorerSetup.options(maxPixels: view.maxPixels))
         }
         let page = try await stack.source.search(query)
         stack.reportStaleCopies()

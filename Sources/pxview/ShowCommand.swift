@@ -2,6 +2,7 @@ import Decoding
 import Explorer
 import Foundation
 import HTTP
+import Photos
 import Pixels
 import Rendering
 import Scaling
@@ -151,11 +152,11 @@ enum Show: PXCommand {
 
     /// Reads a local file, or fetches an http(s) or file:// URL. `path` is
     /// the argument's bytes as argv held them (default: its UTF-8): a file
-    /// name need not be UTF-8. Every failure is a `LoadError` naming the
+    /// name need not be UTF-8. Every failure is a `LocalFileError` naming the
     /// input, sanitized for the terminal.
-    static func load(_ input: String, path: [UInt8]? = nil, client: CurlClient) async throws(LoadError) -> [UInt8] {
+    static func load(_ input: String, path: [UInt8]? = nil, client: CurlClient) async throws(LocalFileError) -> [UInt8] {
         let name = TerminalText.sanitize(input)
-        func fail(_ reason: String) -> LoadError { LoadError(name: name, reason: TerminalText.sanitize(reason)) }
+        func fail(_ reason: String) -> LocalFileError { LocalFileError(name: name, reason: TerminalText.sanitize(reason)) }
         if isURL(input) {
             let response: HTTPResponse
             do {
@@ -177,13 +178,6 @@ enum Show: PXCommand {
     /// No image a terminal can show is larger (the 100-megapixel decode
     /// limit is reached long before).
     static let maxFileBytes = 256 << 20
-
-    /// "cannot read NAME: reason", the one line a failed input gets.
-    struct LoadError: Error, CustomStringConvertible {
-        var name: String
-        var reason: String
-        var description: String { "cannot read \(name): \(reason)" }
-    }
 }
 
 /// The view flags shared by `show`, `open` and the viewer, checked up front.

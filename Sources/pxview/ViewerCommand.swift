@@ -2,6 +2,7 @@ import Decoding
 import Explorer
 import Foundation
 import HTTP
+import Photos
 import Pixabay
 import Terminal
 
@@ -17,17 +18,17 @@ enum Viewer {
         let display = try ExplorerSetup.display(view, command: "show", viewer: true)
         let client = CurlClient(userAgent: SourceContext.userAgent)
         let inputs = Array(zip(parsed.positionals, parsed.positionalBytes))
-        let entries = try Folder.entries(for: inputs, client: client)
+        let files = FileList(entries: try Folder.entries(for: inputs, client: client))
         if inputs.count == 1, !Show.isURL(inputs[0].0), RawFile.isDirectory(inputs[0].1) {
             return try ExplorerApp.runBrowser(
-                source: ListSource(entries: entries), query: SearchQuery(q: ""), display: display,
+                source: files, query: SearchQuery(q: ""), display: display,
                 options: ExplorerSetup.options(maxPixels: view.maxPixels), folder: RawFile.display(inputs[0].1))
         }
-        let files = ListSource(entries: entries)
+        let photos = files.photos
         var status = ExitCode.success
         // The first image that loads and decodes opens the viewer; the ones
         // before it get their line on stderr (still readable after q).
-        for (index, entry) in entries.enumerated() {
+        for (entry, photo) in zip(files.entries, photos) {
             let bytes: [UInt8]
             do {
                 bytes = try await entry.load()
@@ -38,11 +39,11 @@ enum Viewer {
             }
             do {
                 let result = try ExplorerApp.runViewer(
-                    bytes: bytes, title: entry.name, framing: view.settings, display: display,
-                    options: ExplorerSetup.options(maxPixels: view.maxPixels), files: files, index: index)
+                    bytes: bytes, photo: photo, framing: view.settings, display: display,
+                    options: ExplorerSetup.options(maxPixels: view.maxPixels), source: files, sequence: photos)
                 return max(status, result)
             } catch ExplorerError.decode(_, let error) {
-                Output.err("pxview: cannot decode \(TerminalText.sanitize(entry.name)): \(error)\n")
+                Output.err("pxview: cannot decode \(TerminalText.sanitize(photo.title)): \(error)\n")
                 status = ExitCode.failure
             }
         }
@@ -50,11 +51,11 @@ enum Viewer {
     }
 }
 
-/// Local images as `ListSource` entries.
+/// Local images as `FileList` entries.
 enum Folder {
     /// Every input as an entry; folders among them add their images in place.
-    static func entries(for inputs: [(String, [UInt8])], client: CurlClient) throws -> [ListSource.Entry] {
-        var entries: [ListSource.Entry] = []
+    static func entries(for inputs: [(String, [UInt8])], client: CurlClient) throws -> [FileList.Entry] {
+        var entries: [FileList.Entry] = []
         for (input, path) in inputs {
             if !Show.isURL(input), RawFile.isDirectory(path) {
                 entries += try images(in: path)
@@ -72,7 +73,7 @@ enum Folder {
     /// The image files of `directory` (by the codec table's extensions; the
     /// bytes are sniffed when loaded), sorted by name with numbers in order
     /// (`img2` before `img10`), hidden files left out.
-    static func images(in directory: [UInt8]) throws -> [ListSource.Entry] {
+    static func images(in directory: [UInt8]) throws -> [FileList.Entry] {
         let extensions = ImageFormat.fileExtensions
         let base = directory.last == UInt8(ascii: "/") ? directory : directory + [UInt8(ascii: "/")]
         let listed: [[UInt8]]
@@ -93,30 +94,26 @@ enum Folder {
         }
         return sorted.map { name in
             let path = base + name
-            return ListSource.Entry(name: RawFile.display(name), byteCount: RawFile.size(path)) { () async throws(PixabayError) in
+            let file = LocalFile(name: RawFile.display(name), byteCount: RawFile.size(path))
+            return FileList.Entry(file: file) { () async throws(LocalFileError) in
                 do {
                     return try RawFile.read(path, limit: Show.maxFileBytes)
                 } catch {
-                    throw .local("cannot read \(RawFile.display(name)): \((error as? RawFile.Failure)?.reason ?? "\(error)")")
+                    throw LocalFileError(name: file.name, reason: (error as? RawFile.Failure)?.reason ?? "\(error)")
                 }
             }
         }
     }
 
     /// One file or URL given on the command line.
-    static func entry(input: String, path: [UInt8], client: CurlClient) -> ListSource.Entry {
+    static func entry(input: String, path: [UInt8], client: CurlClient) -> FileList.Entry {
         let name =
             Show.isURL(input)
             ? TerminalText.sanitize(input) : RawFile.display(Array(path.split(separator: UInt8(ascii: "/")).last ?? []))
-        return ListSource.Entry(
-            name: name.isEmpty ? TerminalText.sanitize(input) : name, byteCount: Show.isURL(input) ? 0 : RawFile.size(path)
-        ) {
-            () async throws(PixabayError) in
-            do {
-                return try await Show.load(input, path: path, client: client)
-            } catch {
-                throw .local("\(error)")
-            }
+        let file = LocalFile(
+            name: name.isEmpty ? TerminalText.sanitize(input) : name, byteCount: Show.isURL(input) ? 0 : RawFile.size(path))
+        return FileList.Entry(file: file) { () async throws(LocalFileError) in
+            try await Show.load(input, path: path, client: client)
         }
     }
 

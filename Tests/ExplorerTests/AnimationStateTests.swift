@@ -111,7 +111,8 @@ import Testing
 @Suite struct ViewerAnimationTests {
     func animated(plays: Int = 0) -> ViewerState {
         ViewerState(
-            title: "anim.gif", fullSize: PixelSize(width: 400, height: 250), decodedSize: PixelSize(width: 400, height: 250),
+            photo: filePhoto(1, "anim.gif"), fullSize: PixelSize(width: 400, height: 250),
+            decodedSize: PixelSize(width: 400, height: 250),
             layout: viewerLayout(), openedDirectly: true, frameDelays: Array(repeating: 80, count: 12), plays: plays)
     }
 
@@ -193,7 +194,8 @@ import Testing
 
     func animatedViewer(_ graphics: DrawingMethod) -> ViewerState {
         ViewerState(
-            title: "a.gif", fullSize: PixelSize(width: 96, height: 64), decodedSize: PixelSize(width: 96, height: 64),
+            photo: filePhoto(1, "a.gif"), fullSize: PixelSize(width: 96, height: 64),
+            decodedSize: PixelSize(width: 96, height: 64),
             layout: ViewerLayout(geometry: smallGeometry(graphics)), openedDirectly: true, frameDelays: [100, 100, 100],
             plays: 0)
     }

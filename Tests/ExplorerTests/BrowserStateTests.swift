@@ -1,3 +1,4 @@
+import Photos
 import Pixabay
 import Pixels
 import Rendering
@@ -20,7 +21,19 @@ func loadedBrowser(hits count: Int = 10, totalPages: Int = 9, offline: Bool = fa
     _ = state.handle(
         .searchFinished(
             query: "famous quotes", page: 1,
-            result: .page(hits: (1...count).map(sampleHit), totalHits: 173, totalPages: totalPages, note: nil)))
+            result: .page(photos: (1...count).map(samplePhoto), totalHits: 173, totalPages: totalPages, note: nil)))
+    return state
+}
+
+/// A browser started on a query and showing `photos`, one page of them.
+func browserListing(
+    _ photos: [Photo], query: String = "", offline: Bool = false, folder: String? = nil, note: String? = nil
+) -> BrowserState {
+    var state = BrowserState(layout: browserLayout(), query: query, offline: offline, folder: folder)
+    _ = state.start()
+    _ = state.handle(
+        .searchFinished(
+            query: query, page: 1, result: .page(photos: photos, totalHits: photos.count, totalPages: 1, note: note)))
     return state
 }
 
@@ -81,10 +94,10 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
     @Test func resultsLoadVisibleAndNextScreenfulOfThumbnailsAndShowTheStatus() {
         var state = BrowserState(layout: browserLayout(), query: "famous quotes", offline: false)
         _ = state.start()
-        let hits = (1...20).map(sampleHit)
+        let hits = (1...20).map(samplePhoto)
         let effects = state.handle(
             .searchFinished(
-                query: "famous quotes", page: 1, result: .page(hits: hits, totalHits: 173, totalPages: 9, note: nil)))
+                query: "famous quotes", page: 1, result: .page(photos: hits, totalHits: 173, totalPages: 9, note: nil)))
         #expect(effects == [.loadThumbnails(Array(hits[0..<12]))])
         #expect(state.tiles[1] == .loading)
         #expect(state.statusText == "1 of 173 · Images from Pixabay")
@@ -92,7 +105,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         _ = state.handle(
             .searchFinished(
                 query: "famous quotes", page: 1,
-                result: .page(hits: hits, totalHits: 173, totalPages: 9, note: "network unavailable: showing cached results")))
+                result: .page(photos: hits, totalHits: 173, totalPages: 9, note: "network unavailable: showing cached results")))
         #expect(state.statusText == "1 of 173 · Images from Pixabay · network unavailable: showing cached results")
         _ = state.handle(.thumbnailFinished(id: 1, loaded: true))
         _ = state.handle(.thumbnailFinished(id: 2, loaded: false))
@@ -100,12 +113,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
     }
 
     @Test func offlineStatusCarriesTheCatalogNote() {
-        var state = BrowserState(layout: browserLayout(), query: "", offline: true)
-        _ = state.start()
-        _ = state.handle(
-            .searchFinished(
-                query: "", page: 1,
-                result: .page(hits: [sampleHit(1)], totalHits: 1, totalPages: 1, note: "offline catalog: 1 photos")))
+        let state = browserListing([samplePhoto(1)], offline: true, note: "offline catalog: 1 photos")
         #expect(state.statusText == "1 of 1 · offline catalog: 1 photos")
     }
 
@@ -118,8 +126,8 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         #expect(
             state.handle(
                 .searchFinished(
-                    query: "famous quotes", page: 1, result: .page(hits: [], totalHits: 0, totalPages: 0, note: nil))) == [])
-        #expect(state.hits.count == 10)
+                    query: "famous quotes", page: 1, result: .page(photos: [], totalHits: 0, totalPages: 0, note: nil))) == [])
+        #expect(state.photos.count == 10)
         _ = state.handle(.searchFinished(query: "cats", page: 1, result: .failed("network down")))
         #expect(state.statusText == "network down")
     }
@@ -135,7 +143,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         let effects = state.handle(press("j"))
         #expect(state.selection == 8 && state.scroll == 1)
         #expect(state.visibleRange == 3..<9)
-        #expect(effects == [.loadThumbnails([sampleHit(13), sampleHit(14), sampleHit(15)])])
+        #expect(effects == [.loadThumbnails([samplePhoto(13), samplePhoto(14), samplePhoto(15)])])
         _ = state.handle(press("k"))
         _ = state.handle(press(.up))
         #expect(state.selection == 2 && state.scroll == 0)
@@ -179,9 +187,9 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         let arrived = state.handle(
             .searchFinished(
                 query: "famous quotes", page: 2,
-                result: .page(hits: (9...20).map(sampleHit), totalHits: 173, totalPages: 9, note: nil)))
+                result: .page(photos: (9...20).map(samplePhoto), totalHits: 173, totalPages: 9, note: nil)))
         // Hit 9 and 10 were on page 1 already: listed once.
-        #expect(state.hits.map(\.id) == Array(1...20))
+        #expect(state.photos.map(\.id) == Array(1...20))
         #expect(state.page == 2 && !state.loadingMore)
         #expect(arrived.contains { if case .loadThumbnails = $0 { return true } else { return false } })
         _ = state.handle(press(.down))
@@ -196,7 +204,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
             .searchFinished(
                 query: "famous quotes", page: number,
                 result: .page(
-                    hits: ((number - 1) * 10 + 1...number * 10).map(sampleHit), totalHits: 30, totalPages: 3, note: nil))
+                    photos: ((number - 1) * 10 + 1...number * 10).map(samplePhoto), totalHits: 30, totalPages: 3, note: nil))
         }
         var state = loadedBrowser(hits: 10, totalPages: 3)
         #expect(state.handle(press(.end)).contains(.search(query: "famous quotes", page: 2)))
@@ -205,14 +213,14 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         #expect(state.handle(page(2)).contains(.search(query: "famous quotes", page: 3)))
         #expect(state.selection == 19 && state.visibleRange.contains(19))
         #expect(!state.handle(page(3)).contains { if case .search = $0 { return true } else { return false } })
-        #expect(state.selection == 29 && state.hits.count == 30 && !state.seekingEnd && !state.loadingMore)
+        #expect(state.selection == 29 && state.photos.count == 30 && !state.seekingEnd && !state.loadingMore)
         #expect(state.statusText == "30 of 30 · Images from Pixabay")
 
         var stopped = loadedBrowser(hits: 10, totalPages: 3)
         _ = stopped.handle(press("G"))
         _ = stopped.handle(press(.home))
         _ = stopped.handle(page(2))
-        #expect(stopped.selection == 0 && !stopped.seekingEnd && stopped.hits.count == 20)
+        #expect(stopped.selection == 0 && !stopped.seekingEnd && stopped.photos.count == 20)
     }
 
     @Test func theLastPageIsNotAskedForTwiceOrPastTheEnd() {
@@ -231,7 +239,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         for character in "dog" { _ = state.handle(press(character)) }
         _ = state.handle(press(.enter))
         _ = state.handle(.searchFinished(query: "dog", page: 1, result: .failed("network down")))
-        #expect(state.hits.isEmpty && state.totalPages == 0)
+        #expect(state.photos.isEmpty && state.totalPages == 0)
         #expect(state.statusText == "network down")
         #expect(state.handle(press(.end)) == [])
     }
@@ -247,10 +255,10 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
     @Test func enterAndClickOpenTheViewer() {
         var state = loadedBrowser()
         _ = state.handle(press(.right))
-        #expect(state.handle(press(.enter)) == [.openViewer(sampleHit(2))])
+        #expect(state.handle(press(.enter)) == [.openViewer(samplePhoto(2))])
         // Slot 4 (second row, middle) starts at column 27, row 11 (0-based).
         let click = BrowserEvent.input(.mouse(MouseEvent(kind: .press(.left), x: 35, y: 16)))
-        #expect(state.handle(click) == [.openViewer(sampleHit(5))])
+        #expect(state.handle(click) == [.openViewer(samplePhoto(5))])
         #expect(state.selection == 4)
         let outside = BrowserEvent.input(.mouse(MouseEvent(kind: .press(.left), x: 3, y: 23)))
         #expect(state.handle(outside) == [])
@@ -278,8 +286,8 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
     @Test func theViewerStepsThroughTheGridAndLoadsAhead() {
         var state = loadedBrowser(hits: 10, totalPages: 9)
         let next = state.step(by: 1)
-        #expect(next?.hit == sampleHit(2) && state.selection == 1)
-        #expect(state.step(by: -1)?.hit == sampleHit(1))
+        #expect(next?.photo == samplePhoto(2) && state.selection == 1)
+        #expect(state.step(by: -1)?.photo == samplePhoto(1))
         #expect(state.step(by: -1) == nil)
         #expect(state.message == "this is the first photo")
         _ = state.handle(press(.end))
@@ -293,8 +301,8 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         _ = state.handle(.favouriteChanged(id: 1, isFavourite: true))
         #expect(state.favouriteIDs == [1])
         #expect(state.handle(press("F")) == [.showFavourites])
-        _ = state.handle(.favouritesLoaded([sampleHit(42)]))
-        #expect(state.showingFavourites && state.hits == [sampleHit(42)])
+        _ = state.handle(.favouritesLoaded([samplePhoto(42)]))
+        #expect(state.showingFavourites && state.photos == [samplePhoto(42)])
         #expect(state.statusText.hasPrefix("favourites: 1"))
         #expect(state.handle(press("n")) == [])
         #expect(state.handle(press("F")) == [.search(query: "famous quotes", page: 1)])
@@ -302,32 +310,52 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
     }
 
     @Test func aFolderHasNoFavouritesAndSaysWhereItIs() {
-        var state = BrowserState(layout: browserLayout(), query: "", offline: true, folder: "~/Pictures")
-        _ = state.start()
-        _ = state.handle(
-            .searchFinished(
-                query: "", page: 1, result: .page(hits: [sampleHit(1), sampleHit(2)], totalHits: 2, totalPages: 1, note: nil)))
+        var state = browserListing([filePhoto(1, "a.jpg"), filePhoto(2, "b.jpg")], offline: true, folder: "~/Pictures")
         #expect(state.statusText == "1 of 2 · ~/Pictures")
         #expect(state.handle(press("f")) == [])
         #expect(state.message == "favourites are for Pixabay images")
-        var local = sampleHit(3)
-        local.imageWidth = 0
+        #expect(state.handle(press("F")) == [])
+        #expect(state.message == "favourites are for Pixabay images")
+        let local = filePhoto(3, "c.jpg")
         _ = state.handle(
             .searchFinished(
-                query: "", page: 1, result: .page(hits: [local], totalHits: 1, totalPages: 1, note: nil)))
+                query: "", page: 1, result: .page(photos: [local], totalHits: 1, totalPages: 1, note: nil)))
         _ = state.start()
         _ = state.handle(
             .searchFinished(
-                query: "", page: 1, result: .page(hits: [local], totalHits: 1, totalPages: 1, note: nil)))
+                query: "", page: 1, result: .page(photos: [local], totalHits: 1, totalPages: 1, note: nil)))
         _ = state.handle(.imageSize(id: 3, width: 640, height: 427))
-        #expect(state.hits[0].imageWidth == 640 && state.hits[0].imageHeight == 427)
+        #expect(state.photos[0].pixelSize == PixelSize(width: 640, height: 427))
         // A new search lists the file again without its size: the learnt one stays.
         _ = state.handle(press("/"))
         _ = state.handle(press(.enter))
         _ = state.handle(
             .searchFinished(
-                query: "", page: 1, result: .page(hits: [local], totalHits: 1, totalPages: 1, note: nil)))
-        #expect(state.hits[0].imageWidth == 640 && state.hits[0].imageHeight == 427)
+                query: "", page: 1, result: .page(photos: [local], totalHits: 1, totalPages: 1, note: nil)))
+        #expect(state.photos[0].pixelSize == PixelSize(width: 640, height: 427))
+    }
+
+    /// `f` asks the photo, not the screen: a file is never a favourite, even
+    /// in a grid that is not a folder's; a Pixabay photo is, by its hit.
+    @Test func fAsksThePhotoWhetherItCanBeAFavourite() {
+        var state = browserListing([filePhoto(1, "pixabay-1.jpg"), samplePhoto(2)])
+        #expect(state.handle(press("f")) == [])
+        #expect(state.message == "favourites are for Pixabay images")
+        _ = state.handle(press("l"))
+        #expect(state.handle(press("f")) == [.toggleFavourite(sampleHit(2))])
+    }
+
+    /// A Pixabay photo keeps the size Pixabay sent: its thumbnail is a
+    /// smaller rendition (it once put a preview's 150x100 in the details of
+    /// a hit sent without a size).
+    @Test func aPixabayPhotoKeepsItsOwnSizeWhenItsThumbnailIsDecoded() {
+        var hit = sampleHit(4)
+        hit.imageWidth = 0
+        hit.imageHeight = 0
+        var state = browserListing([Photo(hit: hit)])
+        _ = state.handle(.imageSize(id: 4, width: 150, height: 100))
+        #expect(state.photos[0].pixelSize == nil)
+        #expect(state.photos[0].pixabayHit?.imageWidth == 0)
     }
 
     @Test func slashEditsTheQueryEnterSearchesEscapeCancels() {
@@ -382,7 +410,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         _ = folder.start()
         _ = folder.handle(
             .searchFinished(
-                query: "", page: 1, result: .page(hits: (1...4).map(sampleHit), totalHits: 4, totalPages: 1, note: nil)))
+                query: "", page: 1, result: .page(photos: (1...4).map(samplePhoto), totalHits: 4, totalPages: 1, note: nil)))
         for id in 1...4 { _ = folder.handle(.thumbnailFinished(id: id, loaded: true)) }
         let grown = folder.handle(
             .resized(
@@ -390,7 +418,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
                     geometry: ScreenGeometry(
                         graphics: .sixel, windowCells: PixelSize(width: 80, height: 24),
                         cellPixels: PixelSize(width: 16, height: 32)))))
-        #expect(grown == [.loadThumbnails((1...4).map(sampleHit))])
+        #expect(grown == [.loadThumbnails((1...4).map(samplePhoto))])
         var online = loadedBrowser(hits: 4, totalPages: 1)
         for id in 1...4 { _ = online.handle(.thumbnailFinished(id: id, loaded: true)) }
         #expect(
@@ -447,8 +475,8 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         #expect(browserLayout(columns: 160, rows: 48).columns == 4)  // the default there
         for event in [press("/"), press(.char("u"), .control), press("x"), press(.enter)] { _ = state.handle(event) }
         _ = state.handle(
-            .searchFinished(query: "x", page: 1, result: .page(hits: [sampleHit(5)], totalHits: 1, totalPages: 1, note: nil)))
-        #expect(state.layout.columns == 8 && state.hits.count == 1)
+            .searchFinished(query: "x", page: 1, result: .page(photos: [samplePhoto(5)], totalHits: 1, totalPages: 1, note: nil)))
+        #expect(state.layout.columns == 8 && state.photos.count == 1)
     }
 
     /// Pixabay's 150-px previews stretched over a large tile look soft: past
@@ -458,14 +486,14 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         _ = state.start()
         _ = state.handle(
             .searchFinished(
-                query: "q", page: 1, result: .page(hits: (1...8).map(sampleHit), totalHits: 8, totalPages: 1, note: nil)))
+                query: "q", page: 1, result: .page(photos: (1...8).map(samplePhoto), totalHits: 8, totalPages: 1, note: nil)))
         for id in 1...8 { _ = state.handle(.thumbnailFinished(id: id, loaded: true)) }
         #expect(state.layout.tileCells.width * 10 == 180 && state.thumbnailSize == .preview)
         let effects = state.handle(press("+"))
         #expect(state.layout.tileCells.width * 10 == 280 && state.thumbnailSize == .web)
         // One row of two on screen, two more ahead: fetched anew.
-        #expect(effects == [.loadThumbnails((1...4).map(sampleHit))])
+        #expect(effects == [.loadThumbnails((1...4).map(samplePhoto))])
         // Back to smaller tiles: the web-size ones serve, the rest come.
-        #expect(state.handle(press("-")) == [.loadThumbnails((5...8).map(sampleHit))])
+        #expect(state.handle(press("-")) == [.loadThumbnails((5...8).map(samplePhoto))])
     }
 }

@@ -2,6 +2,7 @@ import Decoding
 import Encoding
 import Foundation
 import GraphicsReadback
+import Photos
 import Pixabay
 import Pixels
 import Scaling
@@ -43,7 +44,7 @@ func gradient(width: Int = 96, height: Int = 64) -> RGBAImage {
 
 func smallViewer(_ graphics: DrawingMethod, size: PixelSize = PixelSize(width: 96, height: 64)) -> ViewerState {
     ViewerState(
-        title: "g.png", fullSize: size, decodedSize: size, layout: ViewerLayout(geometry: smallGeometry(graphics)),
+        photo: filePhoto(1, "g.png"), fullSize: size, decodedSize: size, layout: ViewerLayout(geometry: smallGeometry(graphics)),
         openedDirectly: true)
 }
 
@@ -245,7 +246,8 @@ extension Array where Element == UInt8 {
             graphics: .sixel, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16))
         let size = PixelSize(width: 1920, height: 1280)
         var state = ViewerState(
-            title: "IMG_20240412_101010.jpg", fullSize: size, decodedSize: size, layout: ViewerLayout(geometry: geometry),
+            photo: filePhoto(1, "IMG_20240412_101010.jpg"), fullSize: size, decodedSize: size,
+            layout: ViewerLayout(geometry: geometry),
             openedDirectly: true)
         let painter = ViewerPainter(
             image: gradient(),
@@ -265,7 +267,7 @@ extension Array where Element == UInt8 {
         #expect(painter.frame(for: state).count(of: "\u{1B}[23;1H") >= 1)  // its row erased, the picture back
         // 120 columns: room for it all on one line.
         var wide = ViewerState(
-            title: "IMG_20240412_101010.jpg", fullSize: size, decodedSize: size,
+            photo: filePhoto(1, "IMG_20240412_101010.jpg"), fullSize: size, decodedSize: size,
             layout: ViewerLayout(
                 geometry: ScreenGeometry(
                     graphics: .kitty, windowCells: PixelSize(width: 120, height: 24), cellPixels: PixelSize(width: 8, height: 16))
@@ -279,7 +281,7 @@ extension Array where Element == UInt8 {
     /// ellipsis, and the zoom and the hint stay.
     @Test func messagesComeFirstAndTheZoomAndHintAlwaysShow() {
         var state = ViewerState(
-            title: "a-rather-long-photo-name.jpg", fullSize: PixelSize(width: 96, height: 64),
+            photo: filePhoto(1, "a-rather-long-photo-name.jpg"), fullSize: PixelSize(width: 96, height: 64),
             decodedSize: PixelSize(width: 96, height: 64), layout: ViewerLayout(geometry: smallGeometry(.kitty)),
             openedDirectly: false)
         #expect(ViewerPlan(state).status == "a-rather-long-p…  100% · ? keys · q back")
@@ -295,7 +297,7 @@ extension Array where Element == UInt8 {
     /// window's width (a UTF-8 `…` drawn as three Latin-1 cells wrapped it).
     @Test func anASCIIStatusLineFitsTheWidth() {
         var state = ViewerState(
-            title: "café ☕ a-rather-long-photo-name.jpg", fullSize: PixelSize(width: 96, height: 64),
+            photo: filePhoto(1, "café ☕ a-rather-long-photo-name.jpg"), fullSize: PixelSize(width: 96, height: 64),
             decodedSize: PixelSize(width: 96, height: 64), layout: ViewerLayout(geometry: smallGeometry(.kitty)),
             openedDirectly: false, isFavourite: true)
         #expect(ViewerPlan(state, glyphs: .ascii).status == "caf? ? a-rath...  100% - ? keys - q back")
@@ -311,7 +313,8 @@ extension Array where Element == UInt8 {
         let hit = PixabayHit(
             id: 7, pageURL: "", type: "photo", tags: "été, ☕", previewURL: "", webformatURL: "", largeImageURL: "",
             imageWidth: 10, imageHeight: 10, likes: 3, userID: 1, user: "Zoë")
-        _ = state.handle(.searchFinished(query: "", page: 1, result: .page(hits: [hit], totalHits: 1, totalPages: 1, note: nil)))
+        _ = state.handle(
+            .searchFinished(query: "", page: 1, result: .page(photos: [Photo(hit: hit)], totalHits: 1, totalPages: 1, note: nil)))
         let frame = BrowserPainter(backend: smallBackend(.kitty), glyphs: .ascii).frame(for: state, thumbnails: [:])
         #expect(!frame.contains { $0 >= 0x80 })
         #expect(frame.count(of: "+" + String(repeating: "-", count: state.layout.slots[0].columns - 2) + "+") == 2)
@@ -387,7 +390,7 @@ extension Array where Element == UInt8 {
         _ = state.handle(
             .searchFinished(
                 query: "", page: 1,
-                result: .page(hits: (1...hits).map(sampleHit), totalHits: hits, totalPages: 1, note: "offline")))
+                result: .page(photos: (1...hits).map(samplePhoto), totalHits: hits, totalPages: 1, note: "offline")))
         let backend = testDisplay(method, cells: cells, cell: cell).makeBackend(resampler: Resampler(threads: 1))
         return (state, BrowserPainter(backend: backend))
     }
@@ -521,8 +524,9 @@ extension Array where Element == UInt8 {
         var state = BrowserState(
             layout: BrowserLayout(geometry: geometry, nameLines: true), query: "", offline: true, folder: "~/Pictures")
         _ = state.start()
-        let hits = names.enumerated().map { PixabayHit(id: $0.offset + 1, tags: $0.element) }
-        _ = state.handle(.searchFinished(query: "", page: 1, result: .page(hits: hits, totalHits: 3, totalPages: 1, note: nil)))
+        let photos = names.enumerated().map { filePhoto($0.offset + 1, $0.element, bytes: 0) }
+        _ = state.handle(
+            .searchFinished(query: "", page: 1, result: .page(photos: photos, totalHits: 3, totalPages: 1, note: nil)))
         #expect(state.layout.tileCells.width == 24)
         let backend = testDisplay(.sixel, cells: geometry.windowCells, cell: geometry.cellPixels).makeBackend()
         let frame = BrowserPainter(backend: backend).frame(for: state, thumbnails: [:])
@@ -558,7 +562,8 @@ extension Array where Element == UInt8 {
         hit.user = "x\u{1B}[2J"
         var state = BrowserState(layout: browserLayout(), query: "", offline: true)
         _ = state.start()
-        _ = state.handle(.searchFinished(query: "", page: 1, result: .page(hits: [hit], totalHits: 1, totalPages: 1, note: nil)))
+        _ = state.handle(
+            .searchFinished(query: "", page: 1, result: .page(photos: [Photo(hit: hit)], totalHits: 1, totalPages: 1, note: nil)))
         let frame = BrowserPainter(
             backend: testDisplay(.sixel, cells: PixelSize(width: 80, height: 24), cell: PixelSize(width: 10, height: 20))
                 .makeBackend()

@@ -1,3 +1,4 @@
+import Photos
 import Pixabay
 import Pixels
 import Rendering
@@ -15,11 +16,12 @@ func viewerLayout(_ graphics: DrawingMethod = .kitty) -> ViewerLayout {
             graphics: graphics, windowCells: PixelSize(width: 120, height: 40), cellPixels: PixelSize(width: 10, height: 20)))
 }
 
-func viewer(directly: Bool = true, hit: PixabayHit? = nil, decoded: PixelSize = PixelSize(width: 1920, height: 1280))
-    -> ViewerState
-{
+/// The viewer on `photo`, by default the file storm.jpg.
+func viewer(
+    directly: Bool = true, photo: Photo = filePhoto(1, "storm.jpg"), decoded: PixelSize = PixelSize(width: 1920, height: 1280)
+) -> ViewerState {
     ViewerState(
-        title: "storm.jpg", hit: hit, fullSize: PixelSize(width: 1920, height: 1280), decodedSize: decoded,
+        photo: photo, fullSize: PixelSize(width: 1920, height: 1280), decodedSize: decoded,
         layout: viewerLayout(), openedDirectly: directly)
 }
 
@@ -36,6 +38,14 @@ func sampleHit(_ id: Int) -> PixabayHit {
         webformatHeight: 427, largeImageURL: "l\(id)", imageWidth: 1920, imageHeight: 1280, imageSize: 1000,
         views: 1, downloads: 1, collections: 0, likes: id % 100, comments: 0, userID: 7, user: "user\(id)",
         userImageURL: "")
+}
+
+/// `sampleHit(id)` as the explorer sees it.
+func samplePhoto(_ id: Int) -> Photo { Photo(hit: sampleHit(id)) }
+
+/// A local file of the folder grid or the files given to `show`, `id` its place.
+func filePhoto(_ id: Int, _ name: String, bytes: Int = 1000) -> Photo {
+    Photo(id: id, file: LocalFile(name: name, byteCount: bytes))
 }
 
 /// The image point (fraction) at the view's middle, which pinch steps must keep.
@@ -170,7 +180,7 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
     }
 
     @Test func saveAndFavouriteAreEffects() {
-        var state = viewer(hit: sampleHit(5))
+        var state = viewer(photo: samplePhoto(5))
         #expect(state.handle(key("s")) == [.save])
         #expect(state.handle(key("*")) == [.toggleFavourite])
         _ = state.handle(.favouriteChanged(isFavourite: true))
@@ -178,6 +188,17 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
         var file = viewer()
         #expect(file.handle(key("*")) == [])
         #expect(file.message == "favourites are for Pixabay images")
+        // The title is the photo's: `#ID`, or the file's name, whatever it looks like.
+        #expect(state.title == "#5" && file.title == "storm.jpg")
+        var named = viewer(photo: filePhoto(42, "pixabay-42.jpg"))
+        #expect(named.title == "pixabay-42.jpg")
+        #expect(named.handle(key("*")) == [] && named.handle(key("s")) == [.save])
+        // The 3rd file of a folder is not Pixabay's photo 3, a favourite or not.
+        let third = ViewerState(
+            photo: filePhoto(3, "c.jpg"), fullSize: PixelSize(width: 10, height: 10),
+            decodedSize: PixelSize(width: 10, height: 10),
+            layout: viewerLayout(), openedDirectly: false, isFavourite: true)
+        #expect(!third.isFavourite)
     }
 
     @Test func qAndEscapeCloseOrQuit() {

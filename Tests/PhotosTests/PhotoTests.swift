@@ -23,9 +23,9 @@ func localFile(_ name: String, bytes: Int = 2_516_582) -> LocalFile {
         #expect(photo.id == 42)
         #expect(photo.title == "#42")
         #expect(photo.label == nil)
-        #expect(photo.details(isFavourite: false, frames: nil) == ["#42  1920x1280  by Zoë  ♥ 12", "tags: storm, sea"])
+        #expect(photo.details(isFavourite: false, frames: nil) == ("#42  1920x1280  by Zoë  ♥ 12", "tags: storm, sea"))
         // Frames are a folder's business: a Pixabay tile's animation is marked on the tile alone.
-        #expect(photo.details(isFavourite: true, frames: 3) == ["#42  1920x1280  by Zoë  ♥ 12  ★ favourite", "tags: storm, sea"])
+        #expect(photo.details(isFavourite: true, frames: 3) == ("#42  1920x1280  by Zoë  ♥ 12  ★ favourite", "tags: storm, sea"))
         #expect(photo.saveStem == "pixabay-42")
         #expect(photo.isFavouritable)
         #expect(photo.pixabayHit == pixabayHit(42))
@@ -42,7 +42,7 @@ func localFile(_ name: String, bytes: Int = 2_516_582) -> LocalFile {
         #expect(photo.id == 3)
         #expect(photo.title == "IMG_0042.heic")
         #expect(photo.label == "IMG_0042.heic")
-        #expect(photo.details(isFavourite: false, frames: nil) == ["IMG_0042.heic", "2.4 MB"])
+        #expect(photo.details(isFavourite: false, frames: nil) == ("IMG_0042.heic", "2.4 MB"))
         #expect(photo.saveStem == "pxview-IMG_0042")
         #expect(!photo.isFavouritable && photo.pixabayHit == nil)
         #expect(photo.pixelSize == nil)
@@ -50,7 +50,7 @@ func localFile(_ name: String, bytes: Int = 2_516_582) -> LocalFile {
         #expect(!photo.hasRenditions)
         photo.learn(pixelSize: PixelSize(width: 640, height: 427))
         #expect(photo.pixelSize == PixelSize(width: 640, height: 427))
-        #expect(photo.details(isFavourite: true, frames: 12) == ["IMG_0042.heic  640x427  12 frames", "2.4 MB"])
+        #expect(photo.details(isFavourite: true, frames: 12) == ("IMG_0042.heic  640x427  12 frames", "2.4 MB"))
         // The first size learnt stays (a later, smaller decode says nothing new).
         photo.learn(pixelSize: PixelSize(width: 64, height: 43))
         #expect(photo.pixelSize == PixelSize(width: 640, height: 427))
@@ -61,7 +61,7 @@ func localFile(_ name: String, bytes: Int = 2_516_582) -> LocalFile {
     @Test func aURLGivenToShowIsAFileOfUnknownSize() {
         let photo = Photo(id: 1, file: localFile("https://example.com/a/sunset.webp", bytes: 0))
         #expect(photo.byteCount == nil)
-        #expect(photo.details(isFavourite: false, frames: nil) == ["https://example.com/a/sunset.webp", ""])
+        #expect(photo.details(isFavourite: false, frames: nil) == ("https://example.com/a/sunset.webp", ""))
         #expect(photo.saveStem == "pxview-sunset")
     }
 
@@ -73,7 +73,7 @@ func localFile(_ name: String, bytes: Int = 2_516_582) -> LocalFile {
         #expect(photo.pixelSize == nil)
         photo.learn(pixelSize: PixelSize(width: 150, height: 100))
         #expect(photo.pixelSize == nil)
-        #expect(photo.details(isFavourite: false, frames: nil)[0] == "#7  0x0  by Zoë  ♥ 12")
+        #expect(photo.details(isFavourite: false, frames: nil).0 == "#7  0x0  by Zoë  ♥ 12")
     }
 
     /// The guard of issue 21: whatever a file is called, and whatever its
