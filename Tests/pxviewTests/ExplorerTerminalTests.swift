@@ -485,6 +485,31 @@ func expectRestored(_ session: PseudoTerminalSession) {
         expectRestored(session)
     }
 
+    /// A file given to `show` that fails when `n` steps to it says so on the
+    /// status line in one line naming it: gone since, `cannot read PATH:
+    /// REASON` as typed (its own error, not wrapped again); not an image,
+    /// `cannot open NAME: …`. The viewer stays on the photo it shows.
+    @Test func aFileThatFailsLaterSaysSoInOneLineNamingIt() throws {
+        let directory = try TemporaryDirectory()
+        let first = directory.file("first.jpg")
+        try FileManager.default.copyItem(atPath: fixtureImage, toPath: first)
+        try FileManager.default.copyItem(atPath: fixtureImage, toPath: directory.file("gone.jpg"))
+        try Data("not a photo".utf8).write(to: URL(fileURLWithPath: directory.file("junk.jpg")))
+        let session = try PseudoTerminalSession(
+            arguments: ["show", first, directory.file("gone.jpg"), directory.file("junk.jpg")], emulation: .kitty, rows: 24,
+            columns: 160)
+        #expect(session.waitFor("first.jpg"))
+        try FileManager.default.removeItem(atPath: directory.file("gone.jpg"))
+        session.send("n")
+        #expect(session.waitFor("cannot read \(directory.file("gone.jpg")): no such file"))
+        #expect(!session.output.containsSequence(Array("cannot open gone.jpg".utf8)))
+        session.send("n")
+        #expect(session.waitFor("cannot open junk.jpg: "))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        expectRestored(session)
+    }
+
     /// `show DIR`: a grid of the folder's images; Enter opens the viewer,
     /// n steps to the next file, q goes back to the grid (the selection
     /// followed), ? shows the keys.
