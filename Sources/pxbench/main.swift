@@ -208,7 +208,7 @@ var allPhotos = options.previewOnly ? [] : photos(inputs)
 if options.gradient && !options.previewOnly {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("pxbench-gradient-1600x1000.png").path
     let sky = Banding.gradient()
-    guard let png = PNGWriter.encode(sky, level: 6), FileManager.default.createFile(atPath: path, contents: Data(png))
+    guard let png = PNGWriter.encode(sky), FileManager.default.createFile(atPath: path, contents: Data(png))
     else { fail("cannot write \(path)") }
     allPhotos.insert(Photo(path: path, size: sky.size), at: 0)
 }
