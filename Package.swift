@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "ControlSequences"),
         .target(name: "Pixels"),
         .target(name: "Decoding", dependencies: ["Pixels", "CTurboJPEG", "CShims"]),
-        .target(name: "Scaling", dependencies: ["Pixels", "Plumbing"]),
+        .target(name: "Scaling", dependencies: ["Pixels", "Plumbing", "CShims"]),
         .target(name: "Encoding", dependencies: ["Pixels", "Plumbing", "ControlSequences", "CShims"]),
         .target(name: "Terminal", dependencies: ["Pixels", "Plumbing", "ControlSequences"]),
         /// Reads sixel and kitty output back into pixels: tests and pxbench score

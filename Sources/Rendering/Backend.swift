@@ -120,7 +120,9 @@ public struct InlinePicture: Sendable {
 
     /// Everything, for drawing alone at the cursor: each line on its row.
     public var bytes: [UInt8] {
-        var out = prefix
+        var out: [UInt8] = []
+        out.reserveCapacity(prefix.count + lines.reduce(0) { $0 + $1.count + 8 } + cursorAfter.count)
+        out += prefix
         var row = 0
         for (line, lineRow) in zip(lines, lineRows) {
             if lineRow > row {
@@ -129,7 +131,20 @@ public struct InlinePicture: Sendable {
             }
             out += line
         }
-        return out + cursorAfter
+        out += cursorAfter
+        return out
+    }
+
+    /// `bytes`, taking the picture: a kitty or sixel picture drawn alone
+    /// (one line, nothing before it) keeps its own buffer and only gains
+    /// `cursorAfter` at its end, where its encoder left room. Copying a
+    /// 2560x1440 kitty picture's 3.6 MB twice into fresh pages had cost
+    /// 1 760 page faults, a tenth of that drawing's CPU time.
+    public consuming func joined() -> [UInt8] {
+        guard prefix.isEmpty, lines.count == 1, lineRows == [0] else { return bytes }
+        var out = lines.removeLast()
+        out += cursorAfter
+        return out
     }
 
     /// Blank lines, then back up: `rows` rows made for a picture without the

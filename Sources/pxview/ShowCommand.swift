@@ -110,7 +110,7 @@ enum Show: PXCommand {
                 pixels = renderer.pixels(decoded.image, viewport: viewport)
             }
             // The backend leaves the cursor on a fresh line below the picture, where the prompt goes.
-            screen.draw(screen.backend.inline(pixels, imageID: imageID).bytes)
+            screen.draw(screen.backend.inline(pixels, imageID: imageID).joined())
             return ExitCode.success
         } catch {
             Output.err("pxview: cannot decode \(name): \(error)\n")

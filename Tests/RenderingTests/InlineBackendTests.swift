@@ -25,6 +25,15 @@ import Testing
         #expect(direct.hasPrefix("\u{1B}_Ga=T,f=100,i=7,p=1,C=1,q=2;"))
     }
 
+    /// `joined()` gives `bytes`, whatever the picture's shape.
+    @Test(arguments: DrawingMethod.allCases)
+    func joinedIsBytes(method: DrawingMethod) {
+        for multiplexer in [Multiplexer.none, .tmux(passthrough: true)] {
+            let picture = backend(method, multiplexer).inline(pixels, imageID: 3)
+            #expect(picture.joined() == picture.bytes)
+        }
+    }
+
     /// kitty's own example: image 33554474 (42 + 2 << 24) names its low
     /// byte in the colour and its high byte in a third mark, U+030E.
     @Test func placeholdersAreRowsOfText() {
