@@ -170,6 +170,10 @@ public protocol GraphicsBackend: AnyObject {
     func update(geometry: DisplayGeometry)
     /// `pixels` (already fitted, in units) at the cursor.
     func inline(_ pixels: RGBAImage, imageID: UInt32) -> InlinePicture
+    /// `inline(pixels, imageID:).joined()` handed to `write` (false: stop),
+    /// where a backend can, in parts as they are made; false when `write`
+    /// stopped. For a drawing alone at the cursor outside a multiplexer.
+    func drawInline(_ pixels: RGBAImage, imageID: UInt32, write: (UnsafeRawBufferPointer) -> Bool) -> Bool
     /// The bytes that show `picture` in `slot`, erasing whatever the slot
     /// showed before and the new picture does not cover. Empty when the
     /// slot already shows exactly this.
@@ -184,6 +188,11 @@ public protocol GraphicsBackend: AnyObject {
 }
 
 extension GraphicsBackend {
+    /// All at once, by default.
+    public func drawInline(_ pixels: RGBAImage, imageID: UInt32, write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        inline(pixels, imageID: imageID).joined().withUnsafeBytes(write)
+    }
+
     /// `DisplayGeometry.box` in this backend's units, capped for it.
     public func unitBox(size: PixelSize?, cells: PixelSize?, reservePromptRow: Bool = true) -> PixelSize {
         if let cells, size == nil { return screen.unitBox(cells: cells) }

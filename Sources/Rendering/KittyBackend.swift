@@ -91,6 +91,19 @@ final class KittyBackend: GraphicsBackend {
         return InlinePicture(lines: [bytes], cells: cells, prefix: InlinePicture.reserving(rows: cells.height), cursorAfter: down)
     }
 
+    /// Through the pty, the upload goes out as it is encoded
+    /// (`KittyEncoder.transmitAndPlace(_:imageID:placementID:columns:rows:into:)`):
+    /// the picture's top while the rest is made, and no buffer of the whole.
+    func drawInline(_ pixels: RGBAImage, imageID: UInt32, write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        guard !display.multiplexer.wrapsGraphics, display.kittyMedium == .direct else {
+            return inline(pixels, imageID: imageID).joined().withUnsafeBytes(write)
+        }
+        let cells = screen.cellsCovering(pixels.size)
+        let down = Array("\r".utf8) + [UInt8](repeating: UInt8(ascii: "\n"), count: cells.height)
+        return encoder.transmitAndPlace(pixels, imageID: imageID, placementID: 1, columns: 0, rows: 0, into: write)
+            && down.withUnsafeBytes(write)
+    }
+
     func imageID(slot: Int) -> UInt32 { Self.firstImageID + 2 * UInt32(truncatingIfNeeded: max(0, slot)) }
     func fittedImageID(slot: Int) -> UInt32 { imageID(slot: slot) + 1 }
 

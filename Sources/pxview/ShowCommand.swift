@@ -110,7 +110,7 @@ enum Show: PXCommand {
                 pixels = renderer.pixels(decoded.image, viewport: viewport)
             }
             // The backend leaves the cursor on a fresh line below the picture, where the prompt goes.
-            screen.draw(screen.backend.inline(pixels, imageID: imageID).joined())
+            screen.drawInline(pixels, imageID: imageID)
             return ExitCode.success
         } catch {
             Output.err("pxview: cannot decode \(name): \(error)\n")
@@ -330,6 +330,17 @@ struct Screen {
         }
         if let hint = display.hint, report.capabilities != nil { Output.err(hint + "\n") }
         return (report, display)
+    }
+
+    /// A picture alone at the cursor. Outside a multiplexer it is handed to
+    /// the terminal in parts as it is made (a kitty upload through the pty
+    /// as it is encoded), else wrapped whole by `draw`.
+    func drawInline(_ pixels: RGBAImage, imageID: UInt32) {
+        guard !display.multiplexer.wrapsGraphics else {
+            draw(backend.inline(pixels, imageID: imageID).joined())
+            return
+        }
+        OutputGuard.writeDrawing(fd: 1) { write in _ = backend.drawInline(pixels, imageID: imageID, write: write) }
     }
 
     /// Writes a drawing to stdout: graphics wrapped for the multiplexer, and

@@ -67,6 +67,43 @@ import Testing
         }
     }
 
+    /// Streamed, the same bytes arrive as the buffered commands, the first
+    /// piece's in several parts when it is large (a 64 KB part at a time).
+    @Test(arguments: [1, 2, 3])
+    func streamingGivesTheBufferedBytes(parts: Int) throws {
+        let image = TestImages.noise(width: 300, height: 250, opaque: false)
+        for chunkBytes in [96, 3072] {
+            let buffered = try #require(
+                PNGWriter.commands(image, firstKeys: "a=T,f=100,i=2,C=1,q=2", chunkBytes: chunkBytes, parts: parts))
+            var streamed: [UInt8] = []
+            var calls = 0
+            let ok = PNGWriter.write(image, firstKeys: "a=T,f=100,i=2,C=1,q=2", chunkBytes: chunkBytes, parts: parts) {
+                streamed += $0
+                calls += 1
+                return true
+            }
+            #expect(ok)
+            #expect(streamed == buffered)
+            #expect(calls >= 3)
+            #expect(try KittyDecoder.image(streamed).image == image)
+        }
+    }
+
+    /// A sink that stops ends the transmission short, with an empty last
+    /// command, so the terminal waits for nothing more.
+    @Test func aStoppedStreamEndsItsTransmission() throws {
+        let image = TestImages.noise(width: 300, height: 250)
+        var streamed: [UInt8] = []
+        let ok = PNGWriter.write(image, firstKeys: "a=t,f=100,i=2,q=2", chunkBytes: 3072, parts: 2) {
+            streamed += $0
+            return streamed.count < 100_000
+        }
+        #expect(!ok)
+        let commands = try KittyDecoder.commands(streamed)
+        #expect(commands.last?.keys == ["q": "2", "m": "0"] && commands.last?.payload == [])
+        #expect(commands.dropLast().allSatisfy { $0.keys["m"] == "1" })
+    }
+
     /// Every row Sub-filtered (type 1): the residuals the Huffman code is built for.
     @Test func rowsAreSubFiltered() throws {
         let image = smooth(width: 40, height: 12)

@@ -34,6 +34,20 @@ import Testing
         }
     }
 
+    /// Drawn alone, every backend hands `write` the bytes `inline` joins
+    /// (kitty through the pty in parts, as it encodes them).
+    @Test(arguments: DrawingMethod.allCases)
+    func drawnInPartsIsJoined(method: DrawingMethod) {
+        let photo = RGBAImage(width: 400, height: 300, fill: RGBA(r: 10, g: 200, b: 30))
+        var parts: [UInt8] = []
+        #expect(
+            backend(method).drawInline(photo, imageID: 4) {
+                parts += $0
+                return true
+            })
+        #expect(parts == backend(method).inline(photo, imageID: 4).joined())
+    }
+
     /// kitty's own example: image 33554474 (42 + 2 << 24) names its low
     /// byte in the colour and its high byte in a third mark, U+030E.
     @Test func placeholdersAreRowsOfText() {

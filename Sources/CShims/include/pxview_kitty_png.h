@@ -3,17 +3,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// Takes whole commands as they are made (`count` bytes at `bytes`, valid
+/// only during the call); nonzero stops the piece.
+typedef int (*pxview_kitty_png_sink)(void *context, const uint8_t *bytes, size_t count);
+
 /// A kitty graphics transmission of an RGBA picture as a PNG (`f=100`),
 /// written straight to the terminal's bytes: `ESC _ G keys ; base64 ESC \`
 /// commands of at most `chunk_raw` PNG bytes each (4/3 as many base64).
 ///
 /// The picture's rows are cut into pieces that are made independently (in
 /// parallel by the caller), each already in its final form, so a piece can
-/// be written while the next is still being made. Each piece is one IDAT
-/// chunk holding a run of deflate blocks that ends byte-aligned, and is a
-/// whole number of base64 quads, so its commands simply follow the last
-/// piece's. The first piece also carries the PNG signature, the IHDR and
-/// the zlib header; when there are several pieces a last, short command
+/// be written while the next is still being made, and the first one even
+/// while it is being made (`streams`). Each piece is a run of IDAT chunks,
+/// one per deflate block, each closed as soon as its bytes are made (its
+/// length is never waited for), ending byte-aligned; a piece is a whole
+/// number of base64 quads, so its commands simply follow the last piece's.
+/// The first piece also carries the PNG signature, the IHDR and the zlib
+/// header; when there are several pieces a last, short command
 /// (`pxview_kitty_png_trailer`) carries the Adler-32 of them all and IEND.
 ///
 /// The deflate data is Huffman-only: rows are Sub-filtered (each byte minus
@@ -34,19 +40,30 @@ typedef struct pxview_kitty_png {
     /// The keys of the transmission's first command, without `m`.
     const char *first_keys;
     size_t first_keys_length;
+    /// Where a streaming piece's commands go.
+    pxview_kitty_png_sink sink;
+    void *sink_context;
 } pxview_kitty_png;
 
 /// How many bytes `pxview_kitty_png_piece` may write for rows
 /// [row_start, row_end): the worst case (stored blocks, short commands).
 size_t pxview_kitty_png_piece_capacity(const pxview_kitty_png *png, int32_t row_start, int32_t row_end);
 
-/// The commands for rows [row_start, row_end) into `out`: the number of
-/// bytes written, 0 if `capacity` was too small or memory ran out. The
-/// piece of row 0 begins the transmission; a piece that is the whole
-/// picture also ends it (no trailer then). `adler` gets the Adler-32 of the
-/// piece's filtered bytes, for `pxview_kitty_png_trailer`.
-size_t pxview_kitty_png_piece(
-    const pxview_kitty_png *png, int32_t row_start, int32_t row_end, uint8_t *out, size_t capacity, uint32_t *adler);
+/// The working room of a streaming piece, whatever its rows: about 64 KB.
+size_t pxview_kitty_png_stream_capacity(const pxview_kitty_png *png);
+
+/// The commands for rows [row_start, row_end). Without `streams` they go
+/// into `out` (at least `pxview_kitty_png_piece_capacity`) and `length`
+/// says how many; with it they go to the sink every 64 KB or so and at
+/// the end, `out` (at least `pxview_kitty_png_stream_capacity`) is the
+/// working room, and `length` is 0. The piece of row 0 begins the
+/// transmission; a piece that is the whole picture also ends it (no
+/// trailer then). `adler` gets the Adler-32 of the piece's filtered bytes,
+/// for `pxview_kitty_png_trailer`. 0, or -1 when memory ran out, the room
+/// was short or the sink said stop.
+int pxview_kitty_png_piece(
+    const pxview_kitty_png *png, int32_t row_start, int32_t row_end, uint8_t *out, size_t capacity, int streams,
+    size_t *length, uint32_t *adler);
 
 /// The filtered bytes of rows [row_start, row_end): rows x (1 + width x channels).
 size_t pxview_kitty_png_filtered_length(const pxview_kitty_png *png, int32_t row_start, int32_t row_end);
