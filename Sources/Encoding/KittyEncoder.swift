@@ -134,19 +134,21 @@ public struct KittyEncoder: Sendable {
 
     /// The same commands (without crop, offset or z-index) handed to
     /// `write` as they are made, whole commands at a time: the top of the
-    /// picture goes out while the rest is still being encoded, and no buffer
-    /// of the whole transmission is made. `write` returns false to stop;
-    /// false when it did or memory ran out (the transmission then ends
-    /// short, with an empty last command).
+    /// picture goes out while the rest is still being encoded, no buffer of
+    /// the whole transmission is made, and the pixels are rows made as they
+    /// are encoded (`PixelRows`: a resample's), so the picture never exists
+    /// whole either. `write` returns false to stop; false when it did or
+    /// memory ran out (the transmission then ends short, with an empty last
+    /// command).
     public func transmitAndPlace(
-        _ image: RGBAImage, imageID: UInt32, placementID: UInt32, columns: Int, rows: Int,
+        _ rows: PixelRows, imageID: UInt32, placementID: UInt32, columns: Int, rows cellRows: Int,
         into write: (UnsafeRawBufferPointer) -> Bool
     ) -> Bool {
-        guard image.width > 0, image.height > 0 else { return true }
+        guard rows.size.width > 0, rows.size.height > 0 else { return true }
         let placement = placementKeys(
-            placementID: placementID, columns: columns, rows: rows, crop: nil, offset: nil, zIndex: nil)
+            placementID: placementID, columns: columns, rows: cellRows, crop: nil, offset: nil, zIndex: nil)
         return PNGWriter.write(
-            image, firstKeys: "a=T,f=100,i=\(imageID)," + placement + ",q=2", chunkBytes: chunkSize / 4 * 3, to: write)
+            rows, firstKeys: "a=T,f=100,i=\(imageID)," + placement + ",q=2", chunkBytes: chunkSize / 4 * 3, to: write)
     }
 
     /// Uploads `image` with a virtual placement (`U=1`) of `columns` x

@@ -18,7 +18,7 @@ public enum PNGWriter {
     /// runs out.
     public static func encode(_ image: RGBAImage) -> [UInt8]? {
         var result: [UInt8]?
-        withDescription(image, firstKeys: [], chunkBytes: 0, parts: nil) { png, ranges in
+        withDescription(.image(image), firstKeys: [], chunkBytes: 0, parts: nil) { png, ranges in
             result = buffered(&png, ranges: ranges)
         }
         return result
@@ -32,7 +32,7 @@ public enum PNGWriter {
     /// `parts`: how many pieces (tests); by default one per core for large images.
     static func commands(_ image: RGBAImage, firstKeys: String, chunkBytes: Int, parts: Int? = nil) -> [UInt8]? {
         var result: [UInt8]?
-        withDescription(image, firstKeys: Array(firstKeys.utf8), chunkBytes: max(3, chunkBytes / 3 * 3), parts: parts) {
+        withDescription(.image(image), firstKeys: Array(firstKeys.utf8), chunkBytes: max(3, chunkBytes / 3 * 3), parts: parts) {
             png, ranges in
             result = buffered(&png, ranges: ranges)
         }
@@ -45,14 +45,19 @@ public enum PNGWriter {
     /// false to stop. False when memory ran out or the sink stopped: the
     /// transmission is then cut short, ended by an empty last command so
     /// the terminal waits for no more.
+    ///
+    /// The pixels are rows made as they are encoded (`PixelRows`: a
+    /// resample's), each piece asking for a block's rows just before it
+    /// encodes them, so the picture never exists whole. RGB when `rows`
+    /// says it is opaque.
     static func write(
-        _ image: RGBAImage, firstKeys: String, chunkBytes: Int, parts: Int? = nil,
+        _ rows: PixelRows, firstKeys: String, chunkBytes: Int, parts: Int? = nil,
         to sink: (UnsafeRawBufferPointer) -> Bool
     ) -> Bool {
         var result = false
         withoutActuallyEscaping(sink) { sink in
             let box = SinkBox(sink)
-            withDescription(image, firstKeys: Array(firstKeys.utf8), chunkBytes: max(3, chunkBytes / 3 * 3), parts: parts) {
+            withDescription(.rows(rows), firstKeys: Array(firstKeys.utf8), chunkBytes: max(3, chunkBytes / 3 * 3), parts: parts) {
                 png, ranges in
                 png.sink = { context, bytes, count in
                     let box = Unmanaged<SinkBox>.fromOpaque(context!).takeUnretainedValue()
@@ -72,24 +77,57 @@ public enum PNGWriter {
         init(_ body: @escaping (UnsafeRawBufferPointer) -> Bool) { self.body = body }
     }
 
-    /// The encoder's description of `image` (alive during `body`) and the
+    /// The closure behind the C row source.
+    private final class RowsBox: Sendable {
+        let rows: PixelRows
+        init(_ rows: PixelRows) { self.rows = rows }
+    }
+
+    /// What the pixels come from.
+    private enum Source {
+        case image(RGBAImage)
+        case rows(PixelRows)
+
+        var size: PixelSize {
+            switch self {
+            case .image(let image): image.size
+            case .rows(let rows): rows.size
+            }
+        }
+    }
+
+    /// The encoder's description of `source` (alive during `body`) and the
     /// rows of each piece.
     private static func withDescription(
-        _ image: RGBAImage, firstKeys: [UInt8], chunkBytes: Int, parts: Int?,
+        _ source: Source, firstKeys: [UInt8], chunkBytes: Int, parts: Int?,
         _ body: (inout pxview_kitty_png, [Range<Int>]) -> Void
     ) {
-        guard image.width > 0, image.height > 0 else { return }
-        let channels: Int32 = image.hasTransparency ? 4 : 3
-        let count = parts ?? ParallelRows.parts(pixels: image.width * image.height, rows: image.height)
-        let ranges = ParallelRows.ranges(parts: min(image.height, max(1, count)), rows: image.height)
-        image.pixels.withUnsafeBufferPointer { pixels in
-            firstKeys.withUnsafeBufferPointer { keys in
-                keys.withMemoryRebound(to: CChar.self) { keys in
-                    var png = pxview_kitty_png(
-                        rgba: pixels.baseAddress, width: Int32(image.width), height: Int32(image.height),
-                        channels: channels, chunk_raw: Int32(chunkBytes), first_keys: keys.baseAddress,
-                        first_keys_length: keys.count, sink: nil, sink_context: nil)
-                    body(&png, ranges)
+        let size = source.size
+        guard size.width > 0, size.height > 0 else { return }
+        let count = parts ?? ParallelRows.parts(pixels: size.area, rows: size.height)
+        let ranges = ParallelRows.ranges(parts: min(size.height, max(1, count)), rows: size.height)
+        firstKeys.withUnsafeBufferPointer { keys in
+            keys.withMemoryRebound(to: CChar.self) { keys in
+                var png = pxview_kitty_png(
+                    rgba: nil, width: Int32(size.width), height: Int32(size.height), channels: 4,
+                    chunk_raw: Int32(chunkBytes), first_keys: keys.baseAddress, first_keys_length: keys.count, sink: nil,
+                    sink_context: nil, rows: nil, rows_context: nil)
+                switch source {
+                case .image(let image):
+                    png.channels = image.hasTransparency ? 4 : 3
+                    image.pixels.withUnsafeBufferPointer { pixels in
+                        png.rgba = pixels.baseAddress
+                        body(&png, ranges)
+                    }
+                case .rows(let rows):
+                    png.channels = rows.opaque ? 3 : 4
+                    let box = RowsBox(rows)
+                    png.rows = { context, first, count, into in
+                        let box = Unmanaged<RowsBox>.fromOpaque(context!).takeUnretainedValue()
+                        box.rows.fill(Int(first)..<Int(first + count), into!)
+                    }
+                    png.rows_context = Unmanaged.passUnretained(box).toOpaque()
+                    withExtendedLifetime(box) { body(&png, ranges) }
                 }
             }
         }

@@ -170,10 +170,14 @@ public protocol GraphicsBackend: AnyObject {
     func update(geometry: DisplayGeometry)
     /// `pixels` (already fitted, in units) at the cursor.
     func inline(_ pixels: RGBAImage, imageID: UInt32) -> InlinePicture
-    /// `inline(pixels, imageID:).joined()` handed to `write` (false: stop),
-    /// where a backend can, in parts as they are made; false when `write`
-    /// stopped. For a drawing alone at the cursor outside a multiplexer.
-    func drawInline(_ pixels: RGBAImage, imageID: UInt32, write: (UnsafeRawBufferPointer) -> Bool) -> Bool
+    /// True when `drawInline(rows)` draws from the rows as they are made
+    /// (kitty through the pty), so the picture is never made whole first.
+    var drawsRowsAsMade: Bool { get }
+    /// `inline(rows.image(), imageID:).joined()` handed to `write` (false:
+    /// stop), where a backend can, in parts as they are made, making the
+    /// rows as it goes; false when `write` stopped. For a drawing alone at
+    /// the cursor outside a multiplexer.
+    func drawInline(_ rows: PixelRows, imageID: UInt32, write: (UnsafeRawBufferPointer) -> Bool) -> Bool
     /// The bytes that show `picture` in `slot`, erasing whatever the slot
     /// showed before and the new picture does not cover. Empty when the
     /// slot already shows exactly this.
@@ -188,9 +192,11 @@ public protocol GraphicsBackend: AnyObject {
 }
 
 extension GraphicsBackend {
+    public var drawsRowsAsMade: Bool { false }
+
     /// All at once, by default.
-    public func drawInline(_ pixels: RGBAImage, imageID: UInt32, write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
-        inline(pixels, imageID: imageID).joined().withUnsafeBytes(write)
+    public func drawInline(_ rows: PixelRows, imageID: UInt32, write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        inline(rows.image(), imageID: imageID).joined().withUnsafeBytes(write)
     }
 
     /// `DisplayGeometry.box` in this backend's units, capped for it.

@@ -67,8 +67,9 @@ import Testing
         }
     }
 
-    /// Streamed, the same bytes arrive as the buffered commands, the first
-    /// piece's in several parts when it is large (a 64 KB part at a time).
+    /// Streamed from rows made on demand, the same bytes arrive as the
+    /// buffered commands of the whole image, the first piece's in several
+    /// parts when it is large (a 64 KB part at a time).
     @Test(arguments: [1, 2, 3])
     func streamingGivesTheBufferedBytes(parts: Int) throws {
         let image = TestImages.noise(width: 300, height: 250, opaque: false)
@@ -77,7 +78,9 @@ import Testing
                 PNGWriter.commands(image, firstKeys: "a=T,f=100,i=2,C=1,q=2", chunkBytes: chunkBytes, parts: parts))
             var streamed: [UInt8] = []
             var calls = 0
-            let ok = PNGWriter.write(image, firstKeys: "a=T,f=100,i=2,C=1,q=2", chunkBytes: chunkBytes, parts: parts) {
+            let ok = PNGWriter.write(
+                PixelRows(image), firstKeys: "a=T,f=100,i=2,C=1,q=2", chunkBytes: chunkBytes, parts: parts
+            ) {
                 streamed += $0
                 calls += 1
                 return true
@@ -94,7 +97,7 @@ import Testing
     @Test func aStoppedStreamEndsItsTransmission() throws {
         let image = TestImages.noise(width: 300, height: 250)
         var streamed: [UInt8] = []
-        let ok = PNGWriter.write(image, firstKeys: "a=t,f=100,i=2,q=2", chunkBytes: 3072, parts: 2) {
+        let ok = PNGWriter.write(PixelRows(image), firstKeys: "a=t,f=100,i=2,q=2", chunkBytes: 3072, parts: 2) {
             streamed += $0
             return streamed.count < 100_000
         }

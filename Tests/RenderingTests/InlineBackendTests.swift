@@ -34,18 +34,21 @@ import Testing
         }
     }
 
-    /// Drawn alone, every backend hands `write` the bytes `inline` joins
-    /// (kitty through the pty in parts, as it encodes them).
+    /// Drawn alone from rows, every backend hands `write` the bytes
+    /// `inline` joins for the whole picture (kitty through the pty in parts,
+    /// making the rows as it encodes them).
     @Test(arguments: DrawingMethod.allCases)
-    func drawnInPartsIsJoined(method: DrawingMethod) {
-        let photo = RGBAImage(width: 400, height: 300, fill: RGBA(r: 10, g: 200, b: 30))
+    func drawnFromRowsIsJoined(method: DrawingMethod) {
+        var photo = RGBAImage(width: 400, height: 300)
+        for y in 0..<300 { for x in 0..<400 { photo[x, y] = RGBA(r: UInt8(x % 256), g: UInt8(y % 256), b: 90) } }
         var parts: [UInt8] = []
         #expect(
-            backend(method).drawInline(photo, imageID: 4) {
+            backend(method).drawInline(PixelRows(photo), imageID: 4) {
                 parts += $0
                 return true
             })
         #expect(parts == backend(method).inline(photo, imageID: 4).joined())
+        #expect(backend(method).drawsRowsAsMade == (method == .kitty))
     }
 
     /// kitty's own example: image 33554474 (42 + 2 << 24) names its low

@@ -43,6 +43,12 @@ typedef struct pxview_kitty_png {
     /// Where a streaming piece's commands go.
     pxview_kitty_png_sink sink;
     void *sink_context;
+    /// When set, the pixels come from here instead of `rgba`: rows
+    /// [first, first + count) written to `into` (RGBA, packed). Each piece
+    /// asks for the rows of each block just before encoding them (a
+    /// resample made as it is encoded), from its own thread.
+    void (*rows)(void *context, int32_t first, int32_t count, uint8_t *into);
+    void *rows_context;
 } pxview_kitty_png;
 
 /// How many bytes `pxview_kitty_png_piece` may write for rows
