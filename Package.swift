@@ -70,7 +70,7 @@ let package = Package(
         /// line and the terminal layer, which all emit them.
         .target(name: "ControlSequences"),
         .target(name: "Pixels"),
-        .target(name: "Decoding", dependencies: ["Pixels", "Plumbing", "CTurboJPEG", "CShims"]),
+        .target(name: "Decoding", dependencies: ["Pixels", "CTurboJPEG", "CShims"]),
         .target(name: "Scaling", dependencies: ["Pixels", "Plumbing", "CShims"]),
         .target(name: "Encoding", dependencies: ["Pixels", "Plumbing", "ControlSequences", "CShims"]),
         .target(name: "Terminal", dependencies: ["Pixels", "Plumbing", "ControlSequences"]),

@@ -1,6 +1,5 @@
 import CShims
 import Pixels
-import Plumbing
 
 /// A format decoded through a library behind CShims' one decoder shape
 /// (`pxview_codec.h`): GIF, WebP, AVIF, HEIF, JPEG XL. `decodeFrames` is
@@ -157,9 +156,7 @@ private func decodeOpened(
         let byteCount = written.area * 4
         info.final_frame = frames.count + 1 == wanted ? 1 : 0
         let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-            status = Prefault.whileFilling(UnsafeMutableRawBufferPointer(buffer)) {
-                codec.frame(handle, buffer.baseAddress, UInt32(written.width), UInt32(written.height), &delay, &info)
-            }
+            status = codec.frame(handle, buffer.baseAddress, UInt32(written.width), UInt32(written.height), &delay, &info)
             // Every byte is written on success; otherwise the array is dropped below.
             initialized = byteCount
         }

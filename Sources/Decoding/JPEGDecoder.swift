@@ -1,7 +1,6 @@
 import CShims
 import CTurboJPEG
 import Pixels
-import Plumbing
 
 /// Decodes a JPEG with the TurboJPEG 2.x API: header, size checks, optional
 /// DCT scaling, RGBA (or CMYK, converted here) output, then EXIF orientation.
@@ -30,13 +29,11 @@ func decodeJPEG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) ->
     let byteCount = outSize.area * 4
     var decodeStatus: Int32 = 0
     var pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-        decodeStatus = Prefault.whileFilling(UnsafeMutableRawBufferPointer(buffer)) {
-            bytes.withUnsafeBufferPointer { data in
-                tjDecompress2(
-                    handle, data.baseAddress, UInt(data.count), buffer.baseAddress,
-                    Int32(outSize.width), Int32(outSize.width * 4), Int32(outSize.height),
-                    Int32(pixelFormat.rawValue), TJFLAG_LIMITSCANS)
-            }
+        decodeStatus = bytes.withUnsafeBufferPointer { data in
+            tjDecompress2(
+                handle, data.baseAddress, UInt(data.count), buffer.baseAddress,
+                Int32(outSize.width), Int32(outSize.width * 4), Int32(outSize.height),
+                Int32(pixelFormat.rawValue), TJFLAG_LIMITSCANS)
         }
         // libjpeg writes every row even when the data ends early (the rest is
         // synthesized), and on a fatal error the buffer is thrown away below.

@@ -1,6 +1,5 @@
 import CShims
 import Pixels
-import Plumbing
 
 /// Decodes a PNG through the libpng shim, then applies any eXIf orientation.
 ///
@@ -23,11 +22,9 @@ func decodePNG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> 
     let byteCount = outSize.area * 4
     var status = PXVIEW_PNG_OK
     let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-        status = Prefault.whileFilling(UnsafeMutableRawBufferPointer(buffer)) {
-            bytes.withUnsafeBufferPointer { data in
-                pxview_png_decode_into(
-                    data.baseAddress, data.count, max(0, options.maxPixels), UInt32(factor), buffer.baseAddress, &result)
-            }
+        status = bytes.withUnsafeBufferPointer { data in
+            pxview_png_decode_into(
+                data.baseAddress, data.count, max(0, options.maxPixels), UInt32(factor), buffer.baseAddress, &result)
         }
         // Every byte is written on success; on failure the array is thrown away.
         initialized = byteCount
