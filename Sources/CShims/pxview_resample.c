@@ -15,17 +15,17 @@ void pxview_resample_row_opaque(
     long width, uint8_t *out) {
     for (long x = 0; x < width; x++) {
         const float *pixels = row + 4 * (starts[x] - first_column);
-        const float *w = weights + x * stride;
+        const float *w = weights + 4 * x * stride;
         long taps = counts[x];
 #if defined(__SSE2__)
-        __m128 sum = _mm_mul_ps(_mm_loadu_ps(pixels), _mm_set1_ps(w[0]));
+        __m128 sum = _mm_mul_ps(_mm_loadu_ps(pixels), _mm_loadu_ps(w));
         if (taps == 4) {  // Catmull-Rom: straight code, no loop to set up per pixel
-            sum = _mm_add_ps(sum, _mm_mul_ps(_mm_loadu_ps(pixels + 4), _mm_set1_ps(w[1])));
-            sum = _mm_add_ps(sum, _mm_mul_ps(_mm_loadu_ps(pixels + 8), _mm_set1_ps(w[2])));
-            sum = _mm_add_ps(sum, _mm_mul_ps(_mm_loadu_ps(pixels + 12), _mm_set1_ps(w[3])));
+            sum = _mm_add_ps(sum, _mm_mul_ps(_mm_loadu_ps(pixels + 4), _mm_loadu_ps(w + 4)));
+            sum = _mm_add_ps(sum, _mm_mul_ps(_mm_loadu_ps(pixels + 8), _mm_loadu_ps(w + 8)));
+            sum = _mm_add_ps(sum, _mm_mul_ps(_mm_loadu_ps(pixels + 12), _mm_loadu_ps(w + 12)));
         } else {
             for (long t = 1; t < taps; t++) {
-                sum = _mm_add_ps(sum, _mm_mul_ps(_mm_loadu_ps(pixels + 4 * t), _mm_set1_ps(w[t])));
+                sum = _mm_add_ps(sum, _mm_mul_ps(_mm_loadu_ps(pixels + 4 * t), _mm_loadu_ps(w + 4 * t)));
             }
         }
         __m128i words = _mm_cvtps_epi32(sum);
@@ -34,9 +34,9 @@ void pxview_resample_row_opaque(
         __builtin_memcpy(out + 4 * x, &pixel, 4);
 #else
         float sum[4];
-        for (int c = 0; c < 4; c++) sum[c] = pixels[c] * w[0];
+        for (int c = 0; c < 4; c++) sum[c] = pixels[c] * w[c];
         for (long t = 1; t < taps; t++) {
-            for (int c = 0; c < 4; c++) sum[c] += pixels[4 * t + c] * w[t];
+            for (int c = 0; c < 4; c++) sum[c] += pixels[4 * t + c] * w[4 * t + c];
         }
         for (int c = 0; c < 4; c++) {
             float v = sum[c] > 0 ? (sum[c] < 255 ? sum[c] : 255) : 0;

@@ -305,7 +305,7 @@ private struct SeparablePass: @unchecked Sendable {
     /// Horizontal pass over one vertically filtered row, rounding to bytes.
     /// Opaque rows go to `pxview_resample_row_opaque` (SSE2, the same float
     /// operations in the same order, so the same bytes): 75 instructions a
-    /// pixel here, 41 there. The premultiplied path stays scalar per
+    /// pixel here, 37 there. The premultiplied path stays scalar per
     /// channel: the generic SIMD clamp helpers do not inline and cost more
     /// than the filtering itself.
     private func filterRow(
@@ -315,7 +315,7 @@ private struct SeparablePass: @unchecked Sendable {
         if opaque {
             pxview_resample_row_opaque(
                 UnsafeRawPointer(row).assumingMemoryBound(to: Float.self), firstColumn, taps.starts.baseAddress,
-                taps.counts.baseAddress, taps.weights.baseAddress, taps.stride, outputWidth, destination)
+                taps.counts.baseAddress, taps.spreadWeights.baseAddress, taps.stride, outputWidth, destination)
             return
         }
         for x in 0..<outputWidth {
