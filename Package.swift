@@ -53,7 +53,11 @@ let package = Package(
         .target(
             name: "CShims", dependencies: ["CPNG", "CCurl", "CGIF", "CWebP", "CAVIF", "CHEIF", "CJXL"],
             path: "Sources/CShims",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
+            linkerSettings: [
+                .linkedLibrary("jpeg"), .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
+                // zlib's CRC-32 and Adler-32 for the kitty PNG encoder.
+                .linkedLibrary("z"),
+            ]),
 
         // MARK: Libraries
         /// The system plumbing every layer shares, below them all and using
@@ -67,8 +71,8 @@ let package = Package(
         .target(name: "ControlSequences"),
         .target(name: "Pixels"),
         .target(name: "Decoding", dependencies: ["Pixels", "CTurboJPEG", "CShims"]),
-        .target(name: "Scaling", dependencies: ["Pixels", "Plumbing"]),
-        .target(name: "Encoding", dependencies: ["Pixels", "Plumbing", "ControlSequences", "CZlib"]),
+        .target(name: "Scaling", dependencies: ["Pixels", "Plumbing", "CShims"]),
+        .target(name: "Encoding", dependencies: ["Pixels", "Plumbing", "ControlSequences", "CShims"]),
         .target(name: "Terminal", dependencies: ["Pixels", "Plumbing", "ControlSequences"]),
         /// Reads sixel and kitty output back into pixels: tests and pxbench score
         /// pxview's (and other tools') output with it. Never used to draw.

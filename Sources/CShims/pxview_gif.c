@@ -176,20 +176,37 @@ static void clear_rect(gif_decoder *d, unsigned left, unsigned top, unsigned wid
     for (unsigned y = top; y < top + height; y++) memset(d->canvas + ((size_t)y * d->width + left) * 4, 0, (size_t)width * 4);
 }
 
-/// Draws row `index` of the frame (its colour indices in `row`) into `dst`,
-/// the canvas row at its left edge, clipped to `room` pixels.
-static void draw_row(const GifByteType *row, unsigned width, unsigned room, int transparent, const ColorMapObject *map,
-                     unsigned char *dst) {
-    for (unsigned x = 0; x < width && x < room; x++, dst += 4) {
-        int pixel = row[x];
-        // Indices past the table are drawn as transparent, as Firefox does.
-        if (pixel == transparent || pixel >= map->ColorCount) continue;
-        GifColorType color = map->Colors[pixel];
-        dst[0] = color.Red;
-        dst[1] = color.Green;
-        dst[2] = color.Blue;
-        dst[3] = 255;
+/// The frame's colours as RGBA words by index: the transparent index, and
+/// indices past the table (drawn as transparent, as Firefox does), are 0,
+/// which no colour is (its alpha is 255).
+static void palette_words(const ColorMapObject *map, int transparent, uint32_t words[256]) {
+    for (int index = 0; index < 256; index++) {
+        words[index] = 0;
+        if (index == transparent || index >= map->ColorCount) continue;
+        GifColorType color = map->Colors[index];
+        const unsigned char rgba[4] = {color.Red, color.Green, color.Blue, 255};
+        memcpy(&words[index], rgba, 4);
     }
+}
+
+/// Draws row `index` of the frame (its colour indices in `row`) into `dst`,
+/// the canvas row at its left edge, clipped to `room` pixels: a word per
+/// pixel from the frame's table. Over earlier frames (`over`) transparent
+/// pixels keep what is there; on a cleared canvas they are written, as 0,
+/// so the canvas needs no clearing first. Measured with callgrind on a
+/// 1920x1280 GIF: the frame took 49 million instructions drawn channel by
+/// channel, 9 million with the table.
+static void draw_row(const GifByteType *row, unsigned width, unsigned room, const uint32_t words[256], int over,
+                     unsigned char *dst) {
+    unsigned count = width < room ? width : room;
+    if (over) {
+        for (unsigned x = 0; x < count; x++) {
+            uint32_t word = words[row[x]];
+            if (word) memcpy(dst + 4 * (size_t)x, &word, 4);
+        }
+        return;
+    }
+    for (unsigned x = 0; x < count; x++) memcpy(dst + 4 * (size_t)x, &words[row[x]], 4);
 }
 
 /// The first frame, reduced by `factor` as it is read (not interlaced): a
@@ -238,9 +255,7 @@ pxview_codec_status pxview_gif_frame(void *handle, unsigned char *out, unsigned 
     // straight into `out`, without a canvas of its own and the copy out of
     // it (10 MB of pages touched twice for a 1920x1280 GIF).
     int direct = !d->canvas && d->frames_drawn == 0 && info->final_frame && factor == 1;
-    if (direct) {
-        memset(out, 0, canvas_bytes);
-    } else if (!d->canvas && factor == 1) {
+    if (!direct && !d->canvas && factor == 1) {
         d->canvas = calloc(canvas_bytes ? canvas_bytes : 1, 1);
         if (!d->canvas) return PXVIEW_CODEC_NO_MEMORY;
     }
@@ -295,6 +310,14 @@ pxview_codec_status pxview_gif_frame(void *handle, unsigned char *out, unsigned 
             d->row_capacity = frame_width;
         }
         int transparent = control.TransparentColor;
+        uint32_t words[256];
+        palette_words(map, transparent, words);
+        // A first frame drawn straight into `out` writes every pixel it
+        // covers; only a frame smaller than the screen needs `out` cleared
+        // first (clearing 10 MB of a 1920x1280 GIF's screen it wholly
+        // covers cost as much as drawing it).
+        int fresh = direct && left == 0 && top == 0 && frame_width >= d->width && frame_height >= d->height;
+        if (direct && !fresh) memset(out, 0, canvas_bytes);
         reducer r = {factor, d->width, out_width, out_height, 0, 0, NULL, out};
         if (factor > 1) {
             r.sums = calloc((size_t)out_width * 5, sizeof *r.sums);
@@ -321,7 +344,7 @@ pxview_codec_status pxview_gif_frame(void *handle, unsigned char *out, unsigned 
             }
             unsigned y = top + (desc->Interlace ? interlaced_row(index, frame_height) : index);
             if (y >= d->height || left >= d->width) continue;
-            draw_row(d->row, frame_width, d->width - left, transparent, map, canvas + ((size_t)y * d->width + left) * 4);
+            draw_row(d->row, frame_width, d->width - left, words, !fresh, canvas + ((size_t)y * d->width + left) * 4);
         }
         if (factor > 1) {
             // Interlaced: the rows came out of order; reduced once all are in.

@@ -23,8 +23,12 @@ public struct KittyReference: Sendable, Equatable {
 /// Every command carries `q=2` so the terminal never answers on the input
 /// stream, and placements carry `C=1` so drawing never moves the cursor
 /// (the caller positions it before each placement). Pixels sent through
-/// the pty travel as PNG (`f=100`, see `defaultZlibLevel`); opaque images
-/// as RGB, a quarter fewer bytes than RGBA, in the PNG and in `rawPixels`.
+/// the pty travel as PNG (`f=100`, `PNGWriter`): Sub-filtered rows,
+/// Huffman-only deflate, 2-3x smaller than the raw pixels deflated for
+/// `o=z` (storm at 800x533: 394 KB against 1.4 MB base64) in less time,
+/// because filtering removes what string matching could not find. Opaque
+/// images go as RGB, a quarter fewer bytes than RGBA, in the PNG and in
+/// `rawPixels`.
 ///
 /// Payloads longer than `chunkSize` base64 bytes are split: the first
 /// command has all the keys and `m=1`, the following ones only `q=2,m=1`,
@@ -38,20 +42,10 @@ public struct KittyEncoder: Sendable {
     /// The protocol's limit for base64 bytes per chunk.
     public static let maxChunkSize = 4096
 
-    /// zlib level for the PNG's IDAT. Its rows are Sub-filtered and coded
-    /// Huffman-only, which is the same at every level, so the level only
-    /// matters as 0 (stored). Measured on four 800x533 photos (release
-    /// build), that PNG is 2-3x smaller than the raw pixels deflated for
-    /// `o=z` (storm 447 KB vs 1.4 MB base64) in less time, because filtering
-    /// removes what string matching could not find; raw base64 was 1.71 MB.
-    public static let defaultZlibLevel = 1
-
-    public var zlibLevel: Int
     /// Base64 bytes per chunk: a multiple of 4, at most `maxChunkSize`.
     public let chunkSize: Int
 
-    public init(zlibLevel: Int = KittyEncoder.defaultZlibLevel, chunkSize: Int = KittyEncoder.maxChunkSize) {
-        self.zlibLevel = min(9, max(0, zlibLevel))
+    public init(chunkSize: Int = KittyEncoder.maxChunkSize) {
         self.chunkSize = max(4, min(Self.maxChunkSize, chunkSize) / 4 * 4)
     }
 
@@ -110,10 +104,7 @@ public struct KittyEncoder: Sendable {
     /// Uploads `image` as `imageID` without showing it (`a=t`). An empty
     /// image yields no bytes: kitty rejects zero-sized images.
     public func transmit(_ image: RGBAImage, imageID: UInt32) -> [UInt8] {
-        guard let (keys, payload) = transmission(image, action: "t", imageID: imageID) else {
-            return []
-        }
-        return chunked(keys: keys + ",q=2", payload: payload)
+        transmission(image, action: "t", imageID: imageID, keys: "q=2")
     }
 
     /// Shows an uploaded image (`a=p`) over `columns` x `rows` cells from
@@ -136,12 +127,28 @@ public struct KittyEncoder: Sendable {
         _ image: RGBAImage, imageID: UInt32, placementID: UInt32, columns: Int, rows: Int,
         crop: PixelRect? = nil, offset: PixelPoint? = nil, zIndex: Int? = nil
     ) -> [UInt8] {
-        guard let (keys, payload) = transmission(image, action: "T", imageID: imageID) else {
-            return []
-        }
         let placement = placementKeys(
             placementID: placementID, columns: columns, rows: rows, crop: crop, offset: offset, zIndex: zIndex)
-        return chunked(keys: keys + "," + placement + ",q=2", payload: payload)
+        return transmission(image, action: "T", imageID: imageID, keys: placement + ",q=2")
+    }
+
+    /// The same commands (without crop, offset or z-index) handed to
+    /// `write` as they are made, whole commands at a time: the top of the
+    /// picture goes out while the rest is still being encoded, no buffer of
+    /// the whole transmission is made, and the pixels are rows made as they
+    /// are encoded (`PixelRows`: a resample's), so the picture never exists
+    /// whole either. `write` returns false to stop; false when it did or
+    /// memory ran out (the transmission then ends short, with an empty last
+    /// command).
+    public func transmitAndPlace(
+        _ rows: PixelRows, imageID: UInt32, placementID: UInt32, columns: Int, rows cellRows: Int,
+        into write: (UnsafeRawBufferPointer) -> Bool
+    ) -> Bool {
+        guard rows.size.width > 0, rows.size.height > 0 else { return true }
+        let placement = placementKeys(
+            placementID: placementID, columns: columns, rows: cellRows, crop: nil, offset: nil, zIndex: nil)
+        return PNGWriter.write(
+            rows, firstKeys: "a=T,f=100,i=\(imageID)," + placement + ",q=2", chunkBytes: chunkSize / 4 * 3, to: write)
     }
 
     /// Uploads `image` with a virtual placement (`U=1`) of `columns` x
@@ -150,10 +157,7 @@ public struct KittyEncoder: Sendable {
     /// inside tmux's text grid. kitty fits the image into the cells keeping
     /// its aspect ratio.
     public func transmitVirtual(_ image: RGBAImage, imageID: UInt32, columns: Int, rows: Int) -> [UInt8] {
-        guard let (keys, payload) = transmission(image, action: "T", imageID: imageID) else {
-            return []
-        }
-        return chunked(keys: keys + ",U=1,c=\(max(1, columns)),r=\(max(1, rows)),q=2", payload: payload)
+        transmission(image, action: "T", imageID: imageID, keys: "U=1,c=\(max(1, columns)),r=\(max(1, rows)),q=2")
     }
 
     /// Deletes the image's placements but keeps its data (`d=i`), so it can
@@ -187,15 +191,20 @@ public struct KittyEncoder: Sendable {
 
     // MARK: Building commands
 
-    /// Control keys up to the image id, and the base64 payload; nil for an
-    /// empty image. A PNG, or the raw pixels if zlib fails (out of memory).
-    private func transmission(_ image: RGBAImage, action: String, imageID: UInt32) -> (String, [UInt8])? {
-        guard image.width > 0, image.height > 0 else { return nil }
-        if let png = PNGWriter.encode(image, level: Int32(zlibLevel)) {
-            return ("a=\(action),f=100,i=\(imageID)", Base64.encode(png))
+    /// The commands of one upload, the action and image id first and `keys`
+    /// after them; nothing for an empty image. A PNG, or the raw pixels if
+    /// the encoder's memory ran out.
+    private func transmission(_ image: RGBAImage, action: String, imageID: UInt32, keys: String) -> [UInt8] {
+        guard image.width > 0, image.height > 0 else { return [] }
+        if let commands = PNGWriter.commands(
+            image, firstKeys: "a=\(action),f=100,i=\(imageID)," + keys, chunkBytes: chunkSize / 4 * 3)
+        {
+            return commands
         }
         let raw = Self.rawPixels(image)
-        return ("a=\(action),f=\(raw.format),s=\(image.width),v=\(image.height),i=\(imageID)", Base64.encode(raw.bytes))
+        return chunked(
+            keys: "a=\(action),f=\(raw.format),s=\(image.width),v=\(image.height),i=\(imageID)," + keys,
+            payload: Base64.encode(raw.bytes))
     }
 
     private func placementKeys(

@@ -113,3 +113,48 @@ public struct KittyDecoder {
         return output
     }
 }
+
+/// A PNG taken apart as a decoder would, strictly: every chunk's CRC-32
+/// checked, and the IDATs joined and inflated by zlib, which checks the
+/// stream's Adler-32 and that it ends exactly. Tests check pxview's kitty
+/// PNGs with it (libpng alone forgives some of this).
+public struct PNGStructure {
+    /// Chunk types in order (`IHDR`, `IDAT`…, `IEND`).
+    public var chunkTypes: [String]
+    public var width: Int
+    public var height: Int
+    /// 2 (RGB) or 6 (RGBA) for pxview's.
+    public var colourType: UInt8
+    /// The inflated image data: each row's filter type byte, then the row.
+    public var scanlines: [UInt8]
+
+    public init(_ png: [UInt8]) throws {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard png.count >= 8, Array(png[0..<8]) == signature else { throw KittyDecoder.Failure(description: "no PNG signature") }
+        var types: [String] = []
+        var header: [UInt8] = []
+        var data: [UInt8] = []
+        var offset = 8
+        while offset < png.count {
+            guard png.count - offset >= 12 else { throw KittyDecoder.Failure(description: "chunk cut short at \(offset)") }
+            let length = png[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            guard length <= png.count - offset - 12 else { throw KittyDecoder.Failure(description: "chunk past the end") }
+            let typeAndData = Array(png[(offset + 4)..<(offset + 8 + length)])
+            let stored = png[(offset + 8 + length)..<(offset + 12 + length)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            let computed = typeAndData.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+            let type = String(decoding: typeAndData[0..<4], as: UTF8.self)
+            guard stored == computed else { throw KittyDecoder.Failure(description: "\(type) CRC") }
+            types.append(type)
+            if type == "IHDR" { header = Array(typeAndData[4...]) }
+            if type == "IDAT" { data += typeAndData[4...] }
+            offset += 12 + length
+        }
+        guard header.count == 13 else { throw KittyDecoder.Failure(description: "no IHDR") }
+        chunkTypes = types
+        width = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        height = header[4..<8].reduce(0) { $0 << 8 | Int($1) }
+        colourType = header[9]
+        let channels = colourType == 6 ? 4 : 3
+        scanlines = try KittyDecoder.inflate(data, expected: height * (1 + width * channels))
+    }
+}

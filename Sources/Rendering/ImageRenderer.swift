@@ -111,6 +111,11 @@ public struct ImageRenderer: Sendable {
             to: screen?.inlineSize(viewport.outputSize) ?? viewport.outputSize)
     }
 
+    /// The same, its rows resampled when asked (`Resampler.rows`).
+    public func rows(_ image: RGBAImage, viewport: Viewport) -> PixelRows {
+        resampler.rows(image, from: viewport.sourceRect(inImageOf: image.size), to: viewport.outputSize)
+    }
+
     /// Draws the visible part of `image` through `viewport` at the cursor.
     public func render(_ image: RGBAImage, viewport: Viewport, backend: any GraphicsBackend, imageID: UInt32 = 1)
         -> InlinePicture

@@ -73,7 +73,7 @@ final class KittyBackend: GraphicsBackend {
     /// fence (seen: chunked `a=T` pictures landed at the top-left).
     func inline(_ pixels: RGBAImage, imageID: UInt32) -> InlinePicture {
         let cells = screen.cellsCovering(pixels.size)
-        let down = Array("\r".utf8) + [UInt8](repeating: UInt8(ascii: "\n"), count: cells.height)
+        let down = Self.below(cells)
         guard display.multiplexer.wrapsGraphics else {
             let bytes: [UInt8]
             if let (raw, reference) = handOver(pixels, outlivingThisRun: true) {
@@ -89,6 +89,24 @@ final class KittyBackend: GraphicsBackend {
             encoder.transmit(pixels, imageID: imageID)
             + encoder.place(imageID: imageID, placementID: 1, columns: 0, rows: 0)
         return InlinePicture(lines: [bytes], cells: cells, prefix: InlinePicture.reserving(rows: cells.height), cursorAfter: down)
+    }
+
+    /// Through the pty outside a multiplexer the upload goes out as it is
+    /// encoded, from rows made as they are encoded.
+    var drawsRowsAsMade: Bool { !display.multiplexer.wrapsGraphics && display.kittyMedium == .direct }
+
+    /// `KittyEncoder.transmitAndPlace(_:imageID:placementID:columns:rows:into:)`:
+    /// the picture's top goes out while the rest is being resampled and
+    /// encoded, and neither the picture nor its upload is ever whole.
+    func drawInline(_ rows: PixelRows, imageID: UInt32, write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        guard drawsRowsAsMade else { return inline(rows.image(), imageID: imageID).joined().withUnsafeBytes(write) }
+        return encoder.transmitAndPlace(rows, imageID: imageID, placementID: 1, columns: 0, rows: 0, into: write)
+            && Self.below(screen.cellsCovering(rows.size)).withUnsafeBytes(write)
+    }
+
+    /// The cursor to the line below a picture of `cells` placed at it (`C=1` left it at the top-left).
+    private static func below(_ cells: PixelSize) -> [UInt8] {
+        Array("\r".utf8) + [UInt8](repeating: UInt8(ascii: "\n"), count: cells.height)
     }
 
     func imageID(slot: Int) -> UInt32 { Self.firstImageID + 2 * UInt32(truncatingIfNeeded: max(0, slot)) }

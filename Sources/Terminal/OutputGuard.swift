@@ -69,27 +69,37 @@ public enum OutputGuard {
     /// between them (`Descriptor.writeAll` retries short writes, EINTR and
     /// EAGAIN).
     public static func write(_ bytes: [UInt8], fd: Int32) {
+        bytes.withUnsafeBytes { bytes in writeDrawing(fd: fd) { write in _ = write(bytes) } }
+    }
+
+    /// A drawing written in parts as they are made (kitty's upload as it is
+    /// encoded): `body` hands each part to the writer it is given, which
+    /// returns false once a write has failed. The drawing counts as open
+    /// from the first part to the last, so a stop request in between, while
+    /// the next part is being made, still closes its sequence first.
+    public static func writeDrawing(fd: Int32, _ body: ((UnsafeRawBufferPointer) -> Bool) -> Void) {
         // After a failure nothing more is written (the reader is gone, the disk full).
         if failure.code != nil { return }
-        guard guarding.load(ordering: .acquiring) else {
+        let guarded = guarding.load(ordering: .acquiring)
+        if guarded { ProcessSignals.beginDrawing(fd: fd) }
+        defer { if guarded { ProcessSignals.endDrawing() } }
+        body { bytes in
+            guard failure.code == nil else { return false }
             do throws(SystemError) {
-                try Descriptor.writeAll(bytes, to: fd)
+                if guarded {
+                    try Descriptor.writeAll(bytes, to: fd, sliceBytes: sliceBytes) {
+                        if let signal = ProcessSignals.terminationRequested { ProcessSignals.exitNow(signal: signal) }
+                    }
+                } else {
+                    try Descriptor.writeAll(bytes, to: fd)
+                }
             } catch {
                 failure.record(error.code)
+                return false
             }
-            return
+            return true
         }
-        ProcessSignals.beginDrawing(fd: fd)
-        defer { ProcessSignals.endDrawing() }
-        do throws(SystemError) {
-            try Descriptor.writeAll(bytes, to: fd, sliceBytes: sliceBytes) {
-                if let signal = ProcessSignals.terminationRequested { ProcessSignals.exitNow(signal: signal) }
-            }
-        } catch {
-            failure.record(error.code)
-            return
-        }
-        if let signal = ProcessSignals.terminationRequested { ProcessSignals.exitNow(signal: signal) }
+        if guarded, let signal = ProcessSignals.terminationRequested { ProcessSignals.exitNow(signal: signal) }
     }
 }
 

@@ -18,7 +18,7 @@ import Scaling
 ///
 ///     swift run -c release pxbench [--box WxH]... [--boxes WxH,WxH] [--runs 5] [--pxview PATH]
 ///         [--large] [--gradient] [--per-photo] [--markdown] [--stages] [--reference DIR]
-///         [--preview] [--preview-only] [--preview-photo FILE] [FILE|DIR...]
+///         [--preview] [--preview-only] [--preview-photo FILE] [--tools NAME,NAME] [FILE|DIR...]
 ///
 /// `--preview`: a file manager's preview as well: one photo (default the
 /// 1920x1280 storm JPEG) into a 50x30-cell pane of a 120x40-cell terminal of
@@ -37,7 +37,7 @@ struct BenchOptions {
     static let usage = """
         usage: pxbench [--box WxH]... [--boxes WxH,WxH...] [--runs N] [--pxview PATH] [--large|--no-large]
                        [--gradient] [--per-photo] [--markdown] [--stages] [--reference DIR]
-                       [--preview] [--preview-only] [--preview-photo FILE] [FILE|DIR...]
+                       [--preview] [--preview-only] [--preview-photo FILE] [--tools NAME,NAME] [FILE|DIR...]
         """
 
     var boxes: [PixelSize] = []
@@ -53,6 +53,8 @@ struct BenchOptions {
     var preview = false
     var previewOnly = false
     var previewPhoto = "Tests/Fixtures/images/p03_storm_1920x1280.jpg"
+    /// Only these tools (`--tools "pxview kitty,chafa kitty"`); nil: all.
+    var toolNames: Set<String>?
 
     init(_ arguments: [String]) {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
@@ -81,6 +83,7 @@ struct BenchOptions {
             case "--preview": preview = true
             case "--preview-only": (preview, previewOnly) = (true, true)
             case "--preview-photo": previewPhoto = next()
+            case "--tools": toolNames = Set(next().split(separator: ",").map { String($0) })
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
@@ -222,7 +225,7 @@ var allPhotos = options.previewOnly ? [] : photos(inputs)
 if options.gradient && !options.previewOnly {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("pxbench-gradient-1600x1000.png").path
     let sky = Banding.gradient()
-    guard let png = PNGWriter.encode(sky, level: 6), FileManager.default.createFile(atPath: path, contents: Data(png))
+    guard let png = PNGWriter.encode(sky), FileManager.default.createFile(atPath: path, contents: Data(png))
     else { fail("cannot write \(path)") }
     allPhotos.insert(Photo(path: path, size: sky.size), at: 0)
 }
@@ -304,6 +307,11 @@ if let chafa { tools.append(chafaTool("chafa kitty", format: "kitty", chafa: cha
 if let timg { tools.append(timgTool("timg kitty", pixelation: "k", timg: timg)) }
 // `--stages`: pxview's in-process stages alone, for working on one of them.
 if options.stagesOnly { tools = [] }
+if let names = options.toolNames {
+    let unknown = names.subtracting(tools.map(\.name))
+    guard unknown.isEmpty else { fail("--tools: no tool named \(unknown.sorted().joined(separator: ", "))") }
+    tools = tools.filter { names.contains($0.name) }
+}
 
 /// `--preview`: a file manager's preview, measured before the photos so a
 /// `--preview-only` run stops after it.

@@ -111,10 +111,16 @@ enum Show: PXCommand {
                     play(decoded, plays: plays ?? decoded.loopCount, viewport: viewport, screen: screen, imageID: imageID)
                     return ExitCode.success
                 }
+                if screen.drawsRowsAsMade {
+                    // kitty through the pty: resampled, encoded and written
+                    // a block of rows at a time, the picture never whole.
+                    screen.drawInline(renderer.rows(decoded.image, viewport: viewport), imageID: imageID)
+                    return ExitCode.success
+                }
                 pixels = renderer.pixels(decoded.image, viewport: viewport, screen: screen.backend.screen)
             }
             // The backend leaves the cursor on a fresh line below the picture, where the prompt goes.
-            screen.draw(screen.backend.inline(pixels, imageID: imageID).bytes)
+            screen.drawInline(pixels, imageID: imageID)
             return ExitCode.success
         } catch {
             Output.err("pxview: cannot decode \(name): \(error)\n")
@@ -339,6 +345,21 @@ struct Screen {
         }
         if let hint = display.hint, report.capabilities != nil { Output.err(hint + "\n") }
         return (report, display)
+    }
+
+    /// A picture alone at the cursor.
+    func drawInline(_ pixels: RGBAImage, imageID: UInt32) {
+        draw(backend.inline(pixels, imageID: imageID).joined())
+    }
+
+    /// True when `drawInline(rows)` draws rows as they are made: kitty
+    /// through the pty outside a multiplexer.
+    var drawsRowsAsMade: Bool { !display.multiplexer.wrapsGraphics && backend.drawsRowsAsMade }
+
+    /// A picture alone at the cursor, handed to the terminal in parts as it
+    /// is made (`drawsRowsAsMade`), the drawing open from the first to the last.
+    func drawInline(_ rows: PixelRows, imageID: UInt32) {
+        OutputGuard.writeDrawing(fd: 1) { write in _ = backend.drawInline(rows, imageID: imageID, write: write) }
     }
 
     /// Writes a drawing to stdout: graphics wrapped for the multiplexer, and

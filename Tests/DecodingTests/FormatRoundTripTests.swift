@@ -50,6 +50,31 @@ import Testing
 /// Animation: compositing, timing and loops, frame budgets; scaling while
 /// decoding; the format's own orientation.
 @Suite struct FormatFeatureTests {
+    /// A still GIF whose one frame covers part of its screen: drawn straight
+    /// into the picture, the rest of the screen is transparent, and so is
+    /// the frame's transparent index. 4x2 screen, a 3x1 frame at 1,0 of
+    /// green, blue and the transparent index (3), LZW written by hand
+    /// (codes clear, 1, 2, 3 in 3 bits, then end in 4: the decoder widens
+    /// its codes once its table reaches 8 entries).
+    @Test func aStillGIFsFrameSmallerThanItsScreen() throws {
+        var gif: [UInt8] = Array("GIF89a".utf8) + [4, 0, 2, 0, 0x81, 0, 0]
+        gif += [255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255]  // red, green, blue, white
+        gif += [0x21, 0xF9, 4, 0x01, 0, 0, 3, 0]  // transparent index 3
+        gif += [0x2C, 1, 0, 0, 0, 3, 0, 1, 0, 0]
+        // Codes 4, 1, 2, 3 and 5, least significant bit first.
+        let bits: UInt32 = 4 | 1 << 3 | 2 << 6 | 3 << 9 | 5 << 12
+        gif += [2, 2, UInt8(bits & 0xFF), UInt8(bits >> 8), 0, 0x3B]
+        // Freed buffers of the picture's size full of ones, which the
+        // picture's own allocation is likely to reuse: rows the frame does
+        // not cover must be cleared, not left as found.
+        for _ in 0..<8 { _ = [UInt8](repeating: 0xFF, count: 4 * 2 * 4).withUnsafeBufferPointer { $0.count } }
+        let decoded = try decodeImage(gif, options: DecodeOptions(maxFrames: 1))
+        let clear = RGBA(r: 0, g: 0, b: 0, a: 0)
+        #expect(decoded.image.size == PixelSize(width: 4, height: 2))
+        #expect((0..<4).map { decoded.image[$0, 0] } == [clear, RGBA(r: 0, g: 255, b: 0), RGBA(r: 0, g: 0, b: 255), clear])
+        #expect((0..<4).allSatisfy { decoded.image[$0, 1] == clear })
+    }
+
     /// disposal.gif (make.py): 16x16 red; blue 8x8 at 0,0 (disposal 2:
     /// cleared to transparent after it shows); green 8x8 at 8,8, interlaced
     /// (disposal 3: what was under it comes back); a 4x4 of white at 4,4

@@ -1,4 +1,3 @@
-import CZlib
 import GraphicsReadback
 import Pixels
 import Testing
@@ -20,29 +19,6 @@ import Testing
         #expect(parallel == serial)
         let encoder = SixelEncoder()
         #expect(encoder.encode(serial, palette: palette, parts: parts) == encoder.encode(serial, palette: palette, parts: 1))
-    }
-}
-
-@Suite struct ParallelDeflateTests {
-    @Test(arguments: [1, 2, 3, 4])
-    func piecesInflateToTheInput(parts: Int) throws {
-        var input = [UInt8](repeating: 0, count: 300_001)
-        var state: UInt32 = 12345
-        for i in input.indices {
-            state = state &* 1_103_515_245 &+ 12345
-            input[i] = i % 7 == 0 ? UInt8(truncatingIfNeeded: state >> 16) : UInt8(i % 13)
-        }
-        let stream = try #require(Zlib.compressHuffmanOnly(input, level: 1, parts: parts))
-        var outputCount = uLongf(input.count)
-        var output = [UInt8](repeating: 0, count: input.count)
-        let status = output.withUnsafeMutableBufferPointer { out in
-            stream.withUnsafeBufferPointer { source in
-                uncompress(out.baseAddress, &outputCount, source.baseAddress, uLong(source.count))
-            }
-        }
-        #expect(status == Z_OK)
-        #expect(Int(outputCount) == input.count)
-        #expect(output == input)
     }
 }
 

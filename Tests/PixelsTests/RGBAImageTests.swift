@@ -12,6 +12,16 @@ import Testing
         #expect(image.hasTransparency)
     }
 
+    /// One translucent pixel anywhere, in the first or a later run of
+    /// 4096 pixels or in the last, short one, makes the image transparent.
+    @Test(arguments: [0, 4095, 4096, 9999, 10_000 - 1])
+    func anyTranslucentPixelIsSeen(index: Int) {
+        var image = RGBAImage(width: 100, height: 100, fill: RGBA(r: 0, g: 0, b: 0))
+        #expect(!image.hasTransparency)
+        image[index % 100, index / 100] = RGBA(r: 255, g: 255, b: 255, a: 254)
+        #expect(image.hasTransparency)
+    }
+
     @Test func cropClipsToImage() {
         var image = RGBAImage(width: 4, height: 4)
         for y in 0..<4 { for x in 0..<4 { image[x, y] = RGBA(r: UInt8(x), g: UInt8(y), b: 0) } }

@@ -25,6 +25,32 @@ import Testing
         #expect(direct.hasPrefix("\u{1B}_Ga=T,f=100,i=7,p=1,C=1,q=2;"))
     }
 
+    /// `joined()` gives `bytes`, whatever the picture's shape.
+    @Test(arguments: DrawingMethod.allCases)
+    func joinedIsBytes(method: DrawingMethod) {
+        for multiplexer in [Multiplexer.none, .tmux(passthrough: true)] {
+            let picture = backend(method, multiplexer).inline(pixels, imageID: 3)
+            #expect(picture.joined() == picture.bytes)
+        }
+    }
+
+    /// Drawn alone from rows, every backend hands `write` the bytes
+    /// `inline` joins for the whole picture (kitty through the pty in parts,
+    /// making the rows as it encodes them).
+    @Test(arguments: DrawingMethod.allCases)
+    func drawnFromRowsIsJoined(method: DrawingMethod) {
+        var photo = RGBAImage(width: 400, height: 300)
+        for y in 0..<300 { for x in 0..<400 { photo[x, y] = RGBA(r: UInt8(x % 256), g: UInt8(y % 256), b: 90) } }
+        var parts: [UInt8] = []
+        #expect(
+            backend(method).drawInline(PixelRows(photo), imageID: 4) {
+                parts += $0
+                return true
+            })
+        #expect(parts == backend(method).inline(photo, imageID: 4).joined())
+        #expect(backend(method).drawsRowsAsMade == (method == .kitty))
+    }
+
     /// kitty's own example: image 33554474 (42 + 2 << 24) names its low
     /// byte in the colour and its high byte in a third mark, U+030E.
     @Test func placeholdersAreRowsOfText() {

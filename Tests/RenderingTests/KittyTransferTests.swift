@@ -113,6 +113,33 @@ import Testing
         #expect(Self.contents(ofSharedMemory: name) == nil)
     }
 
+    /// Only through the pty is a drawing made as it is written: with shared
+    /// memory (or a file) the pixels are handed over whole as before, and
+    /// drawn from rows they still are, by the same command.
+    @Test(arguments: [KittyMedium.sharedMemory, .file, .direct])
+    func rowsAreStreamedOnlyThroughThePty(medium: KittyMedium) throws {
+        var display = Display(
+            method: .kitty,
+            geometry: DisplayGeometry(windowCells: PixelSize(width: 40, height: 12), cellPixels: PixelSize(width: 8, height: 16)))
+        display.kittyMedium = medium
+        let backend = display.makeBackend(resampler: Resampler(threads: 1))
+        #expect(backend.drawsRowsAsMade == (medium == .direct))
+        let image = RGBAImage(width: 4, height: 4, pixels: Array([[UInt8]](repeating: [9, 8, 7, 255], count: 16).joined()))
+        var bytes: [UInt8] = []
+        #expect(
+            backend.drawInline(PixelRows(image), imageID: 9) {
+                bytes += $0
+                return true
+            })
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains(medium == .direct ? "f=100" : medium == .file ? "t=t," : "t=s,"))
+        if medium != .direct {
+            let encoded = try #require(text.split(separator: ";").dropFirst().first?.split(separator: "\u{1B}").first)
+            let name = try #require(Data(base64Encoded: String(encoded)).map { String(decoding: $0, as: UTF8.self) })
+            KittyTransfer.remove(name, medium: medium)
+        }
+    }
+
     /// A one-shot drawing's object outlives pxview: kitty may read it after
     /// the process has exited, so it is not registered for removal at exit
     /// (a slow hop to the terminal showed an empty box); the viewer's are.

@@ -277,6 +277,31 @@ private func halfRoundedToEven(_ sum: Int) -> Int {
         }
     }
 
+    /// Rows made when asked, a few at a time in any order, are the rows of
+    /// the whole resample: enlarged, shrunk, cropped one to one (a copy),
+    /// opaque or translucent throughout; `opaque` says which.
+    @Test func rowsOnDemandAreTheResample() {
+        let opaque = noise(width: 61, height: 47)
+        let translucent = noise(width: 61, height: 47) { x, y in UInt8((x * 13 + y * 7) % 256) }
+        let resampler = Resampler(threads: 1)
+        for source in [opaque, translucent] {
+            for (region, target) in [
+                (SourceRect(covering: source.size), size(23, 17)),
+                (SourceRect(x: 3.3, y: 2.7, width: 20.5, height: 11.25), size(50, 31)),
+                (SourceRect(x: 5, y: 4, width: 30, height: 20), size(30, 20)),
+            ] {
+                let rows = resampler.rows(source, from: region, to: target)
+                #expect(rows.size == target)
+                #expect(rows.opaque == (source == opaque))
+                var made = [UInt8](repeating: 0, count: target.area * 4)
+                for band in [(5..<target.height), (0..<2), (2..<5)] {
+                    made.withUnsafeMutableBufferPointer { rows.fill(band, $0.baseAddress! + band.lowerBound * target.width * 4) }
+                }
+                #expect(made == resampler.resample(source, from: region, to: target).pixels)
+            }
+        }
+    }
+
     @Test func opaqueFastPathAgreesWithThePremultipliedPath() {
         let opaque = noise(width: 40, height: 30)
         // One transparent corner pixel sends the whole (single-band) job down
