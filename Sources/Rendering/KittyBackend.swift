@@ -30,14 +30,8 @@ final class KittyBackend: GraphicsBackend {
     private(set) var screen: ScreenGeometry
     private let resampler: Resampler
     private var slots = SlotTable()
-    private var placed: [Int: [UInt8]] = [:]
-    /// The image id each slot's placement is on.
-    private var placedImage: [Int: UInt32] = [:]
-    /// The decoded pixels kitty holds, per slot.
-    private var uploaded: [Int: PictureKey] = [:]
-    /// The whole image at a view's size, per slot: for picture `id` (its
-    /// frame `frame`), `size` pixels.
-    private var fitted: [Int: (id: Int, frame: Int, size: PixelSize)] = [:]
+    /// What kitty holds and shows for each slot, one value per slot.
+    private var images: [Int: SlotImages] = [:]
     private let encoder = KittyEncoder()
     /// Slot `n` uses ids `firstImageID + 2n` (decoded) and `+ 1` (fitted).
     static let firstImageID: UInt32 = 1
@@ -116,12 +110,12 @@ final class KittyBackend: GraphicsBackend {
         if picture.reusable { return drawShared(picture, slot: slot) }
         var out: [UInt8] = []
         let image = picture.image
-        if let old = regions[slot], old.key != picture.key,
+        if let old = images[slot, default: SlotImages()].region, old.key != picture.key,
             !KittyRegion.isWanted(image: image.size, window: windowPixels, minimumPixels: regionMinimumPixels)
         {
             // Another picture, shown whole: the old one's region goes.
             out += encoder.release(imageID: regionImageID(slot: slot, parity: old.parity))
-            regions[slot] = nil
+            images[slot, default: SlotImages()].region = nil
         }
         let source = picture.source
         // The width the whole image has at this view's scale.
@@ -130,20 +124,25 @@ final class KittyBackend: GraphicsBackend {
             source.x < 0.5 && source.y < 0.5 && source.width > Double(image.width) - 0.5
             && source.height > Double(image.height) - 0.5
         if showsWhole, wholeWidth < Double(image.width) - 0.5, !picture.isOneToOne,
-            fitted[slot]?.id != picture.key.id || fitted[slot]?.frame != picture.key.frame
-                || wholeWidth > Double(fitted[slot]?.size.width ?? 0) + 0.5
+            images[slot, default: SlotImages()].fitted?.id != picture.key.id
+                || images[slot, default: SlotImages()].fitted?.frame != picture.key.frame
+                || wholeWidth > Double(images[slot, default: SlotImages()].fitted?.size.width ?? 0) + 0.5
         {
             let pixels = resampler.resample(image, from: SourceRect(covering: image.size), to: picture.placement.size)
-            if fitted[slot] != nil { out += encoder.deletePlacements(imageID: fittedImageID(slot: slot)) }
+            if images[slot, default: SlotImages()].fitted != nil {
+                out += encoder.deletePlacements(imageID: fittedImageID(slot: slot))
+            }
             out += upload(pixels, imageID: fittedImageID(slot: slot))
-            fitted[slot] = (picture.key.id, picture.key.frame, pixels.size)
+            images[slot, default: SlotImages()].fitted = (picture.key.id, picture.key.frame, pixels.size)
             // Deleting an image deletes its placements: place it again.
-            if placedImage[slot] == fittedImageID(slot: slot) { placed[slot] = nil }
+            if images[slot, default: SlotImages()].placedImage == fittedImageID(slot: slot) {
+                images[slot, default: SlotImages()].placement = nil
+            }
         }
         var shownSize = image.size
         var shownSource = source
         let id: UInt32
-        if let small = fitted[slot], small.id == picture.key.id, small.frame == picture.key.frame,
+        if let small = images[slot, default: SlotImages()].fitted, small.id == picture.key.id, small.frame == picture.key.frame,
             wholeWidth <= Double(small.size.width) + 0.5
         {
             id = fittedImageID(slot: slot)
@@ -154,7 +153,9 @@ final class KittyBackend: GraphicsBackend {
         } else if KittyRegion.isWanted(image: image.size, window: windowPixels, minimumPixels: regionMinimumPixels) {
             let outputScale = Double(picture.placement.width) / max(1e-9, source.width)
             var retired: UInt32?
-            if regions[slot]?.key != picture.key || regions[slot]?.region.covers(source, outputScale: outputScale) != true {
+            if images[slot, default: SlotImages()].region?.key != picture.key
+                || images[slot, default: SlotImages()].region?.region.covers(source, outputScale: outputScale) != true
+            {
                 let region = KittyRegion.around(source, outputScale: outputScale, image: image.size)
                 let pixels = resampler.resample(
                     image,
@@ -164,12 +165,12 @@ final class KittyBackend: GraphicsBackend {
                     to: region.size)
                 // The other of the slot's two region ids: the old region stays
                 // on screen until the new one is placed, then goes.
-                let parity = regions[slot].map { 1 - $0.parity } ?? 0
-                retired = regions[slot].map { regionImageID(slot: slot, parity: $0.parity) }
+                let parity = images[slot, default: SlotImages()].region.map { 1 - $0.parity } ?? 0
+                retired = images[slot, default: SlotImages()].region.map { regionImageID(slot: slot, parity: $0.parity) }
                 out += upload(pixels, imageID: regionImageID(slot: slot, parity: parity))
-                regions[slot] = (picture.key, region, parity)
+                images[slot, default: SlotImages()].region = (picture.key, region, parity)
             }
-            let current = regions[slot]!
+            let current = images[slot, default: SlotImages()].region!
             id = regionImageID(slot: slot, parity: current.parity)
             shownSize = current.region.size
             shownSource = current.region.show(source)
@@ -177,11 +178,11 @@ final class KittyBackend: GraphicsBackend {
             return out + (retired.map { encoder.release(imageID: $0) } ?? [])
         } else {
             id = imageID(slot: slot)
-            if uploaded[slot] != picture.key {
-                if uploaded[slot] != nil { out += encoder.deletePlacements(imageID: id) }
+            if images[slot, default: SlotImages()].uploaded != picture.key {
+                if images[slot, default: SlotImages()].uploaded != nil { out += encoder.deletePlacements(imageID: id) }
                 out += upload(image, imageID: id)
-                uploaded[slot] = picture.key
-                if placedImage[slot] == id { placed[slot] = nil }
+                images[slot, default: SlotImages()].uploaded = picture.key
+                if images[slot, default: SlotImages()].placedImage == id { images[slot, default: SlotImages()].placement = nil }
             }
         }
         return out + place(picture, imageID: id, source: shownSource, imageSize: shownSize, slot: slot)
@@ -194,9 +195,19 @@ final class KittyBackend: GraphicsBackend {
             height: display.geometry.windowCells.height * screen.cellPixels.height)
     }
 
-    /// Per slot, the region of a large picture kitty holds, and which of
-    /// the slot's two region ids it is under.
-    private var regions: [Int: (key: PictureKey, region: KittyRegion, parity: UInt32)] = [:]
+    /// What kitty holds and shows for one slot.
+    private struct SlotImages {
+        /// The placement command on screen (nil: place again), and the image it places.
+        var placement: [UInt8]?
+        var placedImage: UInt32?
+        /// The decoded pixels uploaded under the slot's own id.
+        var uploaded: PictureKey?
+        /// The whole image at a view's size: for picture `id` (its frame
+        /// `frame`), `size` pixels.
+        var fitted: (id: Int, frame: Int, size: PixelSize)?
+        /// The region of a large picture, and which of the slot's two region ids it is under.
+        var region: (key: PictureKey, region: KittyRegion, parity: UInt32)?
+    }
 
     /// Region ids: `0x2000_0000 + 2 * slot + parity`, apart from the slot
     /// ids (1, 2, 3… upwards) and the shared ids (`0x4000_0000` and up).
@@ -217,19 +228,19 @@ final class KittyBackend: GraphicsBackend {
             + encoder.place(
                 imageID: id, placementID: 1, columns: placement.columns, rows: placement.rows, crop: placement.crop,
                 offset: placement.offset)
-        if placed[slot] == command, slots[slot]?.onScreen == true { return [] }
+        if images[slot, default: SlotImages()].placement == command, slots[slot]?.onScreen == true { return [] }
         var out: [UInt8] = []
-        if let previous = placedImage[slot], previous != id, !isPlaced(previous, otherThan: slot) {
+        if let previous = images[slot, default: SlotImages()].placedImage, previous != id, !isPlaced(previous, otherThan: slot) {
             out += encoder.deletePlacements(imageID: previous)
         }
         // The picture left the slot it was in (placement id 1 moves with it).
-        for (other, image) in placedImage where other != slot && image == id {
-            placedImage[other] = nil
-            placed[other] = nil
+        for (other, state) in images where other != slot && state.placedImage == id {
+            images[other, default: SlotImages()].placedImage = nil
+            images[other, default: SlotImages()].placement = nil
             _ = slots.take(other)
         }
-        placed[slot] = command
-        placedImage[slot] = id
+        images[slot, default: SlotImages()].placement = command
+        images[slot, default: SlotImages()].placedImage = id
         slots[slot] = SlotRecord(
             key: picture.key, source: picture.source, placement: picture.placement, area: picture.area,
             cells: CellRect(column: placement.cell.column, row: placement.cell.row, columns: 1, rows: 1), onScreen: true)
@@ -239,25 +250,22 @@ final class KittyBackend: GraphicsBackend {
     /// Hides the slot's picture; its data stays for the next `draw`. A
     /// shared picture that moved to another slot this frame stays there.
     func erase(slot: Int) -> [UInt8] {
-        guard let id = placedImage[slot] else { return [] }
-        placed[slot] = nil
-        placedImage[slot] = nil
+        guard let id = images[slot, default: SlotImages()].placedImage else { return [] }
+        images[slot, default: SlotImages()].placement = nil
+        images[slot, default: SlotImages()].placedImage = nil
         _ = slots.take(slot)
         return isPlaced(id, otherThan: slot) ? [] : encoder.deletePlacements(imageID: id)
     }
 
     /// True when another slot's placement is on image `id`.
     private func isPlaced(_ id: UInt32, otherThan slot: Int) -> Bool {
-        placedImage.contains { $0.key != slot && $0.value == id }
+        images.contains { $0.key != slot && $0.value.placedImage == id }
     }
 
     // MARK: Shared pictures (the grid's tiles)
 
-    /// Shared uploads, by key (with the bytes kitty holds for each), in the
-    /// order they were last placed.
-    private var shared: [PictureKey: (id: UInt32, bytes: Int)] = [:]
-    private var sharedOrder: [PictureKey] = []
-    private var sharedBytes = 0
+    /// The grid's tiles kitty holds, by key, least recently placed first.
+    private var shared = SharedUploads()
     /// kitty keeps 320 MB of images by default and past that evicts the
     /// oldest, placed ones too; tiles keep under 128 MB of it (700 tiles of
     /// 260x173 px), leaving the rest for the viewer's photo.
@@ -275,30 +283,23 @@ final class KittyBackend: GraphicsBackend {
     private func drawShared(_ picture: Picture, slot: Int) -> [UInt8] {
         var out: [UInt8] = []
         let id = Self.sharedImageID(picture.key)
-        if shared[picture.key] == nil {
+        if !shared.holds(picture.key) {
             // A new version of a picture replaces the old one's data under the same id.
-            for (key, old) in shared where key.id == picture.key.id {
-                shared[key] = nil
-                sharedBytes -= old.bytes
-                sharedOrder.removeAll { $0 == key }
-            }
+            shared.removeVersions(of: picture.key.id)
             let bytes = picture.image.width * picture.image.height * 4
-            while sharedBytes + bytes > Self.sharedByteBudget,
-                let oldest = sharedOrder.first(where: { !placedImage.values.contains(shared[$0]?.id ?? 0) }),
-                let evicted = shared.removeValue(forKey: oldest)
+            while shared.bytes + bytes > Self.sharedByteBudget,
+                let evicted = shared.evictOldest(keeping: Set(images.values.compactMap(\.placedImage)))
             {
-                out += encoder.release(imageID: evicted.id)
-                sharedBytes -= evicted.bytes
-                sharedOrder.removeAll { $0 == oldest }
+                out += encoder.release(imageID: evicted)
             }
             out += upload(picture.image, imageID: id)
             // New data under an id kitty may still show: place it again.
-            for (other, image) in placedImage where image == id { placed[other] = nil }
-            shared[picture.key] = (id, bytes)
-            sharedBytes += bytes
+            for (other, state) in images where state.placedImage == id {
+                images[other, default: SlotImages()].placement = nil
+            }
+            shared.add(picture.key, id: id, bytes: bytes)
         }
-        sharedOrder.removeAll { $0 == picture.key }
-        sharedOrder.append(picture.key)
+        shared.touch(picture.key)
         return out + place(picture, imageID: id, source: picture.source, imageSize: picture.image.size, slot: slot)
     }
 
@@ -338,20 +339,14 @@ final class KittyBackend: GraphicsBackend {
 
     func teardown() -> [UInt8] {
         handedOver.removeAll()
-        var out = uploaded.keys.sorted().flatMap { encoder.delete(imageID: imageID(slot: $0)) }
-        out += fitted.keys.sorted().flatMap { encoder.delete(imageID: fittedImageID(slot: $0)) }
-        out += regions.sorted { $0.key < $1.key }.flatMap {
-            encoder.delete(imageID: regionImageID(slot: $0.key, parity: $0.value.parity))
+        let held = images.sorted { $0.key < $1.key }
+        var out = held.filter { $0.value.uploaded != nil }.flatMap { encoder.delete(imageID: imageID(slot: $0.key)) }
+        out += held.filter { $0.value.fitted != nil }.flatMap { encoder.delete(imageID: fittedImageID(slot: $0.key)) }
+        out += held.compactMap { slot, state in state.region.map { (slot, $0.parity) } }.flatMap {
+            encoder.delete(imageID: regionImageID(slot: $0.0, parity: $0.1))
         }
-        regions = [:]
-        out += shared.values.map(\.id).sorted().flatMap { encoder.delete(imageID: $0) }
-        shared = [:]
-        sharedBytes = 0
-        sharedOrder = []
-        uploaded = [:]
-        fitted = [:]
-        placed = [:]
-        placedImage = [:]
+        out += shared.removeAll().sorted().flatMap { encoder.delete(imageID: $0) }
+        images = [:]
         _ = slots.takeAll()
         return out
     }
@@ -427,5 +422,54 @@ final class KittyBackend: GraphicsBackend {
         let (first, _) = absolute(left, top)
         return Placement(
             cell: first, offset: PixelPoint(x: 0, y: 0), columns: columns, rows: rows, crop: crop(width: width, height: height))
+    }
+}
+
+/// The grid's tiles kitty holds: each key's image id and bytes, in the
+/// order they were last placed, and their total.
+struct SharedUploads {
+    private var entries: [PictureKey: (id: UInt32, bytes: Int)] = [:]
+    private var order: [PictureKey] = []
+    private(set) var bytes = 0
+
+    func holds(_ key: PictureKey) -> Bool { entries[key] != nil }
+
+    mutating func add(_ key: PictureKey, id: UInt32, bytes: Int) {
+        entries[key] = (id, bytes)
+        self.bytes += bytes
+        touch(key)
+    }
+
+    /// `key` placed now: the last to be evicted.
+    mutating func touch(_ key: PictureKey) {
+        order.removeAll { $0 == key }
+        if entries[key] != nil { order.append(key) }
+    }
+
+    /// Forgets every version of picture `id` (kitty's data is replaced by the next upload).
+    mutating func removeVersions(of id: Int) {
+        for key in entries.keys where key.id == id { remove(key) }
+    }
+
+    /// Forgets the least recently placed upload whose image is not in
+    /// `placed`; its image id, for kitty to free. Nil when none can go.
+    mutating func evictOldest(keeping placed: Set<UInt32>) -> UInt32? {
+        guard let oldest = order.first(where: { entries[$0].map { !placed.contains($0.id) } ?? false }) else { return nil }
+        return remove(oldest)
+    }
+
+    /// Forgets everything; the image ids that were held.
+    mutating func removeAll() -> [UInt32] {
+        let ids = entries.values.map(\.id)
+        self = SharedUploads()
+        return ids
+    }
+
+    @discardableResult
+    private mutating func remove(_ key: PictureKey) -> UInt32? {
+        guard let entry = entries.removeValue(forKey: key) else { return nil }
+        bytes -= entry.bytes
+        order.removeAll { $0 == key }
+        return entry.id
     }
 }
