@@ -122,7 +122,10 @@ let package = Package(
             dependencies: ["Rendering", "GraphicsReadback", "Decoding", "Scaling", "Encoding", "Pixels", "Plumbing", "Terminal"]),
         .testTarget(
             name: "ExplorerTests",
-            dependencies: ["Explorer", "Rendering", "Encoding", "GraphicsReadback", "Decoding", "Scaling", "Pixels", "Terminal"]),
+            dependencies: [
+                "Explorer", "Rendering", "Encoding", "GraphicsReadback", "Decoding", "Scaling", "Pixels", "Terminal",
+                "TestSupport",
+            ]),
         .testTarget(name: "pxviewTests", dependencies: ["pxview", "TestSupport", "GraphicsReadback", "Pixels", "Decoding"]),
     ],
     swiftLanguageModes: [.v6]

@@ -12,15 +12,18 @@ public struct ViewerPlan: Equatable, Sendable {
     /// Help lines over the picture area, with their 0-based rows.
     public var overlay: [(row: Int, text: String)]
     public var status: String
+    /// The picture is drawn the settled way (`ViewerState.drawsSettled`).
+    public var settled: Bool
 
     public static func == (lhs: ViewerPlan, rhs: ViewerPlan) -> Bool {
-        lhs.viewport == rhs.viewport && lhs.status == rhs.status
+        lhs.viewport == rhs.viewport && lhs.status == rhs.status && lhs.settled == rhs.settled
             && lhs.overlay.map(\.row) == rhs.overlay.map(\.row) && lhs.overlay.map(\.text) == rhs.overlay.map(\.text)
     }
 
     public init(_ state: ViewerState) {
         let layout = state.layout
         status = Self.statusText(state)
+        settled = state.drawsSettled
         if state.showHelp {
             viewport = nil
             var lines = ["viewer keys (any key closes this help)", ""] + ViewerState.helpLines
@@ -172,7 +175,8 @@ public final class ViewerPainter {
             out += backend.draw(
                 Picture.view(
                     of: frames[index], key: PictureKey(id: pictureID, version: version, frame: index), viewport: viewport,
-                    area: layout.imageArea, paletteSample: paletteSample, isAnimationFrame: frames.count > 1),
+                    area: layout.imageArea, paletteSample: paletteSample, isAnimationFrame: frames.count > 1,
+                    settled: plan.settled),
                 slot: Self.slot)
         } else {
             out += backend.erase(slot: Self.slot)

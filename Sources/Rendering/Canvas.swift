@@ -6,7 +6,7 @@ import Scaling
 /// Sixel, half-blocks and kitty placeholders all draw cell-aligned, so each
 /// draws this canvas; the padding is left unpainted (never black), which
 /// shows the terminal's own background on light and dark themes.
-struct Canvas: Sendable {
+struct Canvas: Sendable, Equatable {
     /// The cells painted (absolute).
     var cells: CellRect
     /// The canvas in units: the cells, clipped to the picture limit.

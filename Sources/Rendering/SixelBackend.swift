@@ -26,7 +26,7 @@ final class SixelBackend: GraphicsBackend {
     private(set) var screen: ScreenGeometry
     private let resampler: Resampler
     private var slots = SlotTable()
-    private var palettes: [Int: (key: PictureKey, palette: Palette, mapper: PaletteMapper)] = [:]
+    private var palettes: [Int: (key: PictureKey, mapping: Mapping)] = [:]
     /// Encoded grid tiles by key (`Picture.reusable`): scrolling the grid
     /// moves them without encoding them again.
     private var shared: [PictureKey: (placement: PixelRect, cells: PixelSize, bands: [(Int, [UInt8])])] = [:]
@@ -90,7 +90,10 @@ final class SixelBackend: GraphicsBackend {
 
     func draw(_ picture: Picture, slot: Int) -> [UInt8] {
         let canvas = Canvas(picture, screen: screen)
-        if let old = slots[slot], old.shows(picture, cells: canvas.cells) { return [] }
+        // Grid tiles are still pictures already.
+        let mapping = picture.reusable ? nil : self.mapping(for: picture, slot: slot)
+        let settled = picture.settled && mapping?.settled != nil
+        if let old = slots[slot], old.shows(picture, cells: canvas.cells), old.settled || !settled { return [] }
         let opaque = slots[slot].flatMap { $0.key == picture.key ? $0.opaque : nil } ?? !picture.image.hasTransparency
         var out = removal(of: slots[slot], keeping: opaque ? canvas.coveredCells : nil)
         let bands: [(Int, [UInt8])]
@@ -99,8 +102,8 @@ final class SixelBackend: GraphicsBackend {
             // A grid tile seen before: the same bytes at its new place.
             bands = kept.bands
         } else {
-            let (palette, mapper) =
-                picture.reusable ? makePalette(for: picture, still: true) : paletteAndMapper(for: picture, slot: slot)
+            let chosen = mapping ?? makePalette(for: picture, still: true)
+            let (palette, mapper) = settled ? chosen.settled ?? (chosen.palette, chosen.mapper) : (chosen.palette, chosen.mapper)
             let background = display.geometry.background.map { RGB(r: $0.r, g: $0.g, b: $0.b) }
             bands = encodeBands(canvas, picture: picture, slot: slot, palette: palette, mapper: mapper, background: background)
             if picture.reusable {
@@ -118,7 +121,7 @@ final class SixelBackend: GraphicsBackend {
         }
         slots[slot] = SlotRecord(
             key: picture.key, source: picture.source, placement: picture.placement, area: picture.area,
-            cells: canvas.cells, onScreen: true, opaque: opaque, pieces: pieces)
+            cells: canvas.cells, onScreen: true, opaque: opaque, pieces: pieces, settled: settled)
         return out
     }
 
@@ -152,31 +155,42 @@ final class SixelBackend: GraphicsBackend {
         return out
     }
 
+    /// A picture's palette and how it is mapped the fast way, and the
+    /// settled way where that differs.
+    struct Mapping {
+        var palette: Palette
+        var mapper: PaletteMapper
+        /// A settled view's: the palette as the terminal shows it, diffused
+        /// like `show`'s pictures; nil where it would draw the same (exact
+        /// colours already on the percent grid) or for a still picture.
+        var settled: (palette: Palette, mapper: PaletteMapper)?
+    }
+
     /// The slot's palette: made once per picture when stable, else per key.
     /// Small images (thumbnails) with few colours get them exactly, undithered.
-    private func paletteAndMapper(for picture: Picture, slot: Int) -> (Palette, PaletteMapper) {
+    private func mapping(for picture: Picture, slot: Int) -> Mapping {
         if let kept = palettes[slot],
             picture.stablePalette ? kept.key.id == picture.key.id : kept.key == picture.key
         {
-            return (kept.palette, kept.mapper)
+            return kept.mapping
         }
-        let (palette, mapper) = makePalette(for: picture)
-        palettes[slot] = (picture.key, palette, mapper)
-        return (palette, mapper)
+        let mapping = makePalette(for: picture)
+        palettes[slot] = (picture.key, mapping)
+        return mapping
     }
 
     /// `still`: a grid tile, drawn once and kept, diffused like `show`'s
     /// pictures; the viewer's pictures keep an ordered dither keyed to the
-    /// image, which does not shimmer when panned.
-    private func makePalette(for picture: Picture, still: Bool = false) -> (Palette, PaletteMapper) {
+    /// image, which does not shimmer when panned, until the view settles.
+    private func makePalette(for picture: Picture, still: Bool = false) -> Mapping {
         let registers = display.geometry.colorRegisters - (display.geometry.background == nil ? 0 : 1)
         let (palette, exact) = PaletteBuilder(maxColors: max(1, registers)).buildReportingExactness(
             from: Self.sample(picture.paletteSample ?? picture.image, resampler: resampler))
-        if still {
-            let mapper = SixelRenderer.stillMapper(palette, isExact: exact)
-            return (mapper.palette, mapper)
-        }
-        return (palette, SixelRenderer.mapper(palette, dither: exact ? .none : .ordered))
+        let stillMapper = SixelRenderer.stillMapper(palette, isExact: exact)
+        if still { return Mapping(palette: stillMapper.palette, mapper: stillMapper) }
+        let fast = SixelRenderer.mapper(palette, dither: exact ? .none : .ordered)
+        let differs = stillMapper.dither != fast.dither || stillMapper.palette != palette
+        return Mapping(palette: palette, mapper: fast, settled: differs ? (stillMapper.palette, stillMapper) : nil)
     }
 
     /// At most 256 px on the longer side: the palette needs the colours, not the detail.
@@ -208,7 +222,11 @@ final class SixelBackend: GraphicsBackend {
         let cellHeight = screen.unitsPerCell.height
         let resampler = self.resampler
         let panned: RGBAImage?
-        if picture.stablePalette, let last = lastCanvas[slot], last.key == picture.key, let shift = canvas.pan(from: last.canvas)
+        if picture.stablePalette, let last = lastCanvas[slot], last.key == picture.key, last.canvas == canvas {
+            // The same view again (settled, or redrawn): its pixels as they were.
+            panned = last.pixels
+        } else if picture.stablePalette, let last = lastCanvas[slot], last.key == picture.key,
+            let shift = canvas.pan(from: last.canvas)
         {
             panned = canvas.render(image, panning: last.pixels, by: shift, resampler: resampler)
             reusedFrames += 1
