@@ -56,10 +56,22 @@ public struct RGBAImage: Sendable, Equatable {
 
     /// True when any pixel is not fully opaque. Encoders use it to skip alpha work.
     public var hasTransparency: Bool {
-        pixels.withUnsafeBufferPointer { p in
-            var i = 3
-            while i < p.count {
-                if p[i] != 255 { return true }
+        pixels.withUnsafeBytes { bytes in
+            // 64 pixels at a time ANDed as words, one test a block: byte by
+            // byte it cost 7 instructions a pixel (callgrind), a sixel viewer
+            // frame asking it of each 1200x800 canvas.
+            let alphas = UInt64(littleEndian: 0xFF00_0000_FF00_0000)
+            let blocks = bytes.count / 256
+            for block in 0..<blocks {
+                var all = UInt64.max
+                for word in 0..<32 {
+                    all &= bytes.loadUnaligned(fromByteOffset: block &* 256 &+ word &* 8, as: UInt64.self)
+                }
+                if all & alphas != alphas { return true }
+            }
+            var i = blocks * 256 + 3
+            while i < bytes.count {
+                if bytes[i] != 255 { return true }
                 i += 4
             }
             return false
