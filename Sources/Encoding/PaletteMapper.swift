@@ -72,8 +72,48 @@ public struct PaletteMapper: Sendable {
             parts: ParallelRows.parts(pixels: image.width * image.height, rows: image.height))
     }
 
+    /// Maps rows `rows` of `image` (clamped to it) as an image of their own,
+    /// with no copy of them: a sixel viewer frame's band of a canvas kept
+    /// whole. The dither origin is the band's, as for `map` of a crop.
+    public func map(_ image: RGBAImage, rows: Range<Int>, ditherOriginX: Int = 0, ditherOriginY: Int = 0) -> IndexedImage {
+        let first = max(0, min(image.height, rows.lowerBound))
+        let height = max(first, min(image.height, rows.upperBound)) - first
+        return image.pixels.withUnsafeBytes { bytes in
+            map(
+                PixelRows(bytes: bytes, width: image.width, firstRow: first, height: height), ditherOriginX: ditherOriginX,
+                ditherOriginY: ditherOriginY, parts: ParallelRows.parts(pixels: image.width * height, rows: height))
+        }
+    }
+
     /// `map` with the number of parallel row parts chosen by the caller.
     func map(_ image: RGBAImage, ditherOriginX: Int, ditherOriginY: Int, parts: Int) -> IndexedImage {
+        image.pixels.withUnsafeBytes { bytes in
+            map(
+                PixelRows(bytes: bytes, width: image.width, firstRow: 0, height: image.height), ditherOriginX: ditherOriginX,
+                ditherOriginY: ditherOriginY, parts: parts)
+        }
+    }
+
+    /// Rows of RGBA pixels in memory that outlives the mapping.
+    struct PixelRows {
+        let start: UnsafePointer<UInt8>
+        let width: Int
+        let height: Int
+
+        init(bytes: UnsafeRawBufferPointer, width: Int, firstRow: Int, height: Int) {
+            // An empty image's buffer may have no address: any pointer does, nothing is read.
+            let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(bitPattern: 16)!
+            start = base + firstRow * width * 4
+            self.width = width
+            self.height = height
+        }
+
+        var hasTransparency: Bool {
+            RGBAImage.hasTransparency(UnsafeRawBufferPointer(start: start, count: width * height * 4))
+        }
+    }
+
+    private func map(_ image: PixelRows, ditherOriginX: Int, ditherOriginY: Int, parts: Int) -> IndexedImage {
         let width = image.width
         let height = image.height
         let count = width * height
@@ -105,7 +145,7 @@ public struct PaletteMapper: Sendable {
     /// coordinates of `ditherCells`; an unfilled or shared cell goes
     /// through the full lookup with the offset channels.
     private func threshold(
-        _ image: RGBAImage, into indices: inout [UInt8], transparent: inout [Bool], hasAlpha: Bool,
+        _ image: PixelRows, into indices: inout [UInt8], transparent: inout [Bool], hasAlpha: Bool,
         ditherOriginX: Int, ditherOriginY: Int, parts: Int
     ) {
         let width = image.width
@@ -113,7 +153,7 @@ public struct PaletteMapper: Sendable {
         let side = ditherSide
         let tileMask = dithering ? ditherSide - 1 : 0
         precondition(InverseColormap.cellBits == 5, "the cell coordinates below are 5 bits")
-        image.pixels.withUnsafeBufferPointer { p in
+        do {
             ditherOffsets.withUnsafeBufferPointer { offsets in
                 ditherCells.withUnsafeBufferPointer { cells in
                     indices.withUnsafeMutableBufferPointer { out in
@@ -121,7 +161,7 @@ public struct PaletteMapper: Sendable {
                             ParallelRows.run(parts: parts, rows: image.height) { rows in
                                 colormap.withLookup { lookup in
                                     // Raw pointers: a buffer pointer's subscript is range-checked in -O builds.
-                                    let pixels = UnsafeRawPointer(p.baseAddress!)
+                                    let pixels = UnsafeRawPointer(image.start)
                                     let cells = cells.baseAddress!
                                     let offsets = offsets.baseAddress!
                                     let out = out.baseAddress!
@@ -184,7 +224,7 @@ public struct PaletteMapper: Sendable {
     /// cycles, so one thread diffuses two parts at once, a pixel of each in
     /// turn: the two chains overlap. Measured on a 2160x1440 picture: 33.5
     /// ms of CPU one part at a time, 29 two at a time; the same indices.
-    private func diffuse(_ image: RGBAImage, into indices: inout [UInt8], transparent: inout [Bool], hasAlpha: Bool) {
+    private func diffuse(_ image: PixelRows, into indices: inout [UInt8], transparent: inout [Bool], hasAlpha: Bool) {
         let width = image.width
         let height = image.height
         let parts = ParallelRows.ranges(parts: max(1, height / Self.diffusionRows), rows: height)
@@ -192,12 +232,12 @@ public struct PaletteMapper: Sendable {
         let pairs = stride(from: 0, to: parts.count, by: 2).map { Array(parts[$0..<min(parts.count, $0 + 2)]) }
         // The palette as r, g, b triples, read without bounds checks in the loop.
         let channels = palette.colors.flatMap { [Int32($0.r), Int32($0.g), Int32($0.b)] }
-        image.pixels.withUnsafeBufferPointer { p in
+        do {
             indices.withUnsafeMutableBufferPointer { out in
                 transparent.withUnsafeMutableBufferPointer { mask in
                     channels.withUnsafeBufferPointer { colors in
                         let diffuser = Diffuser(
-                            pixels: p.baseAddress!, indices: out.baseAddress!, mask: mask.baseAddress,
+                            pixels: image.start, indices: out.baseAddress!, mask: mask.baseAddress,
                             colors: colors.baseAddress!, width: width, weight: Int32(diffusionWeight), hasAlpha: hasAlpha)
                         ParallelRows.run(parts: pairs.count, rows: pairs.count) { chosen in
                             colormap.withLookup { lookup in

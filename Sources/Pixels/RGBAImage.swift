@@ -56,26 +56,30 @@ public struct RGBAImage: Sendable, Equatable {
 
     /// True when any pixel is not fully opaque. Encoders use it to skip alpha work.
     public var hasTransparency: Bool {
-        pixels.withUnsafeBytes { bytes in
-            // 64 pixels at a time ANDed as words, one test a block: byte by
-            // byte it cost 7 instructions a pixel (callgrind), a sixel viewer
-            // frame asking it of each 1200x800 canvas.
-            let alphas = UInt64(littleEndian: 0xFF00_0000_FF00_0000)
-            let blocks = bytes.count / 256
-            for block in 0..<blocks {
-                var all = UInt64.max
-                for word in 0..<32 {
-                    all &= bytes.loadUnaligned(fromByteOffset: block &* 256 &+ word &* 8, as: UInt64.self)
-                }
-                if all & alphas != alphas { return true }
+        pixels.withUnsafeBytes { Self.hasTransparency($0) }
+    }
+
+    /// Whether any of the RGBA pixels in `bytes` has alpha below 255 (a
+    /// part of an image, such as a band of its rows).
+    public static func hasTransparency(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        // 64 pixels at a time ANDed as words, one test a block: byte by
+        // byte it cost 7 instructions a pixel (callgrind), a sixel viewer
+        // frame asking it of each 1200x800 canvas.
+        let alphas = UInt64(littleEndian: 0xFF00_0000_FF00_0000)
+        let blocks = bytes.count / 256
+        for block in 0..<blocks {
+            var all = UInt64.max
+            for word in 0..<32 {
+                all &= bytes.loadUnaligned(fromByteOffset: block &* 256 &+ word &* 8, as: UInt64.self)
             }
-            var i = blocks * 256 + 3
-            while i < bytes.count {
-                if bytes[i] != 255 { return true }
-                i += 4
-            }
-            return false
+            if all & alphas != alphas { return true }
         }
+        var i = blocks * 256 + 3
+        while i < bytes.count {
+            if bytes[i] != 255 { return true }
+            i += 4
+        }
+        return false
     }
 
     /// A copy of a rectangle of this image; the rectangle is clipped to the image.

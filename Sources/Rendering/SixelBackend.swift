@@ -236,15 +236,16 @@ final class SixelBackend: GraphicsBackend {
         let keep = picture.stablePalette
         // Each band: its sixel bytes, and its resampled pixels when they are kept.
         let results = ParallelRows.map(bands) { rows -> (bytes: [UInt8], pixels: [UInt8]?) in
-            let pixels: RGBAImage
             var kept: [UInt8]?
+            let indexed: IndexedImage
             if let panned {
-                pixels = panned.cropped(to: PixelRect(x: 0, y: rows.lowerBound, width: panned.width, height: rows.count))
+                // The band's rows of the whole canvas, mapped where they are.
+                indexed = mapper.map(panned, rows: rows, ditherOriginX: origin.x, ditherOriginY: origin.y + rows.lowerBound)
             } else {
-                pixels = canvas.render(image, rows: rows, resampler: bands.count == 1 ? resampler : serial)
+                let pixels = canvas.render(image, rows: rows, resampler: bands.count == 1 ? resampler : serial)
                 if keep { kept = pixels.pixels }
+                indexed = mapper.map(pixels, ditherOriginX: origin.x, ditherOriginY: origin.y + rows.lowerBound)
             }
-            let indexed = mapper.map(pixels, ditherOriginX: origin.x, ditherOriginY: origin.y + rows.lowerBound)
             return (SixelEncoder().encode(indexed, palette: palette, background: background), kept)
         }
         if keep {
