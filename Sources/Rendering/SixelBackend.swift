@@ -92,7 +92,7 @@ final class SixelBackend: GraphicsBackend {
         let canvas = Canvas(picture, screen: screen)
         // Grid tiles are still pictures already.
         let mapping = picture.reusable ? nil : self.mapping(for: picture, slot: slot)
-        let settled = picture.settled && mapping?.settled != nil
+        let settled = picture.settled && mapping?.settlingDiffers == true
         if let old = slots[slot], old.shows(picture, cells: canvas.cells), old.settled || !settled { return [] }
         let opaque = slots[slot].flatMap { $0.key == picture.key ? $0.opaque : nil } ?? !picture.image.hasTransparency
         var out = removal(of: slots[slot], keeping: opaque ? canvas.coveredCells : nil)
@@ -103,9 +103,20 @@ final class SixelBackend: GraphicsBackend {
             bands = kept.bands
         } else {
             let chosen = mapping ?? makePalette(for: picture, still: true)
-            let (palette, mapper) = settled ? chosen.settled ?? (chosen.palette, chosen.mapper) : (chosen.palette, chosen.mapper)
+            var (palette, mapper) = (chosen.palette, chosen.mapper)
+            var pixels: RGBAImage?
+            if settled {
+                // The settled view as `show` draws a picture: a palette of its
+                // own pixels, diffused against the colours the terminal shows.
+                let canvasPixels = settledPixels(canvas, picture: picture, slot: slot)
+                let (own, exact) = PaletteBuilder(maxColors: paletteRegisters).buildReportingExactness(from: canvasPixels)
+                mapper = SixelRenderer.stillMapper(own, isExact: exact)
+                palette = mapper.palette
+                pixels = canvasPixels
+            }
             let background = display.geometry.background.map { RGB(r: $0.r, g: $0.g, b: $0.b) }
-            bands = encodeBands(canvas, picture: picture, slot: slot, palette: palette, mapper: mapper, background: background)
+            bands = encodeBands(
+                canvas, picture: picture, slot: slot, palette: palette, mapper: mapper, background: background, pixels: pixels)
             if picture.reusable {
                 if shared.count >= Self.maxSharedEncodings { shared = [:] }
                 shared[picture.key] = (picture.placement, size, bands)
@@ -155,15 +166,14 @@ final class SixelBackend: GraphicsBackend {
         return out
     }
 
-    /// A picture's palette and how it is mapped the fast way, and the
-    /// settled way where that differs.
+    /// A picture's palette and how it is mapped the fast way, and whether
+    /// the settled way draws it differently.
     struct Mapping {
         var palette: Palette
         var mapper: PaletteMapper
-        /// A settled view's: the palette as the terminal shows it, diffused
-        /// like `show`'s pictures; nil where it would draw the same (exact
-        /// colours already on the percent grid) or for a still picture.
-        var settled: (palette: Palette, mapper: PaletteMapper)?
+        /// False where a settled view would look the same (exact colours
+        /// already on the percent grid) or for a still picture.
+        var settlingDiffers = false
     }
 
     /// The slot's palette: made once per picture when stable, else per key.
@@ -183,14 +193,26 @@ final class SixelBackend: GraphicsBackend {
     /// pictures; the viewer's pictures keep an ordered dither keyed to the
     /// image, which does not shimmer when panned, until the view settles.
     private func makePalette(for picture: Picture, still: Bool = false) -> Mapping {
-        let registers = display.geometry.colorRegisters - (display.geometry.background == nil ? 0 : 1)
-        let (palette, exact) = PaletteBuilder(maxColors: max(1, registers)).buildReportingExactness(
+        let (palette, exact) = PaletteBuilder(maxColors: paletteRegisters).buildReportingExactness(
             from: Self.sample(picture.paletteSample ?? picture.image, resampler: resampler))
         let stillMapper = SixelRenderer.stillMapper(palette, isExact: exact)
         if still { return Mapping(palette: stillMapper.palette, mapper: stillMapper) }
         let fast = SixelRenderer.mapper(palette, dither: exact ? .none : .ordered)
-        let differs = stillMapper.dither != fast.dither || stillMapper.palette != palette
-        return Mapping(palette: palette, mapper: fast, settled: differs ? (stillMapper.palette, stillMapper) : nil)
+        return Mapping(
+            palette: palette, mapper: fast,
+            settlingDiffers: stillMapper.dither != fast.dither || stillMapper.palette != palette)
+    }
+
+    /// Colours a picture's palette may have: register 0 is the background's when it is set.
+    private var paletteRegisters: Int {
+        max(1, display.geometry.colorRegisters - (display.geometry.background == nil ? 0 : 1))
+    }
+
+    /// The canvas's pixels for a settled view: the last frame's, when it
+    /// showed this view (no resampling), else resampled afresh.
+    private func settledPixels(_ canvas: Canvas, picture: Picture, slot: Int) -> RGBAImage {
+        if let last = lastCanvas[slot], last.key == picture.key, last.canvas == canvas { return last.pixels }
+        return canvas.render(picture.image, rows: 0..<canvas.size.height, resampler: resampler)
     }
 
     /// At most 256 px on the longer side: the palette needs the colours, not the detail.
@@ -209,8 +231,10 @@ final class SixelBackend: GraphicsBackend {
 
     /// The canvas in bands (first cell row of each, bytes), built in parallel.
     /// For the viewer (a stable palette) the canvas is kept for the next frame.
+    /// `pixels`: the canvas already resampled (a settled view's).
     private func encodeBands(
-        _ canvas: Canvas, picture: Picture, slot: Int, palette: Palette, mapper: PaletteMapper, background: RGB?
+        _ canvas: Canvas, picture: Picture, slot: Int, palette: Palette, mapper: PaletteMapper, background: RGB?,
+        pixels: RGBAImage? = nil
     ) -> [(Int, [UInt8])] {
         let image = picture.image
         let bands =
@@ -222,8 +246,10 @@ final class SixelBackend: GraphicsBackend {
         let cellHeight = screen.unitsPerCell.height
         let resampler = self.resampler
         let panned: RGBAImage?
-        if picture.stablePalette, let last = lastCanvas[slot], last.key == picture.key, last.canvas == canvas {
-            // The same view again (settled, or redrawn): its pixels as they were.
+        if let pixels {
+            panned = pixels
+        } else if picture.stablePalette, let last = lastCanvas[slot], last.key == picture.key, last.canvas == canvas {
+            // The same view again (redrawn): its pixels as they were.
             panned = last.pixels
         } else if picture.stablePalette, let last = lastCanvas[slot], last.key == picture.key,
             let shift = canvas.pan(from: last.canvas)

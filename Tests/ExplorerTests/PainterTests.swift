@@ -653,6 +653,31 @@ func kittyUploads(_ frame: [UInt8]) throws -> [(id: Int, size: PixelSize)] {
         #expect(fastIndex > 1.5 * settledIndex, "fast \(fastIndex), settled \(settledIndex)")
     }
 
+    /// A zoomed view settles with a palette of its own: every register
+    /// goes to the colours it shows (the left, red half of a picture whose
+    /// right half is blue), where the moving view uses the whole picture's.
+    @Test func theSettledViewGetsAPaletteOfItsOwn() throws {
+        var pixels: [UInt8] = []
+        for y in 0..<300 {
+            for x in 0..<480 {
+                let t = UInt8((x % 240 + y) * 255 / 539)
+                pixels += x < 240 ? [255, t, t / 2, 255] : [t / 2, t, 255, 255]
+            }
+        }
+        let picture = RGBAImage(width: 480, height: 300, pixels: pixels)
+        var state = smallViewer(.sixel, size: picture.size)
+        let painter = ViewerPainter(image: picture, backend: smallBackend(.sixel))
+        for code in [KeyCode.char("+"), .char("+"), .char("+"), .char("H")] {
+            _ = state.handle(.input(.key(Key(code)), timeMs: 0))
+        }
+        let fast = try #require(painter.frame(for: state).firstSixel)
+        _ = state.handle(.tick(timeMs: ViewerState.settleMs))
+        let settled = try #require(painter.frame(for: state).firstSixel)
+        let fastRegisters = try SixelDecoder.decode(fast).registers.count
+        let settledRegisters = try SixelDecoder.decode(settled).registers.count
+        #expect(2 * settledRegisters > 3 * fastRegisters, "settled \(settledRegisters), moving \(fastRegisters)")
+    }
+
     @Test(arguments: [DrawingMethod.kitty, .blocks])
     func otherWaysDrawNothingNewWhenTheViewSettles(method: DrawingMethod) {
         let (fast, settled, _, _, _) = zoomOutAndSettle(method)
