@@ -136,6 +136,7 @@ let package = Package(
             name: "ExplorerTests",
             dependencies: [
                 "Explorer", "Photos", "Rendering", "Encoding", "GraphicsReadback", "Decoding", "Scaling", "Pixels", "Terminal",
+                "TestSupport",
             ]),
         .testTarget(
             name: "pxviewTests", dependencies: ["pxview", "Photos", "TestSupport", "GraphicsReadback", "Pixels", "Decoding"]),

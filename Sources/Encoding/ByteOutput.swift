@@ -47,13 +47,6 @@ struct ByteWriter: ~Copyable {
         count &+= 1
     }
 
-    @inline(__always)
-    mutating func append(_ byte: UInt8, times: Int) {
-        assert(count + times <= capacity, "ByteWriter: append without ensureSpare")
-        (buffer + count).initialize(repeating: byte, count: times)
-        count &+= times
-    }
-
     mutating func append(_ bytes: [UInt8]) {
         ensureSpare(bytes.count)
         bytes.withUnsafeBufferPointer { source in
@@ -79,25 +72,48 @@ struct ByteWriter: ~Copyable {
     /// one decimal writer: sixel registers and runs, text pictures' colours.
     @inline(__always)
     mutating func appendDecimal(_ value: Int) {
+        assert(count + Self.decimalDigits(value) <= capacity, "ByteWriter: append without ensureSpare")
+        count &+= Self.writeDecimal(value, to: buffer + count)
+    }
+
+    /// Lets `body` write straight into the spare room (no more than the
+    /// last `ensureSpare` made) and counts the bytes it says it wrote: a
+    /// hot loop keeps its output position in a register.
+    @inline(__always)
+    mutating func appendDirectly(_ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let written = body(buffer + count)
+        assert(count + written <= capacity, "ByteWriter: append without ensureSpare")
+        count &+= written
+    }
+
+    /// Writes `value` (negative as 0) in decimal at `destination`; returns the digits written.
+    @inline(__always)
+    static func writeDecimal(_ value: Int, to destination: UnsafeMutablePointer<UInt8>) -> Int {
         var value = max(0, value)
         if value < 10 {
-            append(UInt8(truncatingIfNeeded: 48 &+ value))
-            return
+            destination[0] = UInt8(truncatingIfNeeded: 48 &+ value)
+            return 1
         }
+        let digits = decimalDigits(value)
+        var position = digits &- 1
+        while value > 0 {
+            destination[position] = UInt8(truncatingIfNeeded: 48 &+ value % 10)
+            value /= 10
+            position &-= 1
+        }
+        return digits
+    }
+
+    /// How many digits `writeDecimal` writes for `value`.
+    @inline(__always)
+    static func decimalDigits(_ value: Int) -> Int {
         var digits = 1
-        var rest = value / 10
+        var rest = max(0, value) / 10
         while rest > 0 {
             digits &+= 1
             rest /= 10
         }
-        assert(count + digits <= capacity, "ByteWriter: append without ensureSpare")
-        var position = count &+ digits &- 1
-        while value > 0 {
-            buffer[position] = UInt8(truncatingIfNeeded: 48 &+ value % 10)
-            value /= 10
-            position &-= 1
-        }
-        count &+= digits
+        return digits
     }
 
     /// Appends `a;b;c`: a colour's three numbers (sixel registers, SGR colours).

@@ -97,6 +97,12 @@ struct InverseColormap: Sendable {
         let exactCells: UnsafeBufferPointer<Bool>
         let exactColors: ExactColorTable
 
+        /// The cube's entry for `cell` as it stands: below `exactFlag` it is
+        /// the answer for every colour in the cell; otherwise (unfilled, or
+        /// a cell holding several palette colours) ask `index(r:g:b:)`.
+        @inline(__always)
+        func entry(_ cell: Int) -> UInt16 { cube[cell] }
+
         /// Nearest palette index to (r, g, b), each 0...255.
         @inline(__always)
         func index(r: Int32, g: Int32, b: Int32) -> UInt8 {

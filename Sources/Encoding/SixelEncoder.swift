@@ -12,12 +12,13 @@ import Plumbing
 /// sixels become `!count<char>`; trailing empty sixels of a line are never
 /// written. Ends with `ESC \`.
 ///
-/// Speed: one pass per band over its six rows, column by column, appends
-/// `(x, 6-bit mask)` entries to a per-colour list (the entry for the same
-/// column is OR-ed in place). Emitting a colour then walks only its own
-/// entries, with gaps becoming `?` runs, so the work is proportional to the
-/// painted (colour, column) pairs instead of colours x width. Output goes
-/// through `ByteWriter`, reserved per band for its worst case.
+/// Speed: one pass per band over its six rows, column by column, ORs each
+/// pixel's bit into its colour's mask for the column and lists the column
+/// under the colour on its first visit (`writeBands`). Emitting a colour then
+/// walks only its own columns, with gaps becoming `?` runs, so the work is
+/// proportional to the pixels and the painted (colour, column) pairs instead
+/// of colours x width. Output goes through `ByteWriter`, reserved per band
+/// for its worst case.
 public struct SixelEncoder: Sendable {
     public init() {}
 
@@ -55,7 +56,7 @@ public struct SixelEncoder: Sendable {
         out.appendDecimal(height)
 
         if let background { Self.appendRegister(0, background, into: &out) }
-        let used = usedColors(image, paletteCount: paletteCount)
+        let (used, allInPalette) = usedColors(image, paletteCount: paletteCount)
         for (index, color) in palette.colors.enumerated() where used[index] {
             Self.appendRegister(index + offset, color, into: &out)
         }
@@ -73,11 +74,15 @@ public struct SixelEncoder: Sendable {
             let bandCount = (height + 5) / 6
             let parts = min(parts, bandCount)
             if parts <= 1 {
-                writeBands(image, bands: 0..<bandCount, paletteCount: paletteCount, registerOffset: offset, into: &out)
+                writeBands(
+                    image, bands: 0..<bandCount, paletteCount: paletteCount, registerOffset: offset,
+                    allInPalette: allInPalette, into: &out)
             } else {
                 let pieces = ParallelRows.map(parts: parts, rows: bandCount) { bands in
                     var piece = ByteWriter(capacity: 4096 + width * bands.count * 3)
-                    writeBands(image, bands: bands, paletteCount: paletteCount, registerOffset: offset, into: &piece)
+                    writeBands(
+                        image, bands: bands, paletteCount: paletteCount, registerOffset: offset,
+                        allInPalette: allInPalette, into: &piece)
                     return piece.finish()
                 }
                 for (n, piece) in pieces.enumerated() where !piece.isEmpty {
@@ -109,7 +114,10 @@ public struct SixelEncoder: Sendable {
         (Int(channel) * 100 + 127) / 255
     }
 
-    private func usedColors(_ image: IndexedImage, paletteCount: Int) -> [Bool] {
+    /// Which palette colours the painted pixels use (the registers to
+    /// send), and whether every painted pixel's index is in the palette
+    /// (then the band loop needs no range check).
+    private func usedColors(_ image: IndexedImage, paletteCount: Int) -> (used: [Bool], allInPalette: Bool) {
         var seen = [Bool](repeating: false, count: 256)
         image.indices.withUnsafeBufferPointer { indices in
             if let mask = image.transparent {
@@ -120,8 +128,12 @@ public struct SixelEncoder: Sendable {
                 for index in indices { seen[Int(index)] = true }
             }
         }
-        for index in paletteCount..<256 { seen[index] = false }
-        return seen
+        var allInPalette = true
+        for index in paletteCount..<256 where seen[index] {
+            seen[index] = false
+            allInPalette = false
+        }
+        return (seen, allInPalette)
     }
 
     /// Whether the top band (six rows) has a pixel to paint, so the data
@@ -134,126 +146,179 @@ public struct SixelEncoder: Sendable {
         return false
     }
 
+    /// The lane of pixels left unpainted (transparent, or an index outside
+    /// the palette): gathered like a colour, never written.
+    private static let skipLane = 256
+
     /// Writes bands `bands` (six rows each), `-` between them but not before the first.
+    ///
+    /// Per band, each pixel ORs its row's bit into its colour's mask byte
+    /// for its column, and the column joins that colour's list the first
+    /// time (the list slot is written every time and the count advances
+    /// only on a first visit, so there is no branch on the pixel's colour):
+    /// measured with callgrind over twelve 1200x800 viewer frames, 60
+    /// instructions a pixel (gathering and emitting) with per-column colour
+    /// lists, 28 this way. Emitting a colour walks its list, clearing the
+    /// masks it read for the next band.
     private func writeBands(
-        _ image: IndexedImage, bands: Range<Int>, paletteCount: Int, registerOffset: Int, into out: inout ByteWriter
+        _ image: IndexedImage, bands: Range<Int>, paletteCount: Int, registerOffset: Int, allInPalette: Bool,
+        into out: inout ByteWriter
     ) {
         let width = image.width
         let height = image.height
-        // Per colour in the palette: up to `width` entries of (x << 8 | six-bit
-        // mask), each written before it is read, so left uninitialised.
-        var entries = [UInt32](unsafeUninitializedCapacity: paletteCount * width) { _, count in
-            count = paletteCount * width
+        let lanes = Self.skipLane + 1
+        // Per lane: a mask byte per column, zero outside a band's work; the
+        // columns it paints in order, with one spare slot (a repeat visit
+        // writes one past the count).
+        let stride = width + 1
+        let masks = UnsafeMutablePointer<UInt8>.allocate(capacity: lanes * stride)
+        masks.initialize(repeating: 0, count: lanes * stride)
+        let columns = UnsafeMutablePointer<UInt32>.allocate(capacity: lanes * stride)
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: lanes)
+        counts.initialize(repeating: 0, count: lanes)
+        defer {
+            masks.deallocate()
+            columns.deallocate()
+            counts.deallocate()
         }
-        var entryCount = [Int](repeating: 0, count: 256)
-        let noMask: [Bool] = []
-        let mask = image.transparent ?? noMask
-        let hasMask = image.transparent != nil
+        // Each pixel's lane: its index, or the skip lane.
+        var laneOf = [Int](repeating: Self.skipLane, count: 256)
+        for color in 0..<paletteCount { laneOf[color] = color }
+        let simple = allInPalette && image.transparent == nil
         // Worst case per band: every (colour, column) entry costs a gap run
         // (`!` + 5 digits + `?`) and one sixel; each colour `$#nnn`; one `-`.
         let bandWorstCase = 6 * width * 8 + 256 * 5 + 1
         image.indices.withUnsafeBufferPointer { indices in
-            mask.withUnsafeBufferPointer { mask in
-                entries.withUnsafeMutableBufferPointer { entries in
-                    entryCount.withUnsafeMutableBufferPointer { entryCount in
-                        // A column's (up to six) colours and their bits, merged
-                        // before touching the per-colour lists: in smooth areas
-                        // the six pixels share one or two colours, so most
-                        // columns cost one or two list writes instead of six.
-                        withUnsafeTemporaryAllocation(of: Int.self, capacity: 6) { columnColors in
-                            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 6) { columnBits in
-                                for band in bands {
-                                    let top = band * 6
-                                    let rows = min(6, height - top)
-                                    for x in 0..<width {
-                                        var p = top &* width &+ x
-                                        var distinct = 0
-                                        for row in 0..<rows {
-                                            let pixel = p
-                                            p &+= width
-                                            if hasMask && mask[pixel] { continue }
-                                            let color = Int(indices[pixel])
-                                            if color >= paletteCount { continue }
-                                            let bit = UInt32(1) << UInt32(row)
-                                            var k = 0
-                                            while k < distinct && columnColors[k] != color { k &+= 1 }
-                                            if k == distinct {
-                                                columnColors[k] = color
-                                                columnBits[k] = bit
-                                                distinct &+= 1
-                                            } else {
-                                                columnBits[k] |= bit
-                                            }
-                                        }
-                                        let column = UInt32(truncatingIfNeeded: x) << 8
-                                        for k in 0..<distinct {
-                                            let color = columnColors[k]
-                                            entries[color &* width &+ entryCount[color]] = column | columnBits[k]
-                                            entryCount[color] &+= 1
-                                        }
-                                    }
-                                    out.ensureSpare(bandWorstCase)
-                                    if band > bands.lowerBound { out.append(UInt8(ascii: "-")) }
-                                    var firstLine = true
-                                    for color in 0..<paletteCount where entryCount[color] > 0 {
-                                        if !firstLine { out.append(UInt8(ascii: "$")) }
-                                        firstLine = false
-                                        out.append(UInt8(ascii: "#"))
-                                        out.appendDecimal(color &+ registerOffset)
-                                        Self.writeLine(entries, from: color * width, count: entryCount[color], into: &out)
-                                        entryCount[color] = 0
-                                    }
+            (image.transparent ?? []).withUnsafeBufferPointer { mask in
+                laneOf.withUnsafeBufferPointer { laneOf in
+                    for band in bands {
+                        let top = band * 6
+                        let rows = min(6, height - top)
+                        if simple && rows == 6 {
+                            Self.gatherSix(indices.baseAddress! + top * width, width: width, masks, columns, counts, stride)
+                        } else {
+                            for x in 0..<width {
+                                var p = top &* width &+ x
+                                for row in 0..<rows {
+                                    let index = Int(indices[p])
+                                    let lane = mask.isEmpty || !mask[p] ? laneOf[index] : Self.skipLane
+                                    Self.visit(lane, x, UInt8(1) << UInt8(row), masks, columns, counts, stride)
+                                    p &+= width
                                 }
                             }
                         }
+                        out.ensureSpare(bandWorstCase)
+                        if band > bands.lowerBound { out.append(UInt8(ascii: "-")) }
+                        var firstLine = true
+                        for color in 0..<paletteCount where counts[color] > 0 {
+                            if !firstLine { out.append(UInt8(ascii: "$")) }
+                            firstLine = false
+                            out.append(UInt8(ascii: "#"))
+                            out.appendDecimal(color &+ registerOffset)
+                            Self.writeLine(
+                                masks + color * stride, columns + color * stride, count: counts[color], into: &out)
+                            counts[color] = 0
+                        }
+                        // The skip lane's masks are cleared unread.
+                        let skipped = counts[Self.skipLane]
+                        for k in 0..<skipped { masks[Self.skipLane * stride + Int(columns[Self.skipLane * stride + k])] = 0 }
+                        counts[Self.skipLane] = 0
                     }
                 }
             }
         }
     }
 
-    /// One colour's sixel line from its sorted (x, mask) entries.
+    /// One pixel of colour lane `lane` at column `x`, row bit `bit`.
     @inline(__always)
-    private static func writeLine(
-        _ entries: UnsafeMutableBufferPointer<UInt32>, from start: Int, count: Int, into out: inout ByteWriter
+    private static func visit(
+        _ lane: Int, _ x: Int, _ bit: UInt8, _ masks: UnsafeMutablePointer<UInt8>, _ columns: UnsafeMutablePointer<UInt32>,
+        _ counts: UnsafeMutablePointer<Int>, _ stride: Int
     ) {
-        let empty = UInt8(ascii: "?")
-        var runChar: UInt8 = 0
-        var runLength = 0
-        var cursor = 0
-        for k in start..<(start &+ count) {
-            let entry = entries[k]
-            let x = Int(entry >> 8)
-            let char = UInt8(truncatingIfNeeded: entry & 0x3F) &+ 63
-            if x > cursor {
-                if runChar == empty {
-                    runLength &+= x &- cursor
-                } else {
-                    writeRun(runChar, runLength, into: &out)
-                    runChar = empty
-                    runLength = x &- cursor
-                }
-            }
-            if char == runChar {
-                runLength &+= 1
-            } else {
-                writeRun(runChar, runLength, into: &out)
-                runChar = char
-                runLength = 1
-            }
-            cursor = x &+ 1
-        }
-        writeRun(runChar, runLength, into: &out)
+        let base = lane &* stride
+        let old = masks[base &+ x]
+        masks[base &+ x] = old | bit
+        let count = counts[lane]
+        columns[base &+ count] = UInt32(truncatingIfNeeded: x)
+        counts[lane] = count &+ (old == 0 ? 1 : 0)
     }
 
+    /// A full band of opaque pixels, all inside the palette: the common case, unrolled.
     @inline(__always)
-    private static func writeRun(_ char: UInt8, _ length: Int, into out: inout ByteWriter) {
-        if length >= 4 {
-            out.append(UInt8(ascii: "!"))
-            out.appendDecimal(length)
-            out.append(char)
-        } else if length > 0 {
-            out.append(char, times: length)
+    private static func gatherSix(
+        _ top: UnsafePointer<UInt8>, width: Int, _ masks: UnsafeMutablePointer<UInt8>,
+        _ columns: UnsafeMutablePointer<UInt32>, _ counts: UnsafeMutablePointer<Int>, _ stride: Int
+    ) {
+        for x in 0..<width {
+            let p = top + x
+            visit(Int(p[0]), x, 1, masks, columns, counts, stride)
+            visit(Int(p[width]), x, 2, masks, columns, counts, stride)
+            visit(Int(p[2 &* width]), x, 4, masks, columns, counts, stride)
+            visit(Int(p[3 &* width]), x, 8, masks, columns, counts, stride)
+            visit(Int(p[4 &* width]), x, 16, masks, columns, counts, stride)
+            visit(Int(p[5 &* width]), x, 32, masks, columns, counts, stride)
         }
+    }
+
+    /// One colour's sixel line from its columns (in order) and their masks;
+    /// the masks read are cleared. Writes through a raw pointer kept in a
+    /// register (within the band's reserved worst case).
+    @inline(__always)
+    private static func writeLine(
+        _ masks: UnsafeMutablePointer<UInt8>, _ columns: UnsafeMutablePointer<UInt32>, count: Int,
+        into out: inout ByteWriter
+    ) {
+        out.appendDirectly { start in
+            let empty = UInt8(ascii: "?")
+            var cursor = start
+            var runChar: UInt8 = 0
+            var runLength = 0
+            var next = 0
+            for k in 0..<count {
+                let x = Int(columns[k])
+                let char = masks[x] &+ 63
+                masks[x] = 0
+                if x > next {
+                    if runChar == empty {
+                        runLength &+= x &- next
+                    } else {
+                        cursor = writeRun(runChar, runLength, at: cursor)
+                        runChar = empty
+                        runLength = x &- next
+                    }
+                }
+                if char == runChar {
+                    runLength &+= 1
+                } else {
+                    cursor = writeRun(runChar, runLength, at: cursor)
+                    runChar = char
+                    runLength = 1
+                }
+                next = x &+ 1
+            }
+            cursor = writeRun(runChar, runLength, at: cursor)
+            return cursor - start
+        }
+    }
+
+    /// A run of `length` sixels `char` at `cursor` (nothing for 0): `!n`
+    /// and the sixel from four on, else the sixels themselves, written one
+    /// by one (a memset call for one to three bytes cost more than the
+    /// run). Returns the position after it.
+    @inline(__always)
+    private static func writeRun(_ char: UInt8, _ length: Int, at cursor: UnsafeMutablePointer<UInt8>)
+        -> UnsafeMutablePointer<UInt8>
+    {
+        if length >= 4 {
+            cursor[0] = UInt8(ascii: "!")
+            let digits = ByteWriter.writeDecimal(length, to: cursor + 1)
+            cursor[digits &+ 1] = char
+            return cursor + digits + 2
+        }
+        if length == 0 { return cursor }
+        cursor[0] = char
+        if length > 1 { cursor[1] = char }
+        if length > 2 { cursor[2] = char }
+        return cursor + length
     }
 }

@@ -163,7 +163,7 @@ final class ExplorerLoop {
                 let wait = max(0, due - Self.nowMs())
                 if timeout < 0 || timeout > wait { timeout = wait }
             }
-            if let wake = animationTimeout(), timeout < 0 || wake < timeout { timeout = wake }
+            if let wake = viewerTimeout(), timeout < 0 || wake < timeout { timeout = wake }
             let ready = poll(&fds, nfds_t(fds.count), Int32(timeout))
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -207,7 +207,7 @@ final class ExplorerLoop {
                 paneWatch?.keyArrived(nowMs: Self.nowMs())
                 if frameDeferred { dirty = true }
             }
-            if tickAnimation() { dirty = true }
+            if tickViewer() { dirty = true }
         }
         return exitStatus ?? 0
     }
@@ -674,21 +674,23 @@ func cellSizeReport(_ bytes: [UInt8]) -> PixelSize? {
     return parser.result.cellPixels
 }
 
-// MARK: The animation's clock
+// MARK: The viewer's clock
 
-/// An animated image in the viewer plays by this small piece alone: the
-/// loop's poll(2) waits no longer than the viewer's next frame is due, and
-/// after every wake-up the viewer gets a `.tick` once that time has come.
+/// An animated image in the viewer plays, and a still view settles, by this
+/// small piece alone: the loop's poll(2) waits no longer than the viewer's
+/// next frame or its settling is due (`ViewerState.nextWakeMs`), and after
+/// every wake-up the viewer gets a `.tick` once that time has come.
 extension ExplorerLoop {
-    /// How long poll(2) may wait for the next frame (ms); nil when nothing plays.
-    fileprivate func animationTimeout() -> Int? {
+    /// How long poll(2) may wait for the viewer's next wake-up (ms); nil when nothing is due.
+    fileprivate func viewerTimeout() -> Int? {
         let now = Self.nowMs()
         guard let wake = viewer?.nextWakeMs(now: now) else { return nil }
         return max(0, wake - now)
     }
 
-    /// Ticks the viewer when its frame is due; true when it was (draw again).
-    fileprivate func tickAnimation() -> Bool {
+    /// Ticks the viewer when its wake-up is due; true when it was (draw again:
+    /// the painter writes nothing if the picture and the text stay the same).
+    fileprivate func tickViewer() -> Bool {
         let now = Self.nowMs()
         guard let wake = viewer?.nextWakeMs(now: now), wake <= now else { return false }
         _ = viewer?.handle(.tick(timeMs: now))

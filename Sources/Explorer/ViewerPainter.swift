@@ -14,9 +14,11 @@ public struct ViewerPlan: Equatable, Sendable {
     public var status: String
     /// The info line, when it has a row of its own (`ViewerLayout.infoRow`).
     public var info: String?
+    /// The picture is drawn the settled way (`ViewerState.drawsSettled`).
+    public var settled: Bool
 
     public static func == (lhs: ViewerPlan, rhs: ViewerPlan) -> Bool {
-        lhs.viewport == rhs.viewport && lhs.status == rhs.status && lhs.info == rhs.info
+        lhs.viewport == rhs.viewport && lhs.status == rhs.status && lhs.info == rhs.info && lhs.settled == rhs.settled
             && lhs.overlay.map(\.row) == rhs.overlay.map(\.row) && lhs.overlay.map(\.text) == rhs.overlay.map(\.text)
     }
 
@@ -29,6 +31,7 @@ public struct ViewerPlan: Equatable, Sendable {
             info = StatusLine.compose(
                 left: Self.infoText(state), right: "", width: layout.geometry.windowCells.width, glyphs: glyphs)
         }
+        settled = state.drawsSettled
         if state.showHelp {
             viewport = nil
             var lines = ["viewer keys (any key closes this help)", ""] + ViewerState.helpLines
@@ -219,7 +222,8 @@ public final class ViewerPainter {
             out += backend.draw(
                 Picture.view(
                     of: frames[index], key: PictureKey(id: pictureID, version: version, frame: index), viewport: viewport,
-                    area: layout.imageArea, paletteSample: paletteSample, isAnimationFrame: frames.count > 1),
+                    area: layout.imageArea, paletteSample: paletteSample, isAnimationFrame: frames.count > 1,
+                    settled: plan.settled),
                 slot: Self.slot)
         } else {
             out += backend.erase(slot: Self.slot)

@@ -79,6 +79,22 @@ public struct ViewerState: Equatable, Sendable {
     /// The last drag position (0-based cell), while the left button is down.
     public private(set) var dragFrom: CellPoint?
     public private(set) var lastClick: (CellPoint, Int)?
+    /// False from a change of the view (a zoom, a pan, a fit, a frame step)
+    /// until `settleMs` pass without another: while keys repeat, sixel
+    /// pictures take the fast ordered pattern, and the view that settles is
+    /// drawn again diffused like `show`'s (`drawsSettled`). A view just
+    /// opened is settled: nothing is moving it.
+    public private(set) var isSettled = true
+    /// When the view settles, while it is not settled.
+    public private(set) var settlesAtMs: Int?
+
+    /// How long after the last change of view the picture is drawn the
+    /// settled way. Held keys repeat every 25–40 ms (X's default is 25 a
+    /// second, after 660 ms), so they never wait this long; a diffused
+    /// 1200x800 sixel frame costs about twice the fast one, so within a
+    /// burst of keys the fast frames keep up, and the settled picture is on
+    /// the screen about 150 ms after the last key.
+    public static let settleMs = 120
 
     /// A 0-based cell, for mouse bookkeeping.
     public struct CellPoint: Equatable, Sendable {
@@ -115,6 +131,7 @@ public struct ViewerState: Equatable, Sendable {
             && lhs.openedDirectly == rhs.openedDirectly && lhs.fullResolutionRequested == rhs.fullResolutionRequested
             && lhs.dragFrom == rhs.dragFrom && lhs.lastClick?.0 == rhs.lastClick?.0
             && lhs.lastClick?.1 == rhs.lastClick?.1 && lhs.animation == rhs.animation
+            && lhs.isSettled == rhs.isSettled && lhs.settlesAtMs == rhs.settlesAtMs
     }
 
     /// Applies `event`; returns what the I/O loop must do.
@@ -122,9 +139,18 @@ public struct ViewerState: Equatable, Sendable {
         switch event {
         case .tick(let time):
             animation?.advance(to: time)
+            if let due = settlesAtMs, time >= due {
+                isSettled = true
+                settlesAtMs = nil
+            }
             return []
         case .input(let input, let time):
+            let view = (viewport, frameIndex)
             var effects = handleInput(input, timeMs: time)
+            if view != (viewport, frameIndex) {
+                isSettled = false
+                settlesAtMs = time + Self.settleMs
+            }
             if needsFullResolution {
                 fullResolutionRequested = true
                 effects.append(.needFullResolution)
@@ -167,9 +193,24 @@ public struct ViewerState: Equatable, Sendable {
     /// The frame to draw: 0 for a still image.
     public var frameIndex: Int { animation?.frame ?? 0 }
 
-    /// When the I/O loop must send `.tick` next (ms, the clock of the events),
-    /// nil when nothing moves: a still image, a paused or finished animation.
-    public func nextWakeMs(now: Int) -> Int? { animation?.wakeTime(now: now) }
+    /// When the I/O loop must send `.tick` next (ms, the clock of the events):
+    /// the animation's next frame or the view settling, whichever comes
+    /// first; nil when nothing is due (a settled still image, a paused or
+    /// finished animation).
+    public func nextWakeMs(now: Int) -> Int? {
+        let times = [animation?.wakeTime(now: now), settlesAtMs].compactMap { $0 }
+        return times.min()
+    }
+
+    /// Whether the picture is drawn the settled way (sixel: diffused as
+    /// `show` draws it): the view has settled and no animation is playing
+    /// (its frames keep the ordered pattern, which does not boil from
+    /// frame to frame where the picture stands still).
+    public var drawsSettled: Bool {
+        guard isSettled else { return false }
+        guard let animation else { return true }
+        return animation.isPaused || animation.isFinished
+    }
 
     /// True when the view shows more screen units per decoded pixel than one,
     /// and the decoder had scaled the image down.

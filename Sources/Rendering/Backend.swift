@@ -47,10 +47,16 @@ public struct Picture: Sendable {
     /// sequence, not bands), so no terminal ever shows the top of one
     /// frame over the bottom of the last (seen in xterm between two bands).
     public var isAnimationFrame: Bool
+    /// A view that has stopped changing: drawn as a still picture is
+    /// (sixel: diffused, like `show`), not the fast way a view that keeps
+    /// moving is (sixel: the ordered pattern). A backend whose two ways
+    /// are the same draws nothing new when only this changes.
+    public var settled: Bool
 
     public init(
         image: RGBAImage, key: PictureKey, source: SourceRect, area: CellRect, placement: PixelRect,
-        stablePalette: Bool = false, reusable: Bool = false, paletteSample: RGBAImage? = nil, isAnimationFrame: Bool = false
+        stablePalette: Bool = false, reusable: Bool = false, paletteSample: RGBAImage? = nil, isAnimationFrame: Bool = false,
+        settled: Bool = false
     ) {
         self.image = image
         self.key = key
@@ -61,6 +67,7 @@ public struct Picture: Sendable {
         self.reusable = reusable
         self.paletteSample = paletteSample
         self.isAnimationFrame = isAnimationFrame
+        self.settled = settled
     }
 
     /// `image` at its own size (already fitted, in units), centred in `area`.
@@ -79,12 +86,12 @@ public struct Picture: Sendable {
     /// The view of `viewport` (in units) laid out in `area`.
     public static func view(
         of image: RGBAImage, key: PictureKey, viewport: Viewport, area: CellRect, stablePalette: Bool = true,
-        paletteSample: RGBAImage? = nil, isAnimationFrame: Bool = false
+        paletteSample: RGBAImage? = nil, isAnimationFrame: Bool = false, settled: Bool = false
     ) -> Picture {
         Picture(
             image: image, key: key, source: viewport.sourceRect(inImageOf: image.size), area: area,
             placement: viewport.placement, stablePalette: stablePalette, paletteSample: paletteSample,
-            isAnimationFrame: isAnimationFrame)
+            isAnimationFrame: isAnimationFrame, settled: settled)
     }
 
     /// True when `image` is shown whole at its own size.
@@ -220,6 +227,8 @@ struct SlotRecord {
     var opaque: Bool = true
     /// The separate pictures it was drawn as (sixel bands), when more than one.
     var pieces: [CellRect] = []
+    /// Drawn the settled way (sixel: diffused), where that differs from the fast way.
+    var settled = false
 
     func shows(_ picture: Picture, cells: CellRect) -> Bool {
         onScreen && key == picture.key && source == picture.source && placement == picture.placement

@@ -6,7 +6,7 @@ import Scaling
 /// Sixel, text pictures and kitty placeholders all draw cell-aligned, so each
 /// draws this canvas; the padding is left unpainted (never black), which
 /// shows the terminal's own background on light and dark themes.
-struct Canvas: Sendable {
+struct Canvas: Sendable, Equatable {
     /// The cells painted (absolute).
     var cells: CellRect
     /// The canvas in units: the cells, clipped to the picture limit.
@@ -134,43 +134,49 @@ struct Canvas: Sendable {
     func render(_ image: RGBAImage, panning old: RGBAImage, by shift: PixelPoint, resampler: Resampler) -> RGBAImage {
         let width = size.width
         let height = size.height
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let firstX = max(0, -shift.x)
         let lastX = min(width, width - shift.x)
         let firstY = max(0, -shift.y)
         let lastY = min(height, height - shift.y)
-        pixels.withUnsafeMutableBufferPointer { out in
-            old.pixels.withUnsafeBufferPointer { previous in
-                let length = (lastX - firstX) * 4
-                guard length > 0 else { return }
-                for y in firstY..<lastY {
-                    let from = ((y + shift.y) * width + firstX + shift.x) * 4
-                    let to = (y * width + firstX) * 4
-                    (out.baseAddress! + to).update(from: previous.baseAddress! + from, count: length)
-                }
-            }
-        }
         let scaleX = source.width / Double(output.width)
         let scaleY = source.height / Double(output.height)
-        func fill(columns: Range<Int>, rows: Range<Int>) {
-            guard !columns.isEmpty, !rows.isEmpty else { return }
-            let strip = resampler.resample(
+        // The uncovered columns (all rows), then the uncovered rows (the other columns).
+        let newColumns = shift.x > 0 ? lastX..<width : 0..<firstX
+        let keptColumns = shift.x > 0 ? 0..<lastX : firstX..<width
+        let newRows = shift.y > 0 ? lastY..<height : 0..<firstY
+        func strip(columns: Range<Int>, rows: Range<Int>) -> RGBAImage? {
+            guard !columns.isEmpty, !rows.isEmpty else { return nil }
+            return resampler.resample(
                 image,
                 from: SourceRect(
                     x: source.x + Double(columns.lowerBound) * scaleX, y: source.y + Double(rows.lowerBound) * scaleY,
                     width: Double(columns.count) * scaleX, height: Double(rows.count) * scaleY),
                 to: PixelSize(width: columns.count, height: rows.count))
-            for y in 0..<rows.count {
-                let to = ((rows.lowerBound + y) * width + columns.lowerBound) * 4
-                pixels.replaceSubrange(
-                    to..<(to + columns.count * 4), with: strip.pixels[(y * columns.count * 4)..<((y + 1) * columns.count * 4)])
-            }
         }
-        // The uncovered columns (all rows), then the uncovered rows (the other columns).
-        let newColumns = shift.x > 0 ? lastX..<width : 0..<firstX
-        fill(columns: newColumns, rows: 0..<height)
-        let keptColumns = shift.x > 0 ? 0..<lastX : firstX..<width
-        fill(columns: keptColumns, rows: shift.y > 0 ? lastY..<height : 0..<firstY)
+        let strips = [(newColumns, 0..<height), (keptColumns, newRows)].compactMap { columns, rows in
+            strip(columns: columns, rows: rows).map { (columns, rows, $0) }
+        }
+        // Every pixel is written once, kept or from a strip: no clearing first.
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, initialized in
+            let out = out.baseAddress!
+            old.pixels.withUnsafeBufferPointer { previous in
+                let length = (lastX - firstX) * 4
+                guard length > 0 else { return }
+                for y in firstY..<lastY {
+                    let from = ((y + shift.y) * width + firstX + shift.x) * 4
+                    (out + (y * width + firstX) * 4).initialize(from: previous.baseAddress! + from, count: length)
+                }
+            }
+            for (columns, rows, strip) in strips {
+                strip.pixels.withUnsafeBufferPointer { strip in
+                    for y in 0..<rows.count {
+                        (out + ((rows.lowerBound + y) * width + columns.lowerBound) * 4).initialize(
+                            from: strip.baseAddress! + y * columns.count * 4, count: columns.count * 4)
+                    }
+                }
+            }
+            initialized = width * height * 4
+        }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 

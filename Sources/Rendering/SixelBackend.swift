@@ -26,7 +26,7 @@ final class SixelBackend: GraphicsBackend {
     private(set) var screen: ScreenGeometry
     private let resampler: Resampler
     private var slots = SlotTable()
-    private var palettes: [Int: (key: PictureKey, palette: Palette, mapper: PaletteMapper)] = [:]
+    private var palettes: [Int: (key: PictureKey, mapping: Mapping)] = [:]
     /// Encoded grid tiles by key (`Picture.reusable`): scrolling the grid
     /// moves them without encoding them again.
     private var shared: [PictureKey: (placement: PixelRect, cells: PixelSize, bands: [(Int, [UInt8])])] = [:]
@@ -90,7 +90,10 @@ final class SixelBackend: GraphicsBackend {
 
     func draw(_ picture: Picture, slot: Int) -> [UInt8] {
         let canvas = Canvas(picture, screen: screen)
-        if let old = slots[slot], old.shows(picture, cells: canvas.cells) { return [] }
+        // Grid tiles are still pictures already.
+        let mapping = picture.reusable ? nil : self.mapping(for: picture, slot: slot)
+        let settled = picture.settled && mapping?.settlingDiffers == true
+        if let old = slots[slot], old.shows(picture, cells: canvas.cells), old.settled || !settled { return [] }
         let opaque = slots[slot].flatMap { $0.key == picture.key ? $0.opaque : nil } ?? !picture.image.hasTransparency
         var out = removal(of: slots[slot], keeping: opaque ? canvas.coveredCells : nil)
         let bands: [(Int, [UInt8])]
@@ -99,10 +102,21 @@ final class SixelBackend: GraphicsBackend {
             // A grid tile seen before: the same bytes at its new place.
             bands = kept.bands
         } else {
-            let (palette, mapper) =
-                picture.reusable ? makePalette(for: picture, still: true) : paletteAndMapper(for: picture, slot: slot)
+            let chosen = mapping ?? makePalette(for: picture, still: true)
+            var (palette, mapper) = (chosen.palette, chosen.mapper)
+            var pixels: RGBAImage?
+            if settled {
+                // The settled view as `show` draws a picture: a palette of its
+                // own pixels, diffused against the colours the terminal shows.
+                let canvasPixels = settledPixels(canvas, picture: picture, slot: slot)
+                let (own, exact) = PaletteBuilder(maxColors: paletteRegisters).buildReportingExactness(from: canvasPixels)
+                mapper = SixelRenderer.stillMapper(own, isExact: exact)
+                palette = mapper.palette
+                pixels = canvasPixels
+            }
             let background = display.geometry.background.map { RGB(r: $0.r, g: $0.g, b: $0.b) }
-            bands = encodeBands(canvas, picture: picture, slot: slot, palette: palette, mapper: mapper, background: background)
+            bands = encodeBands(
+                canvas, picture: picture, slot: slot, palette: palette, mapper: mapper, background: background, pixels: pixels)
             if picture.reusable {
                 if shared.count >= Self.maxSharedEncodings { shared = [:] }
                 shared[picture.key] = (picture.placement, size, bands)
@@ -118,7 +132,7 @@ final class SixelBackend: GraphicsBackend {
         }
         slots[slot] = SlotRecord(
             key: picture.key, source: picture.source, placement: picture.placement, area: picture.area,
-            cells: canvas.cells, onScreen: true, opaque: opaque, pieces: pieces)
+            cells: canvas.cells, onScreen: true, opaque: opaque, pieces: pieces, settled: settled)
         return out
     }
 
@@ -152,31 +166,53 @@ final class SixelBackend: GraphicsBackend {
         return out
     }
 
+    /// A picture's palette and how it is mapped the fast way, and whether
+    /// the settled way draws it differently.
+    struct Mapping {
+        var palette: Palette
+        var mapper: PaletteMapper
+        /// False where a settled view would look the same (exact colours
+        /// already on the percent grid) or for a still picture.
+        var settlingDiffers = false
+    }
+
     /// The slot's palette: made once per picture when stable, else per key.
     /// Small images (thumbnails) with few colours get them exactly, undithered.
-    private func paletteAndMapper(for picture: Picture, slot: Int) -> (Palette, PaletteMapper) {
+    private func mapping(for picture: Picture, slot: Int) -> Mapping {
         if let kept = palettes[slot],
             picture.stablePalette ? kept.key.id == picture.key.id : kept.key == picture.key
         {
-            return (kept.palette, kept.mapper)
+            return kept.mapping
         }
-        let (palette, mapper) = makePalette(for: picture)
-        palettes[slot] = (picture.key, palette, mapper)
-        return (palette, mapper)
+        let mapping = makePalette(for: picture)
+        palettes[slot] = (picture.key, mapping)
+        return mapping
     }
 
     /// `still`: a grid tile, drawn once and kept, diffused like `show`'s
     /// pictures; the viewer's pictures keep an ordered dither keyed to the
-    /// image, which does not shimmer when panned.
-    private func makePalette(for picture: Picture, still: Bool = false) -> (Palette, PaletteMapper) {
-        let registers = display.geometry.colorRegisters - (display.geometry.background == nil ? 0 : 1)
-        let (palette, exact) = PaletteBuilder(maxColors: max(1, registers)).buildReportingExactness(
+    /// image, which does not shimmer when panned, until the view settles.
+    private func makePalette(for picture: Picture, still: Bool = false) -> Mapping {
+        let (palette, exact) = PaletteBuilder(maxColors: paletteRegisters).buildReportingExactness(
             from: Self.sample(picture.paletteSample ?? picture.image, resampler: resampler))
-        if still {
-            let mapper = SixelRenderer.stillMapper(palette, isExact: exact)
-            return (mapper.palette, mapper)
-        }
-        return (palette, SixelRenderer.mapper(palette, dither: exact ? .none : .ordered))
+        let stillMapper = SixelRenderer.stillMapper(palette, isExact: exact)
+        if still { return Mapping(palette: stillMapper.palette, mapper: stillMapper) }
+        let fast = SixelRenderer.mapper(palette, dither: exact ? .none : .ordered)
+        return Mapping(
+            palette: palette, mapper: fast,
+            settlingDiffers: stillMapper.dither != fast.dither || stillMapper.palette != palette)
+    }
+
+    /// Colours a picture's palette may have: register 0 is the background's when it is set.
+    private var paletteRegisters: Int {
+        max(1, display.geometry.colorRegisters - (display.geometry.background == nil ? 0 : 1))
+    }
+
+    /// The canvas's pixels for a settled view: the last frame's, when it
+    /// showed this view (no resampling), else resampled afresh.
+    private func settledPixels(_ canvas: Canvas, picture: Picture, slot: Int) -> RGBAImage {
+        if let last = lastCanvas[slot], last.key == picture.key, last.canvas == canvas { return last.pixels }
+        return canvas.render(picture.image, rows: 0..<canvas.size.height, resampler: resampler)
     }
 
     /// At most 256 px on the longer side: the palette needs the colours, not the detail.
@@ -195,8 +231,10 @@ final class SixelBackend: GraphicsBackend {
 
     /// The canvas in bands (first cell row of each, bytes), built in parallel.
     /// For the viewer (a stable palette) the canvas is kept for the next frame.
+    /// `pixels`: the canvas already resampled (a settled view's).
     private func encodeBands(
-        _ canvas: Canvas, picture: Picture, slot: Int, palette: Palette, mapper: PaletteMapper, background: RGB?
+        _ canvas: Canvas, picture: Picture, slot: Int, palette: Palette, mapper: PaletteMapper, background: RGB?,
+        pixels: RGBAImage? = nil
     ) -> [(Int, [UInt8])] {
         let image = picture.image
         let bands =
@@ -208,7 +246,13 @@ final class SixelBackend: GraphicsBackend {
         let cellHeight = screen.unitsPerCell.height
         let resampler = self.resampler
         let panned: RGBAImage?
-        if picture.stablePalette, let last = lastCanvas[slot], last.key == picture.key, let shift = canvas.pan(from: last.canvas)
+        if let pixels {
+            panned = pixels
+        } else if picture.stablePalette, let last = lastCanvas[slot], last.key == picture.key, last.canvas == canvas {
+            // The same view again (redrawn): its pixels as they were.
+            panned = last.pixels
+        } else if picture.stablePalette, let last = lastCanvas[slot], last.key == picture.key,
+            let shift = canvas.pan(from: last.canvas)
         {
             panned = canvas.render(image, panning: last.pixels, by: shift, resampler: resampler)
             reusedFrames += 1
@@ -218,15 +262,16 @@ final class SixelBackend: GraphicsBackend {
         let keep = picture.stablePalette
         // Each band: its sixel bytes, and its resampled pixels when they are kept.
         let results = ParallelRows.map(bands) { rows -> (bytes: [UInt8], pixels: [UInt8]?) in
-            let pixels: RGBAImage
             var kept: [UInt8]?
+            let indexed: IndexedImage
             if let panned {
-                pixels = panned.cropped(to: PixelRect(x: 0, y: rows.lowerBound, width: panned.width, height: rows.count))
+                // The band's rows of the whole canvas, mapped where they are.
+                indexed = mapper.map(panned, rows: rows, ditherOriginX: origin.x, ditherOriginY: origin.y + rows.lowerBound)
             } else {
-                pixels = canvas.render(image, rows: rows, resampler: bands.count == 1 ? resampler : serial)
+                let pixels = canvas.render(image, rows: rows, resampler: bands.count == 1 ? resampler : serial)
                 if keep { kept = pixels.pixels }
+                indexed = mapper.map(pixels, ditherOriginX: origin.x, ditherOriginY: origin.y + rows.lowerBound)
             }
-            let indexed = mapper.map(pixels, ditherOriginX: origin.x, ditherOriginY: origin.y + rows.lowerBound)
             return (SixelEncoder().encode(indexed, palette: palette, background: background), kept)
         }
         if keep {

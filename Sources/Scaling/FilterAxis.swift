@@ -16,12 +16,11 @@ struct FilterAxis: Sendable {
     let starts: [Int]
     /// Length of each output's run (at least 1).
     let counts: [Int]
-    /// `weights[i * stride + t]` weighs source `starts[i] + t`.
+    /// `weights[i * stride + t]` weighs source `starts[i] + t` (0 past the run's count).
     let weights: [Float]
-    /// Each weight four times over, a SIMD4's worth: the opaque horizontal
-    /// pass loads them whole instead of spreading a float per tap (41 -> 37
-    /// instructions a pixel in callgrind).
-    let spreadWeights: [Float]
+    /// The same weights each repeated in the four lanes of a vector, for
+    /// the horizontal pass's vector multiply-adds.
+    let vectorWeights: [SIMD4<Float>]
     let stride: Int
     /// The smallest source index any output reads.
     let lowest: Int
@@ -34,7 +33,7 @@ struct FilterAxis: Sendable {
         let starts: UnsafeBufferPointer<Int>
         let counts: UnsafeBufferPointer<Int>
         let weights: UnsafeBufferPointer<Float>
-        let spreadWeights: UnsafeBufferPointer<Float>
+        let vectorWeights: UnsafePointer<SIMD4<Float>>
         let stride: Int
     }
 
@@ -42,10 +41,10 @@ struct FilterAxis: Sendable {
         starts.withUnsafeBufferPointer { starts in
             counts.withUnsafeBufferPointer { counts in
                 weights.withUnsafeBufferPointer { weights in
-                    spreadWeights.withUnsafeBufferPointer { spreadWeights in
+                    vectorWeights.withUnsafeBufferPointer { vectorWeights in
                         body(
                             Taps(
-                                starts: starts, counts: counts, weights: weights, spreadWeights: spreadWeights,
+                                starts: starts, counts: counts, weights: weights, vectorWeights: vectorWeights.baseAddress!,
                                 stride: stride))
                     }
                 }
@@ -89,7 +88,7 @@ struct FilterAxis: Sendable {
         self.starts = runs.map(\.start)
         self.counts = runs.map(\.weights.count)
         self.weights = weights
-        self.spreadWeights = weights.flatMap { [$0, $0, $0, $0] }
+        vectorWeights = weights.map { SIMD4(repeating: $0) }
         self.stride = stride
         self.lowest = runs.map(\.start).min() ?? 0
         self.highest = runs.map { $0.start + $0.weights.count }.max() ?? 1

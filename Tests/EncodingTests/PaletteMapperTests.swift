@@ -136,4 +136,20 @@ import Testing
         // Inside a part the error carries on: the second half of a part mapped alone differs.
         #expect(Array(whole[(rows / 2 * 48)..<(rows * 48)]) != alone((rows / 2)..<rows))
     }
+
+    /// Rows of an image mapped where they are give the indices (and the
+    /// transparency) of the same rows cropped out first; rows past the
+    /// image are left out.
+    @Test(arguments: [Dither.ordered, .diffusion])
+    func rowsMapAsTheirCrop(dither: Dither) {
+        var image = TestImages.noise(width: 97, height: 61, opaque: false)
+        image[5, 20] = RGBA(r: 1, g: 2, b: 3, a: 0)
+        let mapper = PaletteMapper(palette: PaletteBuilder(maxColors: 64).build(from: image), dither: dither)
+        for rows in [13..<40, 0..<61, 50..<90] {
+            let crop = image.cropped(to: PixelRect(x: 0, y: rows.lowerBound, width: 97, height: rows.count))
+            #expect(
+                mapper.map(image, rows: rows, ditherOriginX: 3, ditherOriginY: 5 + rows.lowerBound)
+                    == mapper.map(crop, ditherOriginX: 3, ditherOriginY: 5 + rows.lowerBound), "rows \(rows)")
+        }
+    }
 }

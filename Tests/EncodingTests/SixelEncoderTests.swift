@@ -90,6 +90,17 @@ import Testing
         #expect(text == "\u{1B}P0;1;0q\"1;1;2;1#0;2;100;100;100#0@\u{1B}\\")
     }
 
+    @Test func aColourInTheLastColumnKeepsTheNextColoursColumns() throws {
+        // Colour 0 fills column 1 (the last) and five rows of column 0;
+        // colour 1 paints row 0 of column 0. Colour 0's repeat visits of the
+        // last column must not land in colour 1's list of columns.
+        let indices: [UInt8] = [1, 0] + [UInt8](repeating: 0, count: 10)
+        let indexed = try IndexedImage(width: 2, height: 6, indices: indices)
+        let palette = Palette(colors: [RGB(r: 255, g: 0, b: 0), RGB(r: 0, g: 0, b: 255)])
+        let text = TestImages.string(SixelEncoder().encode(indexed, palette: palette))
+        #expect(text == "\u{1B}P0;1;0q\"1;1;2;6#0;2;100;0;0#1;2;0;0;100#0}~$#1@\u{1B}\\")
+    }
+
     @Test func indexedImageRejectsMismatchedBuffers() {
         #expect(throws: IndexedImageError.indexCountMismatch(expected: 4, actual: 3)) {
             try IndexedImage(width: 2, height: 2, indices: [0, 0, 0])

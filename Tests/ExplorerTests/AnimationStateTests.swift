@@ -144,6 +144,9 @@ import Testing
         _ = state.handle(key(","))
         _ = state.handle(key(","))
         #expect(state.frameIndex == 11)
+        // The stepped frame settles (it is drawn again diffused), then plays on.
+        #expect(state.nextWakeMs(now: 0) == ViewerState.settleMs)
+        _ = state.handle(.tick(timeMs: ViewerState.settleMs))
         _ = state.handle(.input(.key(Key(.char("a"), .control)), timeMs: 2000))
         #expect(state.animation?.isPaused == false && state.nextWakeMs(now: 2000) == 2080)
         _ = state.handle(.tick(timeMs: 2080))

@@ -751,3 +751,95 @@ func kittyUploads(_ frame: [UInt8]) throws -> [(id: Int, size: PixelSize)] {
         #expect(canvas(x: 180).pan(from: canvas(x: 10)) == nil)
     }
 }
+
+/// The view that stops moving is drawn again the settled way: sixel
+/// diffuses it as `show` does, the other ways draw nothing new.
+@Suite struct SettledPictureTests {
+    static let sky = Banding.gradient(PixelSize(width: 480, height: 300))
+
+    /// Zoomed in and back out, then left alone: the fitted sky's fast frame
+    /// and its settled frame, and the view they show.
+    func zoomOutAndSettle(_ method: DrawingMethod, image: RGBAImage = sky) -> (
+        fast: [UInt8], settled: [UInt8], again: [UInt8], state: ViewerState, backend: any GraphicsBackend
+    ) {
+        var state = smallViewer(method, size: image.size)
+        let backend = smallBackend(method)
+        let painter = ViewerPainter(image: image, backend: backend)
+        _ = state.handle(.input(.key(Key(.char("+"))), timeMs: 0))
+        _ = painter.frame(for: state)
+        _ = state.handle(.input(.key(Key(.char("-"))), timeMs: 50))
+        let fast = painter.frame(for: state)
+        _ = state.handle(.tick(timeMs: 50 + ViewerState.settleMs))
+        let settled = painter.frame(for: state)
+        return (fast, settled, painter.frame(for: state), state, backend)
+    }
+
+    /// The output part of a viewer frame's one sixel, as the terminal shows it.
+    func shownOutput(_ frame: [UInt8], state: ViewerState, backend: any GraphicsBackend) throws -> RGBAImage {
+        let sixel = try #require(frame.firstSixel)
+        let canvas = Canvas(
+            Picture.view(
+                of: Self.sky, key: PictureKey(id: 1), viewport: state.viewport, area: state.layout.imageArea),
+            screen: backend.screen)
+        return try SixelDecoder.decode(sixel).image.cropped(
+            to: PixelRect(
+                x: canvas.outputOrigin.x, y: canvas.outputOrigin.y, width: canvas.output.width, height: canvas.output.height))
+    }
+
+    @Test func sixelRedrawsTheSettledSkyOnceWithNoMoreBandingThanShow() throws {
+        let (fast, settled, again, state, backend) = zoomOutAndSettle(.sixel)
+        #expect(fast.sixels.count == 1 && settled.sixels.count == 1)
+        #expect(again.isEmpty)
+        let view = Resampler(threads: 1).resample(
+            Self.sky, from: state.viewport.sourceRect(inImageOf: Self.sky.size), to: state.viewport.outputSize)
+        let reference = (0..<(view.width * view.height)).flatMap { i in (0..<3).map { Float(view.pixels[i * 4 + $0]) } }
+        // `show --once` in the same terminal: as many registers.
+        let show = Banding.index(
+            try SixelDecoder.decode(
+                SixelRenderer(options: .init(colorRegisters: backend.display.geometry.colorRegisters)).render(view)
+            ).image, reference: reference)
+        let fastIndex = Banding.index(try shownOutput(fast, state: state, backend: backend), reference: reference)
+        let settledIndex = Banding.index(try shownOutput(settled, state: state, backend: backend), reference: reference)
+        #expect(settledIndex <= show, "settled \(settledIndex), show \(show)")
+        #expect(fastIndex > 1.5 * settledIndex, "fast \(fastIndex), settled \(settledIndex)")
+    }
+
+    /// A zoomed view settles with a palette of its own: every register
+    /// goes to the colours it shows (the left, red half of a picture whose
+    /// right half is blue), where the moving view uses the whole picture's.
+    @Test func theSettledViewGetsAPaletteOfItsOwn() throws {
+        var pixels: [UInt8] = []
+        for y in 0..<300 {
+            for x in 0..<480 {
+                let t = UInt8((x % 240 + y) * 255 / 539)
+                pixels += x < 240 ? [255, t, t / 2, 255] : [t / 2, t, 255, 255]
+            }
+        }
+        let picture = RGBAImage(width: 480, height: 300, pixels: pixels)
+        var state = smallViewer(.sixel, size: picture.size)
+        let painter = ViewerPainter(image: picture, backend: smallBackend(.sixel))
+        for code in [KeyCode.char("+"), .char("+"), .char("+"), .char("H")] {
+            _ = state.handle(.input(.key(Key(code)), timeMs: 0))
+        }
+        let fast = try #require(painter.frame(for: state).firstSixel)
+        _ = state.handle(.tick(timeMs: ViewerState.settleMs))
+        let settled = try #require(painter.frame(for: state).firstSixel)
+        let fastRegisters = try SixelDecoder.decode(fast).registers.count
+        let settledRegisters = try SixelDecoder.decode(settled).registers.count
+        #expect(2 * settledRegisters > 3 * fastRegisters, "settled \(settledRegisters), moving \(fastRegisters)")
+    }
+
+    @Test(arguments: [DrawingMethod.kitty, .blocks])
+    func otherWaysDrawNothingNewWhenTheViewSettles(method: DrawingMethod) {
+        let (fast, settled, _, _, _) = zoomOutAndSettle(method)
+        #expect(!fast.isEmpty)
+        #expect(settled.isEmpty)
+    }
+
+    @Test func exactColoursAreNotDrawnAgain() {
+        let flat = RGBAImage(width: 96, height: 64, fill: RGBA(r: 255, g: 0, b: 0))
+        let (fast, settled, _, _, _) = zoomOutAndSettle(.sixel, image: flat)
+        #expect(fast.sixels.count == 1)
+        #expect(settled.isEmpty)
+    }
+}

@@ -4,6 +4,7 @@ import Pixels
 import Rendering
 import Scaling
 import Terminal
+import TestSupport
 import Testing
 
 @testable import Explorer
@@ -313,5 +314,77 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
         #expect(cellSizeReport(bytes) == PixelSize(width: 9, height: 18))
         #expect(cellSizeReport(Array("\u{1B}[4;630;900t".utf8)) == nil)
         #expect(cellSizeReport(Array("\u{1B}[A".utf8)) == nil)
+    }
+}
+
+/// Settle-then-diffuse: a view that keeps moving draws fast, the view that
+/// stops is drawn again as `show` draws it. Times come from the test clock,
+/// in the milliseconds the loop's events carry.
+@Suite struct ViewerSettleTests {
+    let clock = TestClock()
+    var now: Int { Int((clock.now.timeIntervalSince1970 * 1000).rounded()) }
+
+    func press(_ code: KeyCode, _ state: inout ViewerState) {
+        _ = state.handle(.input(.key(Key(code)), timeMs: now))
+    }
+
+    /// What the loop does when it wakes: a tick once the wake-up is due.
+    func wake(after seconds: Double, _ state: inout ViewerState) {
+        clock.advance(by: seconds)
+        if let due = state.nextWakeMs(now: now), due <= now { _ = state.handle(.tick(timeMs: now)) }
+    }
+
+    @Test func aViewJustOpenedIsSettledAndAsksForNoWakeUp() {
+        let state = viewer()
+        #expect(state.drawsSettled)
+        #expect(state.nextWakeMs(now: now) == nil)
+    }
+
+    @Test func heldKeysDrawFastAndTheViewSettlesAfterTheLast() {
+        var state = viewer()
+        press(.char("+"), &state)
+        #expect(!state.drawsSettled)
+        #expect(state.nextWakeMs(now: now) == now + ViewerState.settleMs)
+        // A held key repeats every 40 ms: each push puts the settling off.
+        for _ in 0..<6 {
+            wake(after: 0.04, &state)
+            press(.char("+"), &state)
+            #expect(!state.drawsSettled)
+        }
+        let last = now
+        #expect(state.nextWakeMs(now: now) == last + ViewerState.settleMs)
+        wake(after: Double(ViewerState.settleMs - 1) / 1000, &state)
+        #expect(!state.drawsSettled)
+        wake(after: 0.001, &state)
+        #expect(state.drawsSettled)
+        #expect(state.settlesAtMs == nil && state.nextWakeMs(now: now) == nil)
+    }
+
+    @Test func keysThatLeaveTheViewAloneKeepItSettled() {
+        var state = viewer()
+        // The info line, the help, and a pan the fitted view cannot make.
+        for code in [KeyCode.char("i"), .char("?"), .char("x"), .left] {
+            press(code, &state)
+            #expect(state.drawsSettled, "after \(code)")
+        }
+        press(.char("+"), &state)
+        press(.char("i"), &state)
+        #expect(!state.drawsSettled)
+    }
+
+    @Test func aPlayingAnimationDrawsFastAndAPausedOneSettles() {
+        var state = ViewerState(
+            photo: filePhoto(1, "anim.gif"), fullSize: PixelSize(width: 400, height: 250),
+            decodedSize: PixelSize(width: 400, height: 250),
+            layout: viewerLayout(), openedDirectly: true, frameDelays: Array(repeating: 80, count: 12), plays: 0)
+        _ = state.handle(.tick(timeMs: now))
+        #expect(state.isSettled && !state.drawsSettled)
+        _ = state.handle(.input(.key(Key(.char("a"), .control)), timeMs: now))
+        #expect(state.drawsSettled)
+        // Stepping a frame moves the picture: fast, then settled again.
+        press(.char("."), &state)
+        #expect(!state.drawsSettled && state.nextWakeMs(now: now) == now + ViewerState.settleMs)
+        wake(after: Double(ViewerState.settleMs) / 1000, &state)
+        #expect(state.drawsSettled)
     }
 }

@@ -35,4 +35,19 @@ import Testing
         #expect(PixelSize(width: 800, height: 600).description == "800x600")
         #expect(PixelSize(width: -3, height: 2).width == 0)
     }
+
+    /// One pixel short of opaque, anywhere (inside the 64-pixel blocks and
+    /// in the tail after them), makes an image transparent.
+    @Test func anyPixelBelowFullAlphaIsTransparency() {
+        let opaque = RGBAImage(width: 100, height: 3, fill: RGBA(r: 1, g: 2, b: 3))
+        let opaqueIsTransparent = opaque.hasTransparency
+        #expect(!opaqueIsTransparent)
+        for index in [0, 1, 63, 64, 130, 255, 256, 299] {
+            var image = opaque
+            image[index % 100, index / 100] = RGBA(r: 1, g: 2, b: 3, a: 254)
+            let found = image.hasTransparency
+            #expect(found, "pixel \(index)")
+        }
+        #expect(!RGBAImage(width: 0, height: 0).hasTransparency)
+    }
 }
