@@ -96,27 +96,7 @@ public enum KeyHelp {
     public static var browser: [Entry] { BrowserState.keys.entries }
 
     /// The viewer (`open ID`, `show FILE`, Enter in the browser).
-    public static let viewer: [Entry] = [
-        Entry(keys: "+ =", action: "zoom in (x1.25, about the centre)"),
-        Entry(keys: "-", action: "zoom out"),
-        Entry(keys: "wheel", action: "zoom about the pointer"),
-        Entry(keys: "z, double-click", action: "toggle 1x / 2x"),
-        Entry(keys: "arrows, h j k l", action: "pan by a fifth of the view"),
-        Entry(keys: "H J K L", action: "jump to the left/bottom/top/right edge"),
-        Entry(keys: "drag", action: "pan with the mouse"),
-        Entry(keys: "0, r", action: "reset zoom (1x, centred)"),
-        Entry(keys: "f", action: "cycle fit: contain, cover, 1:1 pixels"),
-        Entry(keys: "Ctrl-A", action: "pause / play an animation (GIF, WebP, ...)"),
-        Entry(keys: ", .", action: "previous / next frame (pausing)"),
-        Entry(keys: "n, Space", action: "next photo"),
-        Entry(keys: "p, Backspace", action: "previous photo"),
-        Entry(keys: "i", action: "toggle the info line"),
-        Entry(keys: "s", action: "save the image (NAME-2, -3 if taken)"),
-        Entry(keys: "*", action: "toggle favourite"),
-        Entry(keys: "q, Esc", action: "back to the grid (or quit)"),
-        Entry(keys: "Ctrl-Z", action: "suspend to the shell (fg comes back)"),
-        Entry(keys: "?", action: "this help (any key closes it)"),
-    ]
+    public static var viewer: [Entry] { ViewerState.keys.entries }
 
     /// The table as aligned lines: the action column starts two cells after
     /// the widest keys.

@@ -232,65 +232,99 @@ public struct ViewerState: Equatable, Sendable {
         }
     }
 
+    /// What a key asks of the viewer.
+    public enum KeyAction: Sendable, Equatable {
+        case zoomIn, zoomOut, toggleOneTwo, reset, panLeft, panRight, panUp, panDown
+        case edgeLeft, edgeRight, edgeTop, edgeBottom, cycleFit, playPause, previousFrame, nextFrame
+        case nextPhoto, previousPhoto, info, save, favourite, back, quit, help
+    }
+
+    /// The viewer's keys: what they do and how help lists them.
+    public static let keys = KeyTable<KeyAction>([
+        KeyLine("+ =", "zoom in (x1.25, about the centre)", keys: [(.char("+"), .zoomIn), (.char("="), .zoomIn)]),
+        KeyLine("- _", "zoom out", keys: [(.char("-"), .zoomOut), (.char("_"), .zoomOut)]),
+        KeyLine("wheel", "zoom about the pointer"),
+        KeyLine("z, double-click", "toggle 1x / 2x", keys: [(.char("z"), .toggleOneTwo)]),
+        KeyLine(
+            "arrows, h j k l", "pan by a fifth of the view",
+            keys: [
+                (KeyChord(.left), .panLeft), (.char("h"), .panLeft), (KeyChord(.right), .panRight), (.char("l"), .panRight),
+                (KeyChord(.up), .panUp), (.char("k"), .panUp), (KeyChord(.down), .panDown), (.char("j"), .panDown),
+            ]),
+        KeyLine(
+            "H J K L", "jump to the left/bottom/top/right edge",
+            keys: [(.char("H"), .edgeLeft), (.char("J"), .edgeBottom), (.char("K"), .edgeTop), (.char("L"), .edgeRight)]),
+        KeyLine("drag", "pan with the mouse"),
+        KeyLine("0, r", "reset zoom (1x, centred)", keys: [(.char("0"), .reset), (.char("r"), .reset)]),
+        KeyLine("f", "cycle fit: contain, cover, 1:1 pixels", keys: [(.char("f"), .cycleFit)]),
+        KeyLine("Ctrl-A", "pause / play an animation (GIF, WebP, ...)", keys: [(.ctrl("a"), .playPause)]),
+        KeyLine(", .", "previous / next frame (pausing)", keys: [(.char(","), .previousFrame), (.char("."), .nextFrame)]),
+        KeyLine("n, Space", "next photo", keys: [(.char("n"), .nextPhoto), (.char(" "), .nextPhoto)]),
+        KeyLine("p, Backspace", "previous photo", keys: [(.char("p"), .previousPhoto), (KeyChord(.backspace), .previousPhoto)]),
+        KeyLine("i", "toggle the info line", keys: [(.char("i"), .info)]),
+        KeyLine("s", "save the image (NAME-2, -3 if taken)", keys: [(.char("s"), .save)]),
+        KeyLine("*", "toggle favourite", keys: [(.char("*"), .favourite)]),
+        KeyLine("q, Esc", "back to the grid (or quit)", keys: [(.char("q"), .back), (KeyChord(.escape), .back)]),
+        KeyLine("Ctrl-C", "quit", keys: [(.ctrl("c"), .quit)]),
+        KeyLine("Ctrl-Z", "suspend to the shell (fg comes back)", keys: [(.ctrl("z"), nil)]),
+        KeyLine("?", "this help (any key closes it)", keys: [(.char("?"), .help)]),
+    ])
+
     private mutating func handleKey(_ key: Key, timeMs: Int) -> [ViewerEffect] {
-        if key.modifiers.contains(.control), key.code == .char("c") { return [.quit] }
+        let action = Self.keys.action(for: key)
+        if action == .quit { return [.quit] }
         if showHelp {
             // Any key closes the help; `q` and Esc only close it, too.
             showHelp = false
             return []
         }
-        if key.modifiers.contains(.control), key.code == .char("a") {
-            // nsxiv's key: Space and n/p already step through the photos.
-            guard animation != nil else {
-                message = "not an animation"
-                return []
-            }
-            animation?.togglePause(at: timeMs)
-            return []
-        }
-        switch key.code {
-        case .char("+"), .char("="): viewport = viewport.zoomed(by: Self.zoomStep)
-        case .char("-"), .char("_"): viewport = viewport.zoomed(by: 1 / Self.zoomStep)
-        case .char("z"): viewport = viewport.toggledOneTwo()
-        case .char("0"), .char("r"): viewport = viewport.reset()
-        case .left, .char("h"): viewport = viewport.panned(byViewFractionX: -Self.panStep, y: 0)
-        case .right, .char("l"): viewport = viewport.panned(byViewFractionX: Self.panStep, y: 0)
-        case .up, .char("k"): viewport = viewport.panned(byViewFractionX: 0, y: -Self.panStep)
-        case .down, .char("j"): viewport = viewport.panned(byViewFractionX: 0, y: Self.panStep)
-        case .char("H"): viewport = viewport.edge(.left)
-        case .char("L"): viewport = viewport.edge(.right)
-        case .char("K"): viewport = viewport.edge(.top)
-        case .char("J"): viewport = viewport.edge(.bottom)
-        case .char("f"):
+        guard let action else { return [] }
+        switch action {
+        case .zoomIn: viewport = viewport.zoomed(by: Self.zoomStep)
+        case .zoomOut: viewport = viewport.zoomed(by: 1 / Self.zoomStep)
+        case .toggleOneTwo: viewport = viewport.toggledOneTwo()
+        case .reset: viewport = viewport.reset()
+        case .panLeft: viewport = viewport.panned(byViewFractionX: -Self.panStep, y: 0)
+        case .panRight: viewport = viewport.panned(byViewFractionX: Self.panStep, y: 0)
+        case .panUp: viewport = viewport.panned(byViewFractionX: 0, y: -Self.panStep)
+        case .panDown: viewport = viewport.panned(byViewFractionX: 0, y: Self.panStep)
+        case .edgeLeft: viewport = viewport.edge(.left)
+        case .edgeRight: viewport = viewport.edge(.right)
+        case .edgeTop: viewport = viewport.edge(.top)
+        case .edgeBottom: viewport = viewport.edge(.bottom)
+        case .cycleFit:
             let index = Self.fitCycle.firstIndex(of: viewport.fit) ?? 0
             var next = viewport
             next.fit = Self.fitCycle[(index + 1) % Self.fitCycle.count]
             next.zoom = 1
             viewport = next.clamped()
             message = "fit: \(Self.fitName(viewport.fit))"
-        case .char("i"):
+        case .playPause, .previousFrame, .nextFrame:
+            // Ctrl-A is nsxiv's key: Space and n/p already step through the photos.
+            guard animation != nil else {
+                message = "not an animation"
+                return []
+            }
+            if action == .playPause {
+                animation?.togglePause(at: timeMs)
+            } else {
+                animation?.step(action == .nextFrame ? 1 : -1)
+            }
+        case .info:
             showInfo.toggle()
             relayout(geometry: layout.geometry)
-        case .char("?"): showHelp = true
-        case .char("s"):
-            return [.save]
-        case .char("*"):
+        case .help: showHelp = true
+        case .save: return [.save]
+        case .favourite:
             guard photo.isFavouritable else {
                 message = BrowserState.favouritesArePixabays
                 return []
             }
             return [.toggleFavourite]
-        case .char(","), .char("."):
-            guard animation != nil else {
-                message = "not an animation"
-                return []
-            }
-            animation?.step(key.code == .char(".") ? 1 : -1)
-        case .char("n"), .char(" "): return [.step(1)]
-        case .char("p"), .backspace: return [.step(-1)]
-        case .char("q"), .escape:
-            return [openedDirectly ? .quit : .close]
-        default: break
+        case .nextPhoto: return [.step(1)]
+        case .previousPhoto: return [.step(-1)]
+        case .back: return [openedDirectly ? .quit : .close]
+        case .quit: return [.quit]
         }
         return []
     }

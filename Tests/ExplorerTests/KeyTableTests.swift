@@ -19,20 +19,23 @@ func everyKey() -> [Key] {
 /// a key a screen answers and its help does not name fails here.
 @Suite struct KeyTableTests {
     /// Each table line's label names every key it binds, so `?` help,
-    /// `--help` and the man page list them all.
-    @Test func everyBoundKeyIsNamedInItsLine() {
-        for line in BrowserState.keys.lines {
-            for key in line.keys {
-                #expect(line.label.contains(key.chord.name), "\(key.chord.name) missing from '\(line.label)'")
+    /// `--help` and the man page list them all; no key is bound twice.
+    @Test func everyBoundKeyIsNamedInItsLineAndBoundOnce() {
+        let tables: [(String, [(label: String, names: [String])], [KeyChord])] = [
+            ("grid", BrowserState.keys.lines.map { ($0.label, $0.keys.map(\.chord.name)) }, BrowserState.keys.chords),
+            ("viewer", ViewerState.keys.lines.map { ($0.label, $0.keys.map(\.chord.name)) }, ViewerState.keys.chords),
+        ]
+        for (screen, lines, chords) in tables {
+            for line in lines {
+                for name in line.names {
+                    #expect(line.label.contains(name), "\(screen): \(name) missing from '\(line.label)'")
+                }
             }
+            #expect(Set(chords).count == chords.count, "\(screen): a key bound twice")
         }
+        // Once handled but listed nowhere.
         #expect(KeyHelp.browser.map(\.keys).contains("Home, End (g, G)"))
-    }
-
-    /// No key is bound twice.
-    @Test func noKeyIsBoundTwice() {
-        let chords = BrowserState.keys.chords
-        #expect(Set(chords).count == chords.count)
+        #expect(KeyHelp.viewer.map(\.keys).contains("- _") && KeyHelp.viewer.map(\.keys).contains("Ctrl-C"))
     }
 
     /// The grid answers no key outside its table: for every other key the
@@ -47,6 +50,21 @@ func everyKey() -> [Key] {
                 var state = base
                 let effects = state.handle(.input(.key(key)))
                 #expect(effects.isEmpty && state == base, "\(key) is handled but not in the grid's key table")
+            }
+        }
+    }
+
+    /// The same for the viewer, zoomed in (so pans would move it).
+    @Test func theViewerAnswersOnlyTheKeysItsTableLists() {
+        let listed = Set(ViewerState.keys.chords)
+        var zoomed = viewer()
+        _ = zoomed.handle(key("+"))
+        _ = zoomed.handle(key("+"))
+        for base in [viewer(), zoomed] {
+            for pressed in everyKey() where !listed.contains(KeyChord(pressed)) {
+                var state = base
+                let effects = state.handle(.input(.key(pressed), timeMs: 0))
+                #expect(effects.isEmpty && state == base, "\(pressed) is handled but not in the viewer's key table")
             }
         }
     }
