@@ -18,8 +18,9 @@ import Terminal
 /// blocking the loop); write one frame per batch of events.
 final class ExplorerLoop {
     private let source: (any PhotoSource)?
-    /// The command line's filters, kept for every search the browser makes.
-    private var filters = SearchQuery()
+    /// Searches, thumbnails and photos fetched and decoded off the loop.
+    private var work: ExplorerWork
+    private let favourites: ExplorerFavourites
     private var display: Display
     private let options: ExplorerOptions
     private let completions: CompletionQueue
@@ -28,11 +29,8 @@ final class ExplorerLoop {
     private var decoder = InputDecoder()
     private var writer: FrameWriter
     /// Inside tmux, with pictures going through passthrough: whether they
-    /// may be drawn now and where (`PaneWatch`); nil elsewhere.
-    private var paneWatch: PaneWatch?
-    /// The tmux on this machine, asked about pxview's pane.
-    private let tmux: Tmux?
-    private var lastPaneCheckMs = 0
+    /// may be drawn now and where.
+    private var pane: PaneKeeper
     /// A frame was held back while pictures could not be drawn.
     private var frameDeferred = false
 
@@ -53,21 +51,14 @@ final class ExplorerLoop {
         self.display = display
         self.options = options
         completions = try CompletionQueue()
+        work = ExplorerWork(source: source, completions: completions, filters: SearchQuery(), maxPixels: options.maxPixels)
+        favourites = ExplorerFavourites(store: options.favourites)
         backend = display.makeBackend()
         writer = FrameWriter(
             fd: options.outputFD, synchronizedOutput: display.synchronizedOutput, multiplexer: display.multiplexer,
             fenceInputFD: options.inputFD)
-        let drawsThroughTmux = !display.method.isText && display.multiplexer.passthroughOn
-        if drawsThroughTmux, case .tmux = display.multiplexer,
-            let tmux = Tmux(environment: ProcessInfo.processInfo.environment)
-        {
-            self.tmux = tmux
-            paneWatch = PaneWatch(mode: .asking, pane: tmux.paneState())
-            writer.paneOrigin = paneWatch?.origin
-        } else {
-            tmux = nil
-            if drawsThroughTmux { paneWatch = PaneWatch(mode: .keys, nowMs: Self.nowMs()) }
-        }
+        pane = PaneKeeper(display: display, environment: ProcessInfo.processInfo.environment, nowMs: Self.nowMs())
+        writer.paneOrigin = pane.origin
     }
 
     /// Why pictures are text, when the user can change it.
@@ -86,18 +77,16 @@ final class ExplorerLoop {
     }
 
     func runBrowser(query: SearchQuery, folder: String? = nil) -> Int32 {
-        filters = query
+        work.filters = query
         var state = BrowserState(
             layout: BrowserLayout(geometry: geometry, nameLines: folder != nil), query: query.q,
             offline: source?.isOffline ?? true, folder: folder)
         state.notice = notice
-        if let store = options.favourites {
-            do {
-                state.favouriteIDs = Set(try store.list().map(\.id))
-            } catch {
-                // Moved aside, or unreadable: said where the user looks.
-                state.message = Self.favouritesProblem(error)
-            }
+        do {
+            state.favouriteIDs = try favourites.ids()
+        } catch {
+            // Moved aside, or unreadable: said where the user looks.
+            state.message = ExplorerFavourites.problem(error)
         }
         browserPainter = BrowserPainter(backend: backend, glyphs: display.glyphs)
         let effects = state.start()
@@ -110,8 +99,7 @@ final class ExplorerLoop {
     func runViewer(
         bytes: [UInt8], decoded: DecodedImage, photo: Photo, framing: ViewSettings, sequence: [Photo] = []
     ) -> Int32 {
-        self.sequence = sequence
-        sequenceIndex = sequence.firstIndex { $0.id == photo.id } ?? 0
+        self.sequence = PhotoSequence(sequence, showing: photo)
         self.framing = framing
         openViewer(bytes: bytes, decoded: decoded, photo: photo, directly: true, framing: framing)
         return run {}
@@ -137,8 +125,8 @@ final class ExplorerLoop {
         }
         self.session = session
         defer {
-            if let watch = paneWatch, !watch.mayDraw(nowMs: Self.nowMs()), tmux != nil {
-                hidePictures(clientTTY: watch.pane?.clientTTY)
+            if !pane.mayDraw(nowMs: Self.nowMs()), pane.tmux != nil {
+                hidePictures(clientTTY: pane.watch?.pane?.clientTTY)
             } else {
                 _ = try? writer.write(backend.teardown())
             }
@@ -158,22 +146,18 @@ final class ExplorerLoop {
                 pollfd(fd: completions.readFD, events: Int16(POLLIN), revents: 0),
             ]
             var timeout = !pendingEvents.isEmpty ? 0 : decoder.hasPendingEscape ? Int(InputDecoder.escapeTimeoutMilliseconds) : -1
-            if tmux != nil, timeout < 0 || timeout > PaneWatch.intervalMs { timeout = PaneWatch.intervalMs }
-            if let due = paneWatch?.settleRedrawAt {
-                let wait = max(0, due - Self.nowMs())
-                if timeout < 0 || timeout > wait { timeout = wait }
-            }
+            timeout = pane.pollTimeout(timeout, nowMs: Self.nowMs())
             if let wake = viewerTimeout(), timeout < 0 || wake < timeout { timeout = wake }
             let ready = poll(&fds, nfds_t(fds.count), Int32(timeout))
             if ready < 0 {
                 if errno == EINTR { continue }
                 return 1
             }
-            if tmux != nil, Self.nowMs() - lastPaneCheckMs >= PaneWatch.intervalMs, checkPane() { dirty = true }
-            if paneWatch?.takeSettleRedraw(nowMs: Self.nowMs()) == true {
+            if pane.checkDue(nowMs: Self.nowMs()), checkPane() { dirty = true }
+            if pane.takeSettleRedraw(nowMs: Self.nowMs()) {
                 // Sixel pixels a frame in flight left outside the pane go
                 // only under tmux's text (kitty's go with their placements).
-                if display.method == .sixel { tmux?.redrawClient(tty: paneWatch?.pane?.clientTTY) }
+                if display.method == .sixel { pane.redrawClient() }
                 browserPainter?.invalidate()
                 viewerPainter?.invalidate()
                 dirty = true
@@ -202,9 +186,9 @@ final class ExplorerLoop {
                 handle(event)
                 dirty = true
             }
-            if !events.isEmpty, paneWatch?.mode == .keys {
+            if !events.isEmpty, pane.watch?.mode == .keys {
                 // A key of its own: pxview's pane is the active one now.
-                paneWatch?.keyArrived(nowMs: Self.nowMs())
+                pane.keyArrived(nowMs: Self.nowMs())
                 if frameDeferred { dirty = true }
             }
             if tickViewer() { dirty = true }
@@ -222,7 +206,7 @@ final class ExplorerLoop {
         switch signal {
         case SIGWINCH:
             // Inside tmux the pane may have moved as well as grown.
-            if tmux != nil { _ = checkPane(redrawing: false) }
+            if pane.tmux != nil { _ = checkPane(redrawing: false) }
             relayout()
         case SIGTSTP:
             suspend()
@@ -265,17 +249,15 @@ final class ExplorerLoop {
     /// when a frame must be drawn.
     @discardableResult
     private func checkPane(redrawing: Bool = true) -> Bool {
-        guard let tmux else { return false }
-        lastPaneCheckMs = Self.nowMs()
-        let state = tmux.paneState()
-        switch paneWatch?.update(state) ?? .none {
+        let (change, state) = pane.check(nowMs: Self.nowMs())
+        switch change {
         case .none:
             return false
         case .hidden:
             hidePictures(clientTTY: state?.clientTTY)
             return false
         case .redraw:
-            writer.paneOrigin = paneWatch?.origin
+            writer.paneOrigin = pane.origin
             if let cell = state?.cellSize {
                 let reported = display.geometry.withReportedCellSize(cell)
                 if reported != display.geometry { display.geometry = reported }
@@ -285,24 +267,18 @@ final class ExplorerLoop {
         }
     }
 
-    /// pxview's window is no longer shown: tmux redraws its text over sixel
-    /// pictures by itself, but kitty keeps its pictures above whatever tmux
-    /// draws, and tmux 3.3 passes nothing from a window not shown. So kitty
-    /// is told directly, on the client's terminal device (one write of a
-    /// few delete commands), and everything is uploaded again on return.
+    /// pxview's window is no longer shown: every picture taken down, and
+    /// kitty's on the client's terminal directly (`PaneKeeper`); everything
+    /// is drawn again on return.
     private func hidePictures(clientTTY: String?) {
         let deletes = backend.teardown()
         browserPainter?.invalidate()
         viewerPainter?.invalidate()
-        guard display.method == .kitty, !deletes.isEmpty, let clientTTY else { return }
-        let fd = Glibc.open(clientTTY, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = deletes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        close(fd)
+        if display.method == .kitty { pane.hideKittyPictures(deletes, clientTTY: clientTTY) }
     }
 
     private func draw() {
-        if let watch = paneWatch, !watch.mayDraw(nowMs: Self.nowMs()) {
+        if !pane.mayDraw(nowMs: Self.nowMs()) {
             // Pictures now would land in another pane or be dropped.
             frameDeferred = true
             return
@@ -342,7 +318,7 @@ final class ExplorerLoop {
     /// Lays both screens out for `measured`, every picture removed first.
     private func apply(_ measured: DisplayGeometry) {
         display.geometry = measured
-        paneWatch?.laidOut(nowMs: Self.nowMs())
+        pane.laidOut(nowMs: Self.nowMs())
         write(backend.teardown())
         backend.update(geometry: display.geometry)
         if browser != nil {
@@ -412,15 +388,7 @@ final class ExplorerLoop {
             case .step(let delta):
                 step(by: delta)
             case .needFullResolution:
-                let bytes = viewerBytes
-                let maxPixels = options.maxPixels
-                let queue = completions
-                let display = self.display
-                let visit = viewerSerial
-                Task.detached {
-                    let frames = try? display.decode(bytes, options: DecodeOptions(maxPixels: maxPixels)).frames.map(\.image)
-                    queue.post(.fullResolution(frames, visit: visit))
-                }
+                work.decodeFully(viewerBytes, visit: viewerSerial, display: display)
             }
         }
     }
@@ -443,13 +411,12 @@ final class ExplorerLoop {
                     perform(browser?.handle(.favouriteChanged(id: hit.id, isFavourite: now)) ?? [])
                 }
             case .showFavourites:
-                guard let store = options.favourites else {
-                    perform(browser?.handle(.message("favourites are not available")) ?? [])
-                    continue
-                }
                 do {
-                    let entries = try store.list()
-                    perform(browser?.handle(.favouritesLoaded(entries.map { Photo(hit: $0.hit) })) ?? [])
+                    guard let hits = try favourites.list() else {
+                        perform(browser?.handle(.message("favourites are not available")) ?? [])
+                        continue
+                    }
+                    perform(browser?.handle(.favouritesLoaded(hits.map { Photo(hit: $0) })) ?? [])
                 } catch {
                     perform(browser?.handle(.message("\(error)")) ?? [])
                 }
@@ -459,62 +426,28 @@ final class ExplorerLoop {
 
     /// Adds or removes `hit`; the new state, or nil after an error (shown).
     private func toggleFavourite(_ hit: PixabayHit) -> Bool? {
-        guard let store = options.favourites else { return nil }
-        do {
-            // One locked step: another pxview's change in between is kept.
-            return try store.toggle(hit)
-        } catch {
-            _ = viewer?.handle(.message("\(error)"))
-            _ = browser?.handle(.message("\(error)"))
+        switch favourites.toggle(hit) {
+        case .success(let now): return now
+        case .failure(let message):
+            _ = viewer?.handle(.message(message.text))
+            _ = browser?.handle(.message(message.text))
             return nil
+        case nil: return nil
         }
     }
 
     private func search(query: String, page: Int) {
-        guard let source else { return }
-        let queue = completions
-        var request = filters
-        request.q = query
-        request.page = page
-        Task.detached { [request] in
-            let outcome: SearchOutcome
-            do {
-                outcome = SearchOutcome(try await source.photos(for: request))
-            } catch {
-                outcome = .failed("\(error)")
-            }
-            queue.post(.search(query: query, page: page, outcome: outcome))
-        }
+        work.search(query: query, page: page)
     }
 
     private func loadThumbnails(_ photos: [Photo]) {
-        guard let source, let layout = browser?.layout, let size = browser?.thumbnailSize else { return }
-        let queue = completions
-        // Decode straight to about the tile size (DCT scaling for JPEGs).
-        // A tile shows an animation's first frame (and says how many there are).
-        var previews = DecodeSize.thumbnail(box: layout.tileBox, screen: geometry, maxPixels: self.options.maxPixels)
-        var files = DecodeSize.thumbnail(box: layout.tileBox, screen: geometry, maxPixels: self.options.maxPixels, local: true)
-        previews.maxFrames = 1
-        files.maxFrames = 1
-        let display = self.display
-        for photo in photos {
-            let options = photo.hasRenditions ? previews : files
-            Task.detached {
-                var decoded: DecodedImage?
-                if let bytes = try? await source.bytes(of: photo, size: size) {
-                    decoded = try? display.decode(bytes, options: options)
-                }
-                queue.post(
-                    .thumbnail(id: photo.id, image: decoded?.image, fullSize: decoded?.fullSize, frames: decoded?.frameCount ?? 1)
-                )
-            }
-        }
+        guard let layout = browser?.layout, let size = browser?.thumbnailSize else { return }
+        work.loadThumbnails(photos, size: size, tileBox: layout.tileBox, screen: geometry, display: display)
     }
 
     /// The photo `n`/`p` lead to: the grid's neighbour, or the next of the
     /// files given; at either end the viewer says so.
-    private var sequence: [Photo] = []
-    private var sequenceIndex = 0
+    private var sequence = PhotoSequence()
     /// The command's `--fit`/`--zoom`/`--center`, for every photo `n` steps to.
     private var framing = ViewSettings()
 
@@ -529,17 +462,13 @@ final class ExplorerLoop {
             }
             perform(effects)
             target = photo
-        } else if sequence.count > 1 {
-            let index = sequenceIndex + delta
-            guard sequence.indices.contains(index) else {
-                _ = viewer?.handle(.message(delta > 0 ? "this is the last photo" : "this is the first photo"))
+        } else {
+            switch sequence.step(by: delta) {
+            case .success(let photo): target = photo
+            case .failure(let message):
+                _ = viewer?.handle(.message(message.text))
                 return
             }
-            sequenceIndex = index
-            target = sequence[index]
-        } else {
-            _ = viewer?.handle(.message("this is the only photo"))
-            return
         }
         open(target)
     }
@@ -552,23 +481,7 @@ final class ExplorerLoop {
         let title = photo.title
         let note = "opening \(title)…"
         if viewer != nil { _ = viewer?.handle(.message(note)) } else { perform(browser?.handle(.message(note)) ?? []) }
-        let queue = completions
-        let options = DecodeSize.options(
-            box: ViewerLayout(geometry: geometry).viewSize, screen: geometry, settings: ViewSettings(),
-            maxPixels: self.options.maxPixels)
-        let display = self.display
-        Task.detached {
-            do {
-                let bytes = try await source.bytes(of: photo, size: .large)
-                let decoded = try display.decode(bytes, options: options)
-                queue.post(.viewerImage(photo: photo, bytes: bytes, decoded: decoded))
-            } catch let error as LocalFileError {
-                // A local file's error already names it.
-                queue.post(.viewerFailed(photo: photo, message: "\(error)"))
-            } catch {
-                queue.post(.viewerFailed(photo: photo, message: "cannot open \(title): \(error)"))
-            }
-        }
+        work.open(photo, viewSize: ViewerLayout(geometry: geometry).viewSize, screen: geometry, display: display)
     }
 
     private func apply(_ completion: Completion) {
@@ -619,11 +532,11 @@ final class ExplorerLoop {
         viewerBytes = bytes
         var favourite = isFavourite
         var problem: String?
-        if let hit = photo.pixabayHit, let store = options.favourites {
+        if let hit = photo.pixabayHit, favourites.store != nil {
             do {
-                favourite = try store.contains(id: hit.id)
+                favourite = try favourites.contains(hit)
             } catch {
-                problem = Self.favouritesProblem(error)
+                problem = ExplorerFavourites.problem(error)
             }
         }
         viewer = ViewerState(
@@ -635,14 +548,6 @@ final class ExplorerLoop {
         viewerPainter = ViewerPainter(
             frames: decoded.frames.map(\.image), backend: backend, pictureID: -viewerSerial, glyphs: display.glyphs)
         if let problem { _ = viewer?.handle(.message(problem)) }
-    }
-
-    /// A favourites file that could not be used, in a few words for the status line.
-    static func favouritesProblem(_ error: any Error) -> String {
-        if case PixabayError.corruptFavourites(_, let movedTo) = error {
-            return "favourites file was corrupt: kept as \((movedTo as NSString).lastPathComponent), a new list starts"
-        }
-        return "\(error)"
     }
 
     /// Numbers each viewer visit, so a sixel palette or a kitty upload is never

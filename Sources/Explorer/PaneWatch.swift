@@ -1,4 +1,9 @@
+import Rendering
 import Terminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Whether pictures may be drawn now, inside tmux, and when they must be
 /// drawn again: a pure state machine fed what tmux says about pxview's
@@ -103,5 +108,85 @@ public struct PaneWatch: Equatable, Sendable {
     /// One of pxview's keys (or a click) arrived: its pane is the active one now.
     public mutating func keyArrived(nowMs: Int) {
         keysAllowUntil = nowMs + Self.remoteKeyWindowMs
+    }
+}
+
+/// Keeping pictures in pxview's tmux pane, for the run loop: the pane
+/// watch, the tmux on this machine that is asked where the pane is (every
+/// `PaneWatch.intervalMs` while idle), and the window's pictures taken
+/// down on the client's terminal when the window is no longer shown.
+/// Nil watch: pictures do not go through tmux's passthrough.
+struct PaneKeeper {
+    /// The tmux on this machine, asked about pxview's pane; nil for a tmux
+    /// that cannot be asked (a remote shell: pictures only after keys).
+    let tmux: Tmux?
+    private(set) var watch: PaneWatch?
+    private var lastCheckMs = 0
+
+    init(display: Display, environment: [String: String], nowMs: Int) {
+        let drawsThroughTmux = !display.method.isText && display.multiplexer.passthroughOn
+        if drawsThroughTmux, case .tmux = display.multiplexer, let tmux = Tmux(environment: environment) {
+            self.tmux = tmux
+            watch = PaneWatch(mode: .asking, pane: tmux.paneState())
+        } else {
+            tmux = nil
+            if drawsThroughTmux { watch = PaneWatch(mode: .keys, nowMs: nowMs) }
+        }
+    }
+
+    /// Where pictures go on the outer screen (the pane's place).
+    var origin: CellOffset? { watch?.origin }
+
+    /// Pictures may be drawn now (always, outside tmux's passthrough).
+    func mayDraw(nowMs: Int) -> Bool { watch?.mayDraw(nowMs: nowMs) ?? true }
+
+    /// How long the loop may sleep, given it would sleep `timeout` ms (-1: for ever).
+    func pollTimeout(_ timeout: Int, nowMs: Int) -> Int {
+        var timeout = timeout
+        if tmux != nil, timeout < 0 || timeout > PaneWatch.intervalMs { timeout = PaneWatch.intervalMs }
+        if let due = watch?.settleRedrawAt {
+            let wait = max(0, due - nowMs)
+            if timeout < 0 || timeout > wait { timeout = wait }
+        }
+        return timeout
+    }
+
+    /// Whether tmux is due to be asked again.
+    func checkDue(nowMs: Int) -> Bool { tmux != nil && nowMs - lastCheckMs >= PaneWatch.intervalMs }
+
+    /// Asks tmux where the pane is; what changed, and what tmux said.
+    mutating func check(nowMs: Int) -> (change: PaneWatch.Change, state: TmuxPaneState?) {
+        guard let tmux else { return (.none, nil) }
+        lastCheckMs = nowMs
+        let state = tmux.paneState()
+        return (watch?.update(state) ?? .none, state)
+    }
+
+    /// True once, when the pictures are due again after a relayout settled.
+    mutating func takeSettleRedraw(nowMs: Int) -> Bool { watch?.takeSettleRedraw(nowMs: nowMs) == true }
+
+    /// A key of pxview's own arrived: its pane is the active one now.
+    mutating func keyArrived(nowMs: Int) {
+        if watch?.mode == .keys { watch?.keyArrived(nowMs: nowMs) }
+    }
+
+    /// The window was laid out anew (tmux redraws it).
+    mutating func laidOut(nowMs: Int) { watch?.laidOut(nowMs: nowMs) }
+
+    /// tmux draws its whole screen again (sixel pixels a frame in flight
+    /// left outside the pane go only under tmux's text).
+    func redrawClient() { tmux?.redrawClient(tty: watch?.pane?.clientTTY) }
+
+    /// pxview's window is no longer shown: tmux redraws its text over sixel
+    /// pictures by itself, but kitty keeps its pictures above whatever tmux
+    /// draws, and tmux 3.3 passes nothing from a window not shown. So kitty
+    /// is told directly, on the client's terminal device (one write of a
+    /// few delete commands, `deletes`).
+    func hideKittyPictures(_ deletes: [UInt8], clientTTY: String?) {
+        guard !deletes.isEmpty, let clientTTY else { return }
+        let fd = open(clientTTY, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = deletes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
     }
 }

@@ -1,0 +1,91 @@
+import Decoding
+import Photos
+import Pixabay
+import Pixels
+import Rendering
+
+/// The explorer's work off the loop: searches, thumbnails, a photo opened
+/// in the viewer and its full decode, each a detached task that posts its
+/// result to the loop's completion queue (the loop never blocks on the
+/// network or a decoder).
+struct ExplorerWork {
+    let source: (any PhotoSource)?
+    let completions: CompletionQueue
+    /// The command line's filters, kept for every search the browser makes.
+    var filters: SearchQuery
+    let maxPixels: Int
+
+    /// One page of `query`'s results.
+    func search(query: String, page: Int) {
+        guard let source else { return }
+        let queue = completions
+        var request = filters
+        request.q = query
+        request.page = page
+        Task.detached { [request] in
+            let outcome: SearchOutcome
+            do {
+                outcome = SearchOutcome(try await source.photos(for: request))
+            } catch {
+                outcome = .failed("\(error)")
+            }
+            queue.post(.search(query: query, page: page, outcome: outcome))
+        }
+    }
+
+    /// Each photo's thumbnail, decoded straight to about the tile size (DCT
+    /// scaling for JPEGs); a tile shows an animation's first frame (and says
+    /// how many there are).
+    func loadThumbnails(
+        _ photos: [Photo], size: ImageSize, tileBox: PixelSize, screen: ScreenGeometry, display: Display
+    ) {
+        guard let source else { return }
+        let queue = completions
+        var previews = DecodeSize.thumbnail(box: tileBox, screen: screen, maxPixels: maxPixels)
+        var files = DecodeSize.thumbnail(box: tileBox, screen: screen, maxPixels: maxPixels, local: true)
+        previews.maxFrames = 1
+        files.maxFrames = 1
+        for photo in photos {
+            let options = photo.hasRenditions ? previews : files
+            Task.detached {
+                var decoded: DecodedImage?
+                if let bytes = try? await source.bytes(of: photo, size: size) {
+                    decoded = try? display.decode(bytes, options: options)
+                }
+                queue.post(
+                    .thumbnail(id: photo.id, image: decoded?.image, fullSize: decoded?.fullSize, frames: decoded?.frameCount ?? 1)
+                )
+            }
+        }
+    }
+
+    /// `photo`'s large image, fetched and decoded for a view of `viewSize`.
+    func open(_ photo: Photo, viewSize: PixelSize, screen: ScreenGeometry, display: Display) {
+        guard let source else { return }
+        let queue = completions
+        let title = photo.title
+        let options = DecodeSize.options(box: viewSize, screen: screen, settings: ViewSettings(), maxPixels: maxPixels)
+        Task.detached {
+            do {
+                let bytes = try await source.bytes(of: photo, size: .large)
+                let decoded = try display.decode(bytes, options: options)
+                queue.post(.viewerImage(photo: photo, bytes: bytes, decoded: decoded))
+            } catch let error as LocalFileError {
+                // A local file's error already names it.
+                queue.post(.viewerFailed(photo: photo, message: "\(error)"))
+            } catch {
+                queue.post(.viewerFailed(photo: photo, message: "cannot open \(title): \(error)"))
+            }
+        }
+    }
+
+    /// Every frame of `bytes` at full size, for viewer visit `visit`.
+    func decodeFully(_ bytes: [UInt8], visit: Int, display: Display) {
+        let queue = completions
+        let maxPixels = self.maxPixels
+        Task.detached {
+            let frames = try? display.decode(bytes, options: DecodeOptions(maxPixels: maxPixels)).frames.map(\.image)
+            queue.post(.fullResolution(frames, visit: visit))
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Photos
+import Pixels
+import Rendering
+import Terminal
+import Testing
+
+@testable import Explorer
+
+/// The loop's jobs, each its own type: the files `n`/`p` step through, and
+/// how long the loop may sleep inside tmux.
+@Suite struct ExplorerPartsTests {
+    @Test func theFilesGivenToShowStepToTheirEnds() throws {
+        let photos = [filePhoto(1, "a.jpg"), filePhoto(2, "b.png"), filePhoto(3, "c.gif")]
+        var sequence = PhotoSequence(photos, showing: photos[1])
+        #expect(try sequence.step(by: 1).get().id == 3)
+        #expect((try? sequence.step(by: 1).get()) == nil)
+        if case .failure(let message) = sequence.step(by: 1) { #expect(message.text == "this is the last photo") }
+        #expect(try sequence.step(by: -2).get().id == 1)
+        if case .failure(let message) = sequence.step(by: -1) { #expect(message.text == "this is the first photo") }
+        var single = PhotoSequence([photos[0]], showing: photos[0])
+        if case .failure(let message) = single.step(by: 1) { #expect(message.text == "this is the only photo") }
+    }
+
+    /// Outside tmux's passthrough nothing changes the loop's sleep and
+    /// pictures may always be drawn; a tmux that cannot be asked draws only
+    /// after a key of pxview's own, and wakes for nothing.
+    @Test func thePaneKeeperOnlyActsInsideTmux() {
+        let plain = Display(method: .sixel, geometry: DisplayGeometry(windowCells: PixelSize(width: 80, height: 24)))
+        let outside = PaneKeeper(display: plain, environment: [:], nowMs: 0)
+        #expect(outside.watch == nil && outside.tmux == nil && outside.mayDraw(nowMs: 0))
+        #expect(outside.pollTimeout(-1, nowMs: 0) == -1 && outside.pollTimeout(40, nowMs: 0) == 40)
+        #expect(!outside.checkDue(nowMs: 10_000))
+
+        var remote = plain
+        remote.multiplexer = .tmux(passthrough: true)
+        var keeper = PaneKeeper(display: remote, environment: [:], nowMs: 0)
+        #expect(keeper.watch?.mode == .keys && keeper.tmux == nil)
+        #expect(keeper.mayDraw(nowMs: 0))
+        #expect(!keeper.mayDraw(nowMs: PaneWatch.remoteKeyWindowMs + 1))
+        keeper.keyArrived(nowMs: 5000)
+        #expect(keeper.mayDraw(nowMs: 5000 + PaneWatch.remoteKeyWindowMs - 1))
+        #expect(keeper.pollTimeout(-1, nowMs: 0) == -1)
+    }
+}
