@@ -80,10 +80,10 @@ public struct BrowserPlan: Equatable, Sendable {
                 let index = row - top - 1
                 rows[row] = (index >= 0 && index < lines.count ? "  " + lines[index] : "", false)
             }
-            slotContents = layout.slots.map { _ in .empty }
+            slotContents = layout.tileFrames.map { _ in .empty }
         } else {
             let range = state.visibleRange
-            slotContents = layout.slots.indices.map { slot in
+            slotContents = layout.tileFrames.indices.map { slot in
                 let index = range.lowerBound + slot
                 guard range.contains(index) else { return .empty }
                 let photo = state.photos[index]
@@ -199,8 +199,8 @@ public final class BrowserPainter {
         func mark(_ slot: Int) -> String? { slot < plan.marks.count ? plan.marks[slot] : nil }
         if drawnSlots.count != plan.slots.count || drawnSelection == .none {
             if !state.showHelp {
-                for slot in layout.slots.indices {
-                    out += frameBorder(layout.slots[slot], selected: slot == plan.selectedSlot, mark: mark(slot))
+                for slot in layout.tileFrames.indices {
+                    out += frameBorder(layout.tileFrames[slot], selected: slot == plan.selectedSlot, mark: mark(slot))
                 }
             }
         } else if !state.showHelp {
@@ -210,17 +210,17 @@ public final class BrowserPainter {
             if case .some(let previous) = drawnSelection, previous != plan.selectedSlot {
                 changed.formUnion([previous, plan.selectedSlot].compactMap { $0 })
             }
-            for slot in layout.slots.indices where mark(slot) != (slot < drawnMarks.count ? drawnMarks[slot] : nil) {
+            for slot in layout.tileFrames.indices where mark(slot) != (slot < drawnMarks.count ? drawnMarks[slot] : nil) {
                 changed.insert(slot)
             }
-            for slot in changed.sorted() where layout.slots.indices.contains(slot) {
-                out += frameBorder(layout.slots[slot], selected: slot == plan.selectedSlot, mark: mark(slot))
+            for slot in changed.sorted() where layout.tileFrames.indices.contains(slot) {
+                out += frameBorder(layout.tileFrames[slot], selected: slot == plan.selectedSlot, mark: mark(slot))
             }
         }
         // Names under the tiles: written where they changed, or all of them
         // on a fresh screen (its wipe took them).
         if drawnSelection == .none { drawnNames = [] }
-        for slot in layout.slots.indices {
+        for slot in layout.tileFrames.indices {
             let name = slot < plan.names.count ? plan.names[slot] : nil
             guard name != (slot < drawnNames.count ? drawnNames[slot] : nil), let area = layout.nameArea(slot: slot) else {
                 continue
@@ -240,8 +240,8 @@ public final class BrowserPainter {
             // hides the text of one column past a sixel's right edge when
             // the text came first (seen: the frame's right side gone beside
             // the first tile); text written after a picture stays.
-            if case .picture = content, slot == plan.selectedSlot, !state.showHelp, layout.slots.indices.contains(slot) {
-                out += frameBorder(layout.slots[slot], selected: true, mark: mark(slot))
+            if case .picture = content, slot == plan.selectedSlot, !state.showHelp, layout.tileFrames.indices.contains(slot) {
+                out += frameBorder(layout.tileFrames[slot], selected: true, mark: mark(slot))
             }
         }
         drawnSlots = plan.slots
@@ -284,7 +284,7 @@ public final class BrowserPainter {
     }
 
     /// The preview scaled to fit the tile (in image units), cached.
-    private func fittedThumbnail(id: Int, thumbnails: [Int: RGBAImage], box: PixelSize, screen: ScreenGeometry) -> RGBAImage? {
+    private func fittedThumbnail(id: Int, thumbnails: [Int: RGBAImage], box: PixelSize, screen: BackendGeometry) -> RGBAImage? {
         if let done = fitted[id] { return done }
         guard let preview = thumbnails[id] else { return nil }
         let viewport = Viewport(imageSize: screen.unitImageSize(preview.size), viewSize: box, fit: .contain)

@@ -122,7 +122,7 @@ public struct BrowserState: Equatable, Sendable {
     /// The photos shown in the slots, with their indices.
     public var visibleRange: Range<Int> {
         let start = min(scroll * layout.columns, photos.count)
-        return start..<min(photos.count, start + layout.slots.count)
+        return start..<min(photos.count, start + layout.tileFrames.count)
     }
 
     public mutating func handle(_ event: BrowserEvent) -> [BrowserEffect] {
@@ -484,7 +484,7 @@ public struct BrowserState: Equatable, Sendable {
     /// scrolling finds them ready.
     private mutating func thumbnailsToLoad() -> [BrowserEffect] {
         let visible = visibleRange
-        let ahead = visible.upperBound..<min(photos.count, visible.upperBound + layout.slots.count)
+        let ahead = visible.upperBound..<min(photos.count, visible.upperBound + layout.tileFrames.count)
         let wanted = (Array(visible) + Array(ahead)).map { photos[$0] }.filter { tiles[$0.id] == nil }
         guard !wanted.isEmpty else { return [] }
         for photo in wanted { tiles[photo.id] = .loading }
@@ -495,7 +495,7 @@ public struct BrowserState: Equatable, Sendable {
     /// photo loaded (one request at a time).
     private mutating func loadAhead() -> [BrowserEffect] {
         guard !showingFavourites, !searching, !loadingMore, page < totalPages,
-            selection + layout.slots.count >= photos.count
+            selection + layout.tileFrames.count >= photos.count
         else { return [] }
         loadingMore = true
         return [.search(query: query, page: page + 1)]

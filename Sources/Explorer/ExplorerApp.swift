@@ -61,7 +61,7 @@ public enum ExplorerApp {
     /// every new search typed in the browser keeps; its `q` and `page` start it.
     /// `folder` names the folder of a `FileList` (`pxview show DIR`).
     public static func runBrowser(
-        source: any PhotoSource, query: SearchQuery, display: Display, options: ExplorerOptions = ExplorerOptions(),
+        source: any PhotoSource, query: SearchQuery, display: DrawingPlan, options: ExplorerOptions = ExplorerOptions(),
         folder: String? = nil
     ) throws(ExplorerError) -> Int32 {
         try checkTerminal(options)
@@ -74,7 +74,7 @@ public enum ExplorerApp {
     /// (several files given to `show`), `n`/`p` step through it, fetching
     /// from `source`. Decoding errors are thrown before the screen changes.
     public static func runViewer(
-        bytes: [UInt8], photo: Photo, framing: ViewSettings = ViewSettings(), display: Display,
+        bytes: [UInt8], photo: Photo, framing: ViewSettings = ViewSettings(), display: DrawingPlan,
         options: ExplorerOptions = ExplorerOptions(), source: (any PhotoSource)? = nil, sequence: [Photo] = []
     ) throws(ExplorerError) -> Int32 {
         try checkTerminal(options, viewer: true)

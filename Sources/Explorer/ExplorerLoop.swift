@@ -21,7 +21,7 @@ final class ExplorerLoop {
     /// Searches, thumbnails and photos fetched and decoded off the loop.
     private var work: ExplorerWork
     private let favourites: ExplorerFavourites
-    private var display: Display
+    private var display: DrawingPlan
     private let options: ExplorerOptions
     private let completions: CompletionQueue
     /// The one backend of this run: the browser's tiles and the viewer's picture are its slots.
@@ -44,7 +44,7 @@ final class ExplorerLoop {
     private var opening: Int?
     private var exitStatus: Int32?
 
-    init(source: (any PhotoSource)?, display: Display, options: ExplorerOptions) throws(ExplorerError) {
+    init(source: (any PhotoSource)?, display: DrawingPlan, options: ExplorerOptions) throws(ExplorerError) {
         self.source = source
         var display = display
         display.geometry = display.geometry.resized(to: windowSize(fd: options.outputFD))
@@ -69,7 +69,7 @@ final class ExplorerLoop {
     static func nowMs() -> Int { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
 
     /// The window in the backend's units.
-    var geometry: ScreenGeometry { backend.screen }
+    var geometry: BackendGeometry { backend.screen }
 
     /// Decodes as this run's display decodes (the viewer's first picture).
     func decode(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodedImage {
@@ -316,7 +316,7 @@ final class ExplorerLoop {
     }
 
     /// Lays both screens out for `measured`, every picture removed first.
-    private func apply(_ measured: DisplayGeometry) {
+    private func apply(_ measured: TerminalGeometry) {
         display.geometry = measured
         pane.laidOut(nowMs: Self.nowMs())
         write(backend.teardown())

@@ -37,7 +37,7 @@ struct ExplorerWork {
     /// scaling for JPEGs); a tile shows an animation's first frame (and says
     /// how many there are).
     func loadThumbnails(
-        _ photos: [Photo], size: ImageSize, tileBox: PixelSize, screen: ScreenGeometry, display: Display
+        _ photos: [Photo], size: ImageSize, tileBox: PixelSize, screen: BackendGeometry, display: DrawingPlan
     ) {
         guard let source else { return }
         let queue = completions
@@ -60,7 +60,7 @@ struct ExplorerWork {
     }
 
     /// `photo`'s large image, fetched and decoded for a view of `viewSize`.
-    func open(_ photo: Photo, viewSize: PixelSize, screen: ScreenGeometry, display: Display) {
+    func open(_ photo: Photo, viewSize: PixelSize, screen: BackendGeometry, display: DrawingPlan) {
         guard let source else { return }
         let queue = completions
         let title = photo.title
@@ -80,7 +80,7 @@ struct ExplorerWork {
     }
 
     /// Every frame of `bytes` at full size, for viewer visit `visit`.
-    func decodeFully(_ bytes: [UInt8], visit: Int, display: Display) {
+    func decodeFully(_ bytes: [UInt8], visit: Int, display: DrawingPlan) {
         let queue = completions
         let maxPixels = self.maxPixels
         Task.detached {

@@ -123,7 +123,7 @@ struct PaneKeeper {
     private(set) var watch: PaneWatch?
     private var lastCheckMs = 0
 
-    init(display: Display, environment: [String: String], nowMs: Int) {
+    init(display: DrawingPlan, environment: [String: String], nowMs: Int) {
         let drawsThroughTmux = !display.method.isText && display.multiplexer.passthroughOn
         if drawsThroughTmux, case .tmux = display.multiplexer, let tmux = Tmux(environment: environment) {
             self.tmux = tmux

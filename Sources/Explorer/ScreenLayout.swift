@@ -5,7 +5,7 @@ import Rendering
 /// which holds the status line, or the last two, when the info line (`i`)
 /// needs one of its own.
 public struct ViewerLayout: Equatable, Sendable {
-    public var geometry: ScreenGeometry
+    public var geometry: BackendGeometry
     /// Cells the picture may cover.
     public var imageArea: CellRect
     /// 0-based row of the status line.
@@ -16,7 +16,7 @@ public struct ViewerLayout: Equatable, Sendable {
     /// A terminal that caps its pictures (xterm: 1000x1000 px of sixel)
     /// gets the capped view centred in the window, not in its top-left corner.
     /// `infoLine`: the row above the status line is the info line's.
-    public init(geometry: ScreenGeometry, infoLine: Bool = false) {
+    public init(geometry: BackendGeometry, infoLine: Bool = false) {
         self.geometry = geometry
         let rows = geometry.windowCells.height
         infoRow = infoLine && rows > 2 ? rows - 2 : nil
@@ -31,7 +31,7 @@ public struct ViewerLayout: Equatable, Sendable {
 
     /// The view in image units (what the `Viewport` calls its view size).
     public var viewSize: PixelSize {
-        geometry.unitBox(cells: PixelSize(width: imageArea.columns, height: imageArea.rows))
+        geometry.unitBox(cells: CellCount(width: imageArea.columns, height: imageArea.rows))
     }
 
     /// The middle of a 0-based cell, in view units from the view's top-left.
@@ -48,17 +48,18 @@ public struct ViewerLayout: Equatable, Sendable {
 /// and the key hint), a grid of framed thumbnail slots filling the window,
 /// the selected hit's details (two rows), the status line.
 public struct BrowserLayout: Equatable, Sendable {
-    public var geometry: ScreenGeometry
+    public var geometry: BackendGeometry
     /// 0-based row of the header (the search field).
     public let searchRow = 0
-    /// Each slot: a one-cell frame around the thumbnail's cells, row by row.
-    public var slots: [CellRect]
+    /// The cells of each slot's tile frame (a one-cell frame around the
+    /// thumbnail's cells), row by row; slot `n` is `tileFrames[n]`.
+    public var tileFrames: [CellRect]
     /// Slots per grid row.
     public var columns: Int
     /// Grid rows on screen.
     public var rows: Int
     /// The thumbnail cells inside a slot's frame.
-    public var tileCells: PixelSize
+    public var tileCells: CellCount
     /// A line for the file's name under each tile, inside the frame (a
     /// folder's grid, as `timg --title`); Pixabay's grid has none.
     public var nameLines: Bool
@@ -102,7 +103,7 @@ public struct BrowserLayout: Equatable, Sendable {
 
     /// `slotTarget`: the slot width to aim at (nil: the window's default),
     /// kept within `slotTargets`; `nameLines`: a name under each tile.
-    public init(geometry: ScreenGeometry, slotTarget: Double? = nil, nameLines: Bool = false) {
+    public init(geometry: BackendGeometry, slotTarget: Double? = nil, nameLines: Bool = false) {
         self.geometry = geometry
         self.nameLines = nameLines
         // Each slot: the frame's two edges, and the name's line.
@@ -145,7 +146,7 @@ public struct BrowserLayout: Equatable, Sendable {
                         columns: slotWidth, rows: tileRows + chrome))
             }
         }
-        self.slots = slots
+        tileFrames = slots
     }
 
     /// The slot width one step larger (`+`: a column fewer) or smaller
@@ -160,21 +161,21 @@ public struct BrowserLayout: Equatable, Sendable {
 
     /// True when both lay out the same slots and tiles (whatever they aim at).
     public func sameGrid(as other: BrowserLayout) -> Bool {
-        slots == other.slots && tileCells == other.tileCells && geometry == other.geometry
+        tileFrames == other.tileFrames && tileCells == other.tileCells && geometry == other.geometry
     }
 
     /// The thumbnail cells of slot `index` (inside its frame).
     public func tileArea(slot index: Int) -> CellRect {
-        let slot = slots[index]
-        return CellRect(column: slot.column + 1, row: slot.row + 1, columns: tileCells.width, rows: tileCells.height)
+        let frame = tileFrames[index]
+        return CellRect(column: frame.column + 1, row: frame.row + 1, columns: tileCells.width, rows: tileCells.height)
     }
 
     /// The cells of slot `index`'s name line (inside its frame, under the
     /// tile), when the layout has them.
     public func nameArea(slot index: Int) -> CellRect? {
         guard nameLines else { return nil }
-        let slot = slots[index]
-        return CellRect(column: slot.column + 1, row: slot.row + slot.rows - 2, columns: tileCells.width, rows: 1)
+        let frame = tileFrames[index]
+        return CellRect(column: frame.column + 1, row: frame.row + frame.rows - 2, columns: tileCells.width, rows: 1)
     }
 
     /// The tile box in image units.
@@ -182,6 +183,6 @@ public struct BrowserLayout: Equatable, Sendable {
 
     /// The slot holding the 0-based cell, if any.
     public func slot(atColumn column: Int, row: Int) -> Int? {
-        slots.firstIndex { $0.contains(column: column, row: row) }
+        tileFrames.firstIndex { $0.contains(column: column, row: row) }
     }
 }

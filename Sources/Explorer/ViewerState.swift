@@ -180,7 +180,7 @@ public struct ViewerState: Equatable, Sendable {
     /// Lays the viewer out for `geometry`, the info line on a row of its own
     /// when it is on and would not fit beside the title and the zoom (80
     /// columns cut it at "fit c…"); the view keeps its zoom and centre.
-    private mutating func relayout(geometry: ScreenGeometry) {
+    private mutating func relayout(geometry: BackendGeometry) {
         let newLayout = ViewerLayout(
             geometry: geometry, infoLine: showInfo && ViewerPlan.infoNeedsItsOwnLine(self, width: geometry.windowCells.width))
         guard newLayout != layout else { return }

@@ -1,4 +1,4 @@
-/// A size in whole pixels (or cells). Width and height are never negative.
+/// A size in whole pixels. Width and height are never negative.
 public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     public var width: Int
     public var height: Int
@@ -13,6 +13,11 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     public var isEmpty: Bool { width == 0 || height == 0 }
     public var description: String { "\(width)x\(height)" }
 }
+
+/// A size counted in terminal cells: `width` columns by `height` rows.
+/// The same arithmetic as pixels, so the same type; the name says which a
+/// value counts (`windowCells: CellCount`, `cellPixels: PixelSize`).
+public typealias CellCount = PixelSize
 
 /// A point in whole pixels: an offset inside a cell or a box.
 public struct PixelPoint: Hashable, Sendable, CustomStringConvertible {

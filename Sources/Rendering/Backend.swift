@@ -72,9 +72,9 @@ public struct Picture: Sendable {
 
     /// `image` at its own size (already fitted, in units), centred in `area`.
     public static func centred(
-        image: RGBAImage, key: PictureKey, area: CellRect, screen: ScreenGeometry, reusable: Bool = false
+        image: RGBAImage, key: PictureKey, area: CellRect, screen: BackendGeometry, reusable: Bool = false
     ) -> Picture {
-        let box = screen.unitBox(cells: PixelSize(width: area.columns, height: area.rows))
+        let box = screen.unitBox(cells: CellCount(width: area.columns, height: area.rows))
         let size = PixelSize(width: min(image.width, box.width), height: min(image.height, box.height))
         return Picture(
             image: image, key: key, source: SourceRect(covering: image.size), area: area,
@@ -109,14 +109,14 @@ public struct InlinePicture: Sendable {
     /// The row each line starts on, from the picture's top (0, 1, 2… unless
     /// a line is a band of several rows).
     public var lineRows: [Int]
-    public var cells: PixelSize
+    public var cells: CellCount
     /// Before the picture: room made for it (inside a multiplexer, rows are
     /// reserved first so the real terminal never scrolls under tmux).
     public var prefix: [UInt8]
     public var cursorAfter: [UInt8]
 
     public init(
-        lines: [[UInt8]], lineRows: [Int]? = nil, cells: PixelSize, prefix: [UInt8] = [], cursorAfter: [UInt8]
+        lines: [[UInt8]], lineRows: [Int]? = nil, cells: CellCount, prefix: [UInt8] = [], cursorAfter: [UInt8]
     ) {
         self.lines = lines
         self.lineRows = lineRows ?? Array(lines.indices)
@@ -170,11 +170,11 @@ public struct InlinePicture: Sendable {
 /// a slot's picture replaces the one before it.
 public protocol GraphicsBackend: AnyObject {
     var method: DrawingMethod { get }
-    var display: Display { get }
+    var display: DrawingPlan { get }
     /// The window in this backend's units.
-    var screen: ScreenGeometry { get }
+    var screen: BackendGeometry { get }
     /// The window was resized (the geometry measured again).
-    func update(geometry: DisplayGeometry)
+    func update(geometry: TerminalGeometry)
     /// `pixels` (already fitted, in units) at the cursor.
     func inline(_ pixels: RGBAImage, imageID: UInt32) -> InlinePicture
     /// True when `drawInline(rows)` draws from the rows as they are made
@@ -206,8 +206,8 @@ extension GraphicsBackend {
         inline(rows.image(), imageID: imageID).joined().withUnsafeBytes(write)
     }
 
-    /// `DisplayGeometry.box` in this backend's units, capped for it.
-    public func unitBox(size: PixelSize?, cells: PixelSize?, reservePromptRow: Bool = true) -> PixelSize {
+    /// `TerminalGeometry.box` in this backend's units, capped for it.
+    public func unitBox(size: PixelSize?, cells: CellCount?, reservePromptRow: Bool = true) -> PixelSize {
         if let cells, size == nil { return screen.unitBox(cells: cells) }
         return screen.unitBox(pixels: display.geometry.box(size: size, cells: cells, reservePromptRow: reservePromptRow))
     }

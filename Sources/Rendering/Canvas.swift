@@ -18,7 +18,7 @@ struct Canvas: Sendable, Equatable {
     var source: SourceRect
     var unitsPerCell: PixelSize
 
-    init(_ picture: Picture, screen: ScreenGeometry) {
+    init(_ picture: Picture, screen: BackendGeometry) {
         let units = screen.unitsPerCell
         let placement = picture.placement
         cells = screen.cells(covering: placement, from: picture.area)

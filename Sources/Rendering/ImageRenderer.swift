@@ -30,14 +30,14 @@ public enum DecodeSize {
     /// `zoom` times larger (in image pixels: text units are not
     /// square) tells the decoder how far it may DCT-scale; `cover` and 1:1
     /// need the full resolution.
-    public static func options(box: PixelSize, screen: ScreenGeometry, settings: ViewSettings, maxPixels: Int) -> DecodeOptions {
+    public static func options(box: PixelSize, screen: BackendGeometry, settings: ViewSettings, maxPixels: Int) -> DecodeOptions {
         var options = DecodeOptions(maxPixels: maxPixels)
         if settings.fit == .contain || settings.fit == .down {
             let zoom = settings.zoom.isFinite ? min(Viewport.maxNativeMagnification, max(1, settings.zoom)) : 1
             let stretch = screen.unitStretch
             options.targetSize = PixelSize(
-                width: Int(min(Double(DisplayGeometry.maxBoxSide), (Double(box.width) * zoom).rounded(.up))),
-                height: Int(min(Double(DisplayGeometry.maxBoxSide), (Double(box.height) * zoom / stretch).rounded(.up))))
+                width: Int(min(Double(TerminalGeometry.maxBoxSide), (Double(box.width) * zoom).rounded(.up))),
+                height: Int(min(Double(TerminalGeometry.maxBoxSide), (Double(box.height) * zoom / stretch).rounded(.up))))
         }
         return options
     }
@@ -46,14 +46,14 @@ public enum DecodeSize {
     /// DIR`) is no preview: its photos are as large as cameras make them,
     /// decoded straight to the tile size (DCT scaling, PNG reduced row by
     /// row) under the usual limit.
-    public static func thumbnail(box: PixelSize, screen: ScreenGeometry, maxPixels: Int, local: Bool = false) -> DecodeOptions {
+    public static func thumbnail(box: PixelSize, screen: BackendGeometry, maxPixels: Int, local: Bool = false) -> DecodeOptions {
         var options = self.options(box: box, screen: screen, settings: ViewSettings(), maxPixels: maxPixels)
         if !local { options.maxPixels = min(maxPixels, thumbnailMaxPixels) }
         return options
     }
 }
 
-extension Display {
+extension DrawingPlan {
     /// `image` over the background the user chose (`--bg`), when it has
     /// transparency: see `BackgroundChoice`.
     public func composited(_ image: RGBAImage) -> RGBAImage {
@@ -86,7 +86,7 @@ public struct ImageRenderer: Sendable {
     /// by `settings` needs, composited as `display` says; of an animation
     /// at most `maxFrames` frames (nil: all).
     public func decode(
-        _ bytes: [UInt8], settings: ViewSettings, box: PixelSize, display: Display, screen: ScreenGeometry, maxPixels: Int,
+        _ bytes: [UInt8], settings: ViewSettings, box: PixelSize, display: DrawingPlan, screen: BackendGeometry, maxPixels: Int,
         maxFrames: Int? = nil
     ) throws(DecodeError) -> DecodedImage {
         var options = DecodeSize.options(box: box, screen: screen, settings: settings, maxPixels: maxPixels)
@@ -97,15 +97,15 @@ public struct ImageRenderer: Sendable {
     /// The viewport of an image of `image` size (its full size, even when
     /// the pixels come from a DCT-scaled decode, so the output size does not
     /// depend on how it was decoded) in `box` with the user's framing.
-    public func viewport(for image: PixelSize, settings: ViewSettings, box: PixelSize, screen: ScreenGeometry) -> Viewport {
+    public func viewport(for image: PixelSize, settings: ViewSettings, box: PixelSize, screen: BackendGeometry) -> Viewport {
         Viewport(
             imageSize: screen.unitImageSize(image), viewSize: box, fit: settings.fit, zoom: settings.zoom,
             centerX: settings.centerX, centerY: settings.centerY)
     }
 
     /// The visible part of `image` through `viewport`, resampled; at the
-    /// size `screen` draws a picture at the cursor (`ScreenGeometry.inlineSize`).
-    public func pixels(_ image: RGBAImage, viewport: Viewport, screen: ScreenGeometry? = nil) -> RGBAImage {
+    /// size `screen` draws a picture at the cursor (`BackendGeometry.inlineSize`).
+    public func pixels(_ image: RGBAImage, viewport: Viewport, screen: BackendGeometry? = nil) -> RGBAImage {
         resampler.resample(
             image, from: viewport.sourceRect(inImageOf: image.size),
             to: screen?.inlineSize(viewport.outputSize) ?? viewport.outputSize)

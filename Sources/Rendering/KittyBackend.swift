@@ -26,8 +26,8 @@ import Terminal
 /// offset instead, so there it starts on a cell.
 final class KittyBackend: GraphicsBackend {
     let method = DrawingMethod.kitty
-    private(set) var display: Display
-    private(set) var screen: ScreenGeometry
+    private(set) var display: DrawingPlan
+    private(set) var screen: BackendGeometry
     private let resampler: Resampler
     private var slots = SlotTable()
     /// What kitty holds and shows for each slot, one value per slot.
@@ -40,18 +40,18 @@ final class KittyBackend: GraphicsBackend {
     /// megapixels in debug builds.
     private let regionMinimumPixels: Int
 
-    init(display: Display, resampler: Resampler = Resampler(), regionMinimumPixels: Int = KittyRegion.minimumPixels) {
+    init(display: DrawingPlan, resampler: Resampler = Resampler(), regionMinimumPixels: Int = KittyRegion.minimumPixels) {
         self.display = display
         self.resampler = resampler
         self.regionMinimumPixels = regionMinimumPixels
         screen = Self.screen(for: display.geometry)
     }
 
-    static func screen(for geometry: DisplayGeometry) -> ScreenGeometry {
-        ScreenGeometry(windowCells: geometry.windowCells, cellPixels: geometry.cellPixels, unitsPerCell: geometry.cellPixels)
+    static func screen(for geometry: TerminalGeometry) -> BackendGeometry {
+        BackendGeometry(windowCells: geometry.windowCells, cellPixels: geometry.cellPixels, unitsPerCell: geometry.cellPixels)
     }
 
-    func update(geometry: DisplayGeometry) {
+    func update(geometry: TerminalGeometry) {
         display.geometry = geometry
         screen = Self.screen(for: geometry)
         forgetScreen()
@@ -99,7 +99,7 @@ final class KittyBackend: GraphicsBackend {
     }
 
     /// The cursor to the line below a picture of `cells` placed at it (`C=1` left it at the top-left).
-    private static func below(_ cells: PixelSize) -> [UInt8] {
+    private static func below(_ cells: CellCount) -> [UInt8] {
         Array("\r".utf8) + [UInt8](repeating: UInt8(ascii: "\n"), count: cells.height)
     }
 

@@ -26,15 +26,15 @@ import Terminal
 /// pictures replace the earlier one's still in tmux's scrollback.
 final class KittyPlaceholderBackend: GraphicsBackend {
     let method = DrawingMethod.kittyPlaceholders
-    private(set) var display: Display
-    private(set) var screen: ScreenGeometry
+    private(set) var display: DrawingPlan
+    private(set) var screen: BackendGeometry
     private let resampler: Resampler
     private var slots = SlotTable()
     private let encoder = KittyEncoder()
     /// The image id's high byte: 1...255, from the process id.
     let highByte: UInt32
 
-    init(display: Display, resampler: Resampler, highByte: UInt32 = UInt32(getpid() % 255) + 1) {
+    init(display: DrawingPlan, resampler: Resampler, highByte: UInt32 = UInt32(getpid() % 255) + 1) {
         self.display = display
         self.resampler = resampler
         self.highByte = max(1, min(255, highByte))
@@ -43,15 +43,15 @@ final class KittyPlaceholderBackend: GraphicsBackend {
 
     /// The combining marks name at most 297 rows and columns, so pictures
     /// are capped there (the viewer centres a capped view).
-    static func screen(for geometry: DisplayGeometry) -> ScreenGeometry {
-        ScreenGeometry(
+    static func screen(for geometry: TerminalGeometry) -> BackendGeometry {
+        BackendGeometry(
             windowCells: geometry.windowCells, cellPixels: geometry.cellPixels, unitsPerCell: geometry.cellPixels,
             pictureLimit: PixelSize(
                 width: KittyPlaceholders.maxCells * geometry.cellPixels.width,
                 height: KittyPlaceholders.maxCells * geometry.cellPixels.height))
     }
 
-    func update(geometry: DisplayGeometry) {
+    func update(geometry: TerminalGeometry) {
         display.geometry = geometry
         screen = Self.screen(for: geometry)
         forgetScreen()
@@ -68,7 +68,7 @@ final class KittyPlaceholderBackend: GraphicsBackend {
         let id = KittyPlaceholders.canName(imageID) ? imageID : self.imageID(slot: Int(imageID & 0xFF))
         var lines = (0..<rows).map { KittyPlaceholders.row(imageID: id, row: $0, columns: columns) }
         if !lines.isEmpty { lines[0] = encoder.transmitVirtual(pixels, imageID: id, columns: columns, rows: rows) + lines[0] }
-        return InlinePicture(lines: lines, cells: PixelSize(width: columns, height: rows), cursorAfter: Array("\r\n".utf8))
+        return InlinePicture(lines: lines, cells: CellCount(width: columns, height: rows), cursorAfter: Array("\r\n".utf8))
     }
 
     func draw(_ picture: Picture, slot: Int) -> [UInt8] {

@@ -22,30 +22,30 @@ import Terminal
 ///   resampled, mapped and encoded in parallel; each band is its own sixel.
 final class SixelBackend: GraphicsBackend {
     let method = DrawingMethod.sixel
-    private(set) var display: Display
-    private(set) var screen: ScreenGeometry
+    private(set) var display: DrawingPlan
+    private(set) var screen: BackendGeometry
     private let resampler: Resampler
     private var slots = SlotTable()
     private var palettes: [Int: (key: PictureKey, mapping: Mapping)] = [:]
     /// Encoded grid tiles by key (`Picture.reusable`): scrolling the grid
     /// moves them without encoding them again.
-    private var shared: [PictureKey: (placement: PixelRect, cells: PixelSize, bands: [(Int, [UInt8])])] = [:]
+    private var shared: [PictureKey: (placement: PixelRect, cells: CellCount, bands: [(Int, [UInt8])])] = [:]
     /// A 240x160 tile is 20–60 KB of sixel: 400 of them stay under 25 MB.
     static let maxSharedEncodings = 400
 
-    init(display: Display, resampler: Resampler) {
+    init(display: DrawingPlan, resampler: Resampler) {
         self.display = display
         self.resampler = resampler
         screen = Self.screen(for: display.geometry)
     }
 
-    static func screen(for geometry: DisplayGeometry) -> ScreenGeometry {
-        ScreenGeometry(
+    static func screen(for geometry: TerminalGeometry) -> BackendGeometry {
+        BackendGeometry(
             windowCells: geometry.windowCells, cellPixels: geometry.cellPixels, unitsPerCell: geometry.cellPixels,
             pictureLimit: geometry.sixelMaxSize)
     }
 
-    func update(geometry: DisplayGeometry) {
+    func update(geometry: TerminalGeometry) {
         shared = [:]
         lastCanvas = [:]
         display.geometry = geometry

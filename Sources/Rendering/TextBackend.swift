@@ -11,21 +11,21 @@ import Terminal
 /// default background; cells the previous picture covered and the new one
 /// does not are erased.
 ///
-/// In a C locale (`Display.glyphs == .ascii`) every cell is a space on its
+/// In a C locale (`DrawingPlan.glyphs == .ascii`) every cell is a space on its
 /// colour instead, so every byte is ASCII: a `▄` is three bytes of UTF-8,
 /// which such a terminal shows as three Latin-1 characters, each row of the
 /// picture three times too wide. One colour per cell is the price of ASCII.
 final class TextBackend: GraphicsBackend {
     let method: DrawingMethod
-    private(set) var display: Display
-    private(set) var screen: ScreenGeometry
+    private(set) var display: DrawingPlan
+    private(set) var screen: BackendGeometry
     private let resampler: Resampler
     private let encoder: TextPictureEncoder
     /// Coloured spaces (a C locale) rather than the encoder's glyphs.
     private let colourCells: Bool
     private var slots = SlotTable()
 
-    init(display: Display, resampler: Resampler) {
+    init(display: DrawingPlan, resampler: Resampler) {
         method = display.method
         self.display = display
         self.resampler = resampler
@@ -35,25 +35,25 @@ final class TextBackend: GraphicsBackend {
     }
 
     /// Half-blocks for `blocks`; for `symbols` the block elements, with the
-    /// sextants where the terminal draws them (`Display.sextants`).
-    static func repertoire(for display: Display) -> GlyphRepertoire {
+    /// sextants where the terminal draws them (`DrawingPlan.sextants`).
+    static func repertoire(for display: DrawingPlan) -> GlyphRepertoire {
         guard display.method == .symbols else { return .halfBlocks }
         return display.sextants ? .sextants : .blocks
     }
 
     /// The samples a cell is judged on: the repertoire's, or one for a
     /// coloured space.
-    static func screen(for geometry: DisplayGeometry, repertoire: GlyphRepertoire, colourCells: Bool = false)
-        -> ScreenGeometry
+    static func screen(for geometry: TerminalGeometry, repertoire: GlyphRepertoire, colourCells: Bool = false)
+        -> BackendGeometry
     {
-        ScreenGeometry(
+        BackendGeometry(
             windowCells: geometry.windowCells, cellPixels: geometry.cellPixels,
             unitsPerCell: colourCells
                 ? PixelSize(width: 1, height: 1) : PixelSize(width: repertoire.columns, height: repertoire.rows),
             wholeCells: true)
     }
 
-    func update(geometry: DisplayGeometry) {
+    func update(geometry: TerminalGeometry) {
         display.geometry = geometry
         screen = Self.screen(for: geometry, repertoire: encoder.repertoire, colourCells: colourCells)
         forgetScreen()

@@ -33,7 +33,7 @@ public enum ThumbnailStrip {
 
     /// The bytes that draw `tiles`. Labels must already be sanitized; they
     /// are cut to the tile's width here.
-    public static func compose(_ tiles: [StripTile], terminalColumns: Int, tileCells: PixelSize = tileCells) -> [UInt8] {
+    public static func compose(_ tiles: [StripTile], terminalColumns: Int, tileCells: CellCount = tileCells) -> [UInt8] {
         let perRow = tilesPerRow(terminalColumns: terminalColumns, tileColumns: tileCells.width)
         var out: [UInt8] = []
         var start = 0
@@ -57,7 +57,7 @@ public enum ThumbnailStrip {
     }
 
     /// Reserve the rows, then draw each tile's lines from the saved top-left corner.
-    static func row(_ row: [StripTile], tileCells: PixelSize) -> [UInt8] {
+    static func row(_ row: [StripTile], tileCells: CellCount) -> [UInt8] {
         let height = tileCells.height
         var out = InlinePicture.reserving(rows: height) + TerminalCommand.saveCursor
         for (index, tile) in row.enumerated() {

@@ -16,7 +16,7 @@ public struct TerminalCapabilities: Sendable, Equatable {
     /// Text area in pixels.
     public var windowPixels: PixelSize?
     /// Text area in cells: width = columns, height = rows.
-    public var windowCells: PixelSize
+    public var windowCells: CellCount
     /// DECRQM says mode 2026 exists, so frames can be wrapped in
     /// `CSI ? 2026 h` … `CSI ? 2026 l` to avoid tearing.
     public var synchronizedOutput: Bool
@@ -34,7 +34,7 @@ public struct TerminalCapabilities: Sendable, Equatable {
 
     public init(
         kittyGraphics: Bool, sixel: Bool, colorRegisters: Int?, sixelMaxSize: PixelSize?,
-        cellSize: PixelSize?, windowPixels: PixelSize?, windowCells: PixelSize, synchronizedOutput: Bool,
+        cellSize: PixelSize?, windowPixels: PixelSize?, windowCells: CellCount, synchronizedOutput: Bool,
         terminalVersion: String? = nil, backgroundColor: RGBA? = nil, reportsCellSize: Bool = false,
         ignoredReplies: [String] = []
     ) {

@@ -7,12 +7,12 @@ import Pixels
 /// The terminal's size as the kernel reports it (TIOCGWINSZ).
 public struct WindowSize: Sendable, Equatable {
     /// width = columns, height = rows.
-    public var cells: PixelSize
+    public var cells: CellCount
     /// Text area in pixels; nil when the terminal leaves ws_xpixel/ws_ypixel
     /// at zero (many do, and always over some ssh setups).
     public var pixels: PixelSize?
 
-    public init(cells: PixelSize, pixels: PixelSize?) {
+    public init(cells: CellCount, pixels: PixelSize?) {
         self.cells = cells
         self.pixels = pixels
     }
@@ -36,6 +36,6 @@ extension WindowSize {
         let limit = TerminalLimits.maxWindowCells
         let pixels = PixelSize(width: xPixels, height: yPixels)
         self.init(
-            cells: PixelSize(width: min(columns, limit), height: min(rows, limit)), pixels: pixels.isEmpty ? nil : pixels)
+            cells: CellCount(width: min(columns, limit), height: min(rows, limit)), pixels: pixels.isEmpty ? nil : pixels)
     }
 }

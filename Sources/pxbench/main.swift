@@ -352,7 +352,7 @@ let textWindows = [PixelSize(width: 96, height: 36), PixelSize(width: 200, heigh
 let textCell = PixelSize(width: 9, height: 19)
 
 let renderer = ImageRenderer()
-let sixelDisplay = Display(method: .sixel, geometry: DisplayGeometry(windowCells: DisplayGeometry.fallbackCells))
+let sixelDisplay = DrawingPlan(method: .sixel, geometry: TerminalGeometry(windowCells: TerminalGeometry.fallbackCells))
 let sixelScreen = sixelDisplay.makeBackend().screen
 
 func measureStages(_ bytes: [UInt8], box: PixelSize, runs: Int, into stages: inout StageTimes) {
@@ -392,7 +392,7 @@ func measureStages(_ bytes: [UInt8], box: PixelSize, runs: Int, into stages: ino
         kittyRuns.append(
             milliseconds { _ = KittyEncoder().transmitAndPlace(scaled, imageID: 1, placementID: 1, columns: 80, rows: 24) })
         for (index, cells) in textWindows.enumerated() {
-            let screen = ScreenGeometry(windowCells: cells, cellPixels: textCell, unitsPerCell: PixelSize(width: 8, height: 8))
+            let screen = BackendGeometry(windowCells: cells, cellPixels: textCell, unitsPerCell: PixelSize(width: 8, height: 8))
             let view = screen.unitBox(cells: cells)
             let textViewport = Viewport(imageSize: screen.unitImageSize(decoded.fullSize), viewSize: view, fit: .cover)
             var samples = RGBAImage(width: 0, height: 0)

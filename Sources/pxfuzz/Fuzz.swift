@@ -73,7 +73,7 @@ enum FuzzTarget: String, CaseIterable {
             parts.feed(Array(bytes[split...]))
             check(parts.result == whole.result, "probe result differs when split at \(split)")
             check(parts.leftoverInput == whole.leftoverInput, "probe leftover differs when split at \(split)")
-            _ = capabilities(from: whole.result, winsize: WindowSize(cells: PixelSize(width: 80, height: 24), pixels: nil))
+            _ = capabilities(from: whole.result, winsize: WindowSize(cells: CellCount(width: 80, height: 24), pixels: nil))
         case .json:
             if let response = try? PixabayResponse.decode(from: bytes) {
                 for hit in response.hits { _ = ResultsListing.searchRow(for: hit) }
@@ -123,9 +123,10 @@ enum FuzzTarget: String, CaseIterable {
     }
 
     private func screens(_ bytes: [UInt8]) {
-        let display = Display(
+        let display = DrawingPlan(
             method: .sixel,
-            geometry: DisplayGeometry(windowCells: PixelSize(width: 60, height: 20), cellPixels: PixelSize(width: 10, height: 20))
+            geometry: TerminalGeometry(
+                windowCells: CellCount(width: 60, height: 20), cellPixels: PixelSize(width: 10, height: 20))
         )
         let geometry = display.makeBackend().screen
         let width = geometry.windowCells.width

@@ -5,7 +5,7 @@ import Terminal
 
 /// `pxview doctor`: what pxview found out about the terminal and why it
 /// draws the way it does, one line per finding, then the fix for each thing
-/// that limits the picture. Asks exactly as a run would (`Screen.report`),
+/// that limits the picture. Asks exactly as a run would (`InlineDrawing.report`),
 /// so what it says is what the grid and `show` get.
 enum Doctor: PXCommand {
     static let json = Flag("--json", help: "the findings as one JSON object, for scripts")
@@ -25,7 +25,7 @@ enum Doctor: PXCommand {
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         let view = try ViewOptions(parsed, environment: environment)
-        let (report, display) = Screen.report(view: view, environment: environment, debugLines: false)
+        let (report, display) = InlineDrawing.report(view: view, environment: environment, debugLines: false)
         var findings = Findings(
             report: report, display: display, choice: view.protocolChoice, environment: environment)
         if report.capabilities != nil, report.outcome == nil || report.timedOut {
@@ -42,14 +42,14 @@ enum Doctor: PXCommand {
 /// check it line by line).
 struct Findings {
     var report: ProbeReport
-    var display: Display
+    var display: DrawingPlan
     var choice: ProtocolChoice
     var environment: [String: String]
     /// What a preview (`show --place`, which asks nothing) would draw and
     /// why, when this run learnt nothing it could remember.
     var preview: (method: DrawingMethod, knownFrom: String)?
 
-    init(report: ProbeReport, display: Display, choice: ProtocolChoice, environment: [String: String]) {
+    init(report: ProbeReport, display: DrawingPlan, choice: ProtocolChoice, environment: [String: String]) {
         self.report = report
         self.display = display
         self.choice = choice

@@ -45,16 +45,16 @@ enum Explore: PXCommand {
 enum ExplorerSetup {
     /// The terminal as the explorer sees it: probed once (in raw mode, so
     /// no reply reaches the shell), with the protocol chosen exactly as
-    /// `show` chooses it (`Screen.probe`). The explorer fills the terminal,
+    /// `show` chooses it (`InlineDrawing.probe`). The explorer fills the terminal,
     /// so `--size` and `--cells` are refused rather than ignored.
-    static func display(_ view: ViewOptions, command: String, viewer: Bool = false) throws -> Display {
+    static func display(_ view: ViewOptions, command: String, viewer: Bool = false) throws -> DrawingPlan {
         if view.size != nil || view.cells != nil {
             throw UsageError(
                 message: "--size and --cells do not apply to the interactive viewer, which fills the terminal",
                 command: command)
         }
         try ExplorerApp.checkTerminal(ExplorerOptions(), viewer: viewer)
-        return Screen.probe(view: view)
+        return InlineDrawing.probe(view: view)
     }
 
     static func options(maxPixels: Int) -> ExplorerOptions {

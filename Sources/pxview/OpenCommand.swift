@@ -31,7 +31,7 @@ enum Open: PXCommand {
                 bytes: image.bytes, photo: Photo(hit: image.hit), framing: view.settings, display: display,
                 options: ExplorerSetup.options(maxPixels: view.maxPixels))
         }
-        let screen = Screen.prepare(view: view)
+        let screen = InlineDrawing.prepare(view: view)
         let stack = try SourceContext.make(parsed, showProgress: true)
         let image = try await Download.image(id: id, size: .large, from: stack)
         return Show.display(

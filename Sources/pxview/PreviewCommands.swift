@@ -38,12 +38,12 @@ enum Preview {
     }
 
     /// The display a preview draws with, decided without asking the terminal.
-    static func display(view: ViewOptions, environment: [String: String], ttyFD: Int32) -> (Display, ProbeReport) {
+    static func display(view: ViewOptions, environment: [String: String], ttyFD: Int32) -> (DrawingPlan, ProbeReport) {
         let report = recallTerminal(
             environment: environment, ttyFD: ttyFD, memory: TerminalMemory(environment: environment, ttyFD: ttyFD))
-        let geometry = DisplayGeometry(
+        let geometry = TerminalGeometry(
             capabilities: report.capabilities, window: windowSize(fd: ttyFD), cellSizeOverride: view.cellSize)
-        var display = Display.decide(
+        var display = DrawingPlan.decide(
             choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
             sextants: view.sextants, linuxConsole: view.linuxConsole)
         // A C locale gets ASCII text and the ASCII text picture.
@@ -69,7 +69,7 @@ enum Preview {
         }
         let client = CurlClient(userAgent: SourceContext.userAgent)
         let renderer = ImageRenderer()
-        let unitBox = backend.screen.unitBox(cells: PixelSize(width: usable.columns, height: usable.rows))
+        let unitBox = backend.screen.unitBox(cells: CellCount(width: usable.columns, height: usable.rows))
         var writer = FrameWriter(fd: output.fd, synchronizedOutput: false, multiplexer: display.multiplexer)
         writer.paneOrigin = report.tmuxPane?.screenOrigin
         var status = ExitCode.success

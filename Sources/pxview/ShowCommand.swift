@@ -55,7 +55,7 @@ enum Show: PXCommand {
         if view.opensViewer(once: parsed.has(once)) {
             return try await Viewer.run(parsed, view: view)
         }
-        let screen = Screen.prepare(view: view)
+        let screen = InlineDrawing.prepare(view: view)
         let plays = try parsed.value(loops)
         let animating = parsed.has(animate) || plays != nil
         let client = CurlClient(userAgent: SourceContext.userAgent)  // loads libcurl only if used
@@ -82,7 +82,7 @@ enum Show: PXCommand {
     /// (set by `--animate`): play an animation in place, its own number of
     /// passes or the one given (`--loops`).
     static func display(
-        bytes: [UInt8], name: String, view: ViewOptions, screen: Screen, imageID: UInt32 = ImageIDs.base(),
+        bytes: [UInt8], name: String, view: ViewOptions, screen: InlineDrawing, imageID: UInt32 = ImageIDs.base(),
         animation: Int?? = nil
     ) -> Int32 {
         let renderer = ImageRenderer()
@@ -131,7 +131,7 @@ enum Show: PXCommand {
     /// Plays `decoded`'s frames in place (`InlineAnimation`) until its
     /// passes end or a key comes on standard input, when that is a terminal
     /// (in raw mode meanwhile, so the key is not echoed).
-    static func play(_ decoded: DecodedImage, plays: Int, viewport: Viewport, screen: Screen, imageID: UInt32) {
+    static func play(_ decoded: DecodedImage, plays: Int, viewport: Viewport, screen: InlineDrawing, imageID: UInt32) {
         let renderer = ImageRenderer()
         var player = InlineAnimation(
             delays: decoded.frames.map(\.playbackDelayMs), plays: plays, backend: screen.backend, imageID: imageID
@@ -191,7 +191,7 @@ struct ViewOptions {
     var protocolChoice: ProtocolChoice
     var protocolGiven: Bool
     var size: PixelSize?
-    var cells: PixelSize?
+    var cells: CellCount?
     var cellSize: PixelSize?
     var settings: ViewSettings
     var maxPixels: Int
@@ -263,8 +263,8 @@ enum Chores {
 }
 
 /// What the terminal can show, found once per run, and how to draw on it.
-struct Screen {
-    var display: Display
+struct InlineDrawing {
+    var display: DrawingPlan
     var backend: any GraphicsBackend
     /// The box to fit into, in the backend's units.
     var box: PixelSize
@@ -272,7 +272,7 @@ struct Screen {
     /// then `show` describes instead of drawing.
     var drawsGraphics: Bool
 
-    static func prepare(view: ViewOptions) -> Screen {
+    static func prepare(view: ViewOptions) -> InlineDrawing {
         let drawsGraphics = Output.isTerminal(1) || view.protocolGiven
         var display = probe(view: view)
         // A description speaks in pixels, so it reasons as a pixel protocol would.
@@ -281,7 +281,7 @@ struct Screen {
         let box = backend.unitBox(size: view.size, cells: view.cells)
         // From here on, Ctrl-C during a drawing closes the open sequence first.
         if drawsGraphics { OutputGuard.install() }
-        return Screen(display: display, backend: backend, box: box, drawsGraphics: drawsGraphics)
+        return InlineDrawing(display: display, backend: backend, box: box, drawsGraphics: drawsGraphics)
     }
 
     /// The one place the terminal is asked what it can do and the protocol
@@ -289,7 +289,7 @@ struct Screen {
     /// `--protocol`, else `PXVIEW_PROTOCOL`, else the probe (through tmux
     /// passthrough inside tmux). `PXVIEW_DEBUG` prints what was found; the
     /// tmux hint goes to stderr once.
-    static func probe(view: ViewOptions, environment: [String: String] = ProcessInfo.processInfo.environment) -> Display {
+    static func probe(view: ViewOptions, environment: [String: String] = ProcessInfo.processInfo.environment) -> DrawingPlan {
         report(view: view, environment: environment).display
     }
 
@@ -298,7 +298,7 @@ struct Screen {
     /// `debugLines`: `PXVIEW_DEBUG`'s lines and the tmux hint go to stderr
     /// (not for `doctor`, which says it all on stdout).
     static func report(view: ViewOptions, environment: [String: String], debugLines: Bool = true)
-        -> (report: ProbeReport, display: Display)
+        -> (report: ProbeReport, display: DrawingPlan)
     {
         // kitty is also asked whether it reads pixels from this machine
         // (`PXVIEW_KITTY_TRANSFER=direct`: never ask, always through the pty).
@@ -316,9 +316,9 @@ struct Screen {
             let memory = TerminalMemory(environment: environment, ttyFD: 1)
             Chores.run { memory.remember(report) }
         }
-        let geometry = DisplayGeometry(
+        let geometry = TerminalGeometry(
             capabilities: report.capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
-        var display = Display.decide(
+        var display = DrawingPlan.decide(
             choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
             sextants: view.sextants, linuxConsole: view.linuxConsole)
         // A C locale gets ASCII text and the ASCII text picture.

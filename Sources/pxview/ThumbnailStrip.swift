@@ -9,7 +9,7 @@ import Rendering
 /// arrive or decode leaves its tile empty with a note, never the whole strip.
 func drawThumbnailStrip(page: SearchPage, source: any PixabaySource, parsed: ParsedArguments) async throws {
     let view = try ViewOptions(parsed)
-    let screen = Screen.prepare(view: view)
+    let screen = InlineDrawing.prepare(view: view)
     guard screen.drawsGraphics else { return }
     let units = screen.backend.screen
     let box = units.unitBox(cells: ThumbnailStrip.tileCells)

@@ -11,8 +11,8 @@ import Testing
 /// cells, 240x160 px) and 2 rows of them, 6 tiles on screen.
 func browserLayout(columns: Int = 80, rows: Int = 24) -> BrowserLayout {
     BrowserLayout(
-        geometry: ScreenGeometry(
-            graphics: .sixel, windowCells: PixelSize(width: columns, height: rows), cellPixels: PixelSize(width: 10, height: 20)))
+        geometry: BackendGeometry(
+            graphics: .sixel, windowCells: CellCount(width: columns, height: rows), cellPixels: PixelSize(width: 10, height: 20)))
 }
 
 func loadedBrowser(hits count: Int = 10, totalPages: Int = 9, offline: Bool = false) -> BrowserState {
@@ -44,9 +44,9 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
     @Test func at80x24TheGridHasThreeColumnsAndTwoRowsOfRecognisableTiles() {
         let layout = browserLayout()
         #expect(layout.tileCells == PixelSize(width: 24, height: 8))
-        #expect(layout.columns == 3 && layout.rows == 2 && layout.slots.count == 6)
-        #expect(layout.slots[0] == CellRect(column: 1, row: 1, columns: 26, rows: 10))
-        #expect(layout.slots[4] == CellRect(column: 27, row: 11, columns: 26, rows: 10))
+        #expect(layout.columns == 3 && layout.rows == 2 && layout.tileFrames.count == 6)
+        #expect(layout.tileFrames[0] == CellRect(column: 1, row: 1, columns: 26, rows: 10))
+        #expect(layout.tileFrames[4] == CellRect(column: 27, row: 11, columns: 26, rows: 10))
         #expect(layout.slot(atColumn: 1, row: 1) == 0)
         #expect(layout.slot(atColumn: 30, row: 15) == 4)
         #expect(layout.slot(atColumn: 0, row: 5) == nil)
@@ -61,7 +61,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         #expect(layout.columns == 5 && layout.rows == 3)
         #expect(layout.tileCells == PixelSize(width: 38, height: 13))
         // Every slot is inside the window, above the detail rows.
-        #expect(layout.slots.allSatisfy { $0.column + $0.columns <= 200 && $0.row + $0.rows <= layout.detailsRow })
+        #expect(layout.tileFrames.allSatisfy { $0.column + $0.columns <= 200 && $0.row + $0.rows <= layout.detailsRow })
         let wide = browserLayout(columns: 300, rows: 80)
         #expect(wide.columns == 6 && wide.tileCells.width == 48)
     }
@@ -80,7 +80,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         let layout = browserLayout(columns: 2048, rows: 2048)
         #expect(layout.columns == 12 && layout.rows == 12)
         #expect(layout.tileCells.width == 46)
-        #expect(layout.slots.allSatisfy { $0.column + $0.columns <= 2048 && $0.row + $0.rows <= layout.detailsRow })
+        #expect(layout.tileFrames.allSatisfy { $0.column + $0.columns <= 2048 && $0.row + $0.rows <= layout.detailsRow })
     }
 }
 
@@ -415,8 +415,8 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         let grown = folder.handle(
             .resized(
                 BrowserLayout(
-                    geometry: ScreenGeometry(
-                        graphics: .sixel, windowCells: PixelSize(width: 80, height: 24),
+                    geometry: BackendGeometry(
+                        graphics: .sixel, windowCells: CellCount(width: 80, height: 24),
                         cellPixels: PixelSize(width: 16, height: 32)))))
         #expect(grown == [.loadThumbnails((1...4).map(samplePhoto))])
         var online = loadedBrowser(hits: 4, totalPages: 1)
@@ -425,8 +425,8 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
             online.handle(
                 .resized(
                     BrowserLayout(
-                        geometry: ScreenGeometry(
-                            graphics: .sixel, windowCells: PixelSize(width: 80, height: 24),
+                        geometry: BackendGeometry(
+                            graphics: .sixel, windowCells: CellCount(width: 80, height: 24),
                             cellPixels: PixelSize(width: 16, height: 32))))) == [])
     }
 
@@ -434,7 +434,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         var state = loadedBrowser(hits: 20, totalPages: 1)
         _ = state.handle(press(.end))
         _ = state.handle(.resized(browserLayout(columns: 60)))
-        #expect(state.layout.columns == 3 && state.layout.slots.count == 6)
+        #expect(state.layout.columns == 3 && state.layout.tileFrames.count == 6)
         #expect(state.visibleRange == 15..<20)
     }
 }

@@ -3,17 +3,17 @@ import Rendering
 
 /// A display drawing with `method` on `cells` of `cell` px, as the probe would make it.
 func testDisplay(
-    _ method: DrawingMethod, cells: PixelSize, cell: PixelSize, traits: TerminalTraits = TerminalTraits(),
+    _ method: DrawingMethod, cells: CellCount, cell: PixelSize, traits: TerminalTraits = TerminalTraits(),
     background: RGBA? = nil
-) -> Display {
-    Display(
-        method: method, geometry: DisplayGeometry(windowCells: cells, cellPixels: cell, background: background),
+) -> DrawingPlan {
+    DrawingPlan(
+        method: method, geometry: TerminalGeometry(windowCells: cells, cellPixels: cell, background: background),
         traits: traits)
 }
 
-extension ScreenGeometry {
+extension BackendGeometry {
     /// The window in `method`'s units, as its backend sees it.
-    init(graphics method: DrawingMethod, windowCells: PixelSize, cellPixels: PixelSize) {
+    init(graphics method: DrawingMethod, windowCells: CellCount, cellPixels: PixelSize) {
         self = testDisplay(method, cells: windowCells, cell: cellPixels).makeBackend().screen
     }
 }

@@ -25,7 +25,7 @@ import Testing
     /// pictures may always be drawn; a tmux that cannot be asked draws only
     /// after a key of pxview's own, and wakes for nothing.
     @Test func thePaneKeeperOnlyActsInsideTmux() {
-        let plain = Display(method: .sixel, geometry: DisplayGeometry(windowCells: PixelSize(width: 80, height: 24)))
+        let plain = DrawingPlan(method: .sixel, geometry: TerminalGeometry(windowCells: CellCount(width: 80, height: 24)))
         let outside = PaneKeeper(display: plain, environment: [:], nowMs: 0)
         #expect(outside.watch == nil && outside.tmux == nil && outside.mayDraw(nowMs: 0))
         #expect(outside.pollTimeout(-1, nowMs: 0) == -1 && outside.pollTimeout(40, nowMs: 0) == 40)

@@ -20,8 +20,8 @@ import Testing
 let smallCells = PixelSize(width: 40, height: 12)
 let smallCell = PixelSize(width: 8, height: 16)
 
-func smallGeometry(_ graphics: DrawingMethod) -> ScreenGeometry {
-    ScreenGeometry(graphics: graphics, windowCells: smallCells, cellPixels: smallCell)
+func smallGeometry(_ graphics: DrawingMethod) -> BackendGeometry {
+    BackendGeometry(graphics: graphics, windowCells: smallCells, cellPixels: smallCell)
 }
 
 /// The backend for the small window; kitty as kitty 0.26.5 (pixel offsets) unless told otherwise.
@@ -242,8 +242,8 @@ extension Array where Element == UInt8 {
     /// columns cut it at "fit c…"): a row of its own above the status line,
     /// the picture a row shorter; `i` again gives the row back.
     @Test func theInfoLineTakesARowOfItsOwnWhenItMust() {
-        let geometry = ScreenGeometry(
-            graphics: .sixel, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16))
+        let geometry = BackendGeometry(
+            graphics: .sixel, windowCells: CellCount(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16))
         let size = PixelSize(width: 1920, height: 1280)
         var state = ViewerState(
             photo: filePhoto(1, "IMG_20240412_101010.jpg"), fullSize: size, decodedSize: size,
@@ -269,8 +269,8 @@ extension Array where Element == UInt8 {
         var wide = ViewerState(
             photo: filePhoto(1, "IMG_20240412_101010.jpg"), fullSize: size, decodedSize: size,
             layout: ViewerLayout(
-                geometry: ScreenGeometry(
-                    graphics: .kitty, windowCells: PixelSize(width: 120, height: 24), cellPixels: PixelSize(width: 8, height: 16))
+                geometry: BackendGeometry(
+                    graphics: .kitty, windowCells: CellCount(width: 120, height: 24), cellPixels: PixelSize(width: 8, height: 16))
             ),
             openedDirectly: true)
         _ = wide.handle(key("i"))
@@ -317,7 +317,7 @@ extension Array where Element == UInt8 {
             .searchFinished(query: "", page: 1, result: .page(photos: [Photo(hit: hit)], totalHits: 1, totalPages: 1, note: nil)))
         let frame = BrowserPainter(backend: smallBackend(.kitty), glyphs: .ascii).frame(for: state, thumbnails: [:])
         #expect(!frame.contains { $0 >= 0x80 })
-        #expect(frame.count(of: "+" + String(repeating: "-", count: state.layout.slots[0].columns - 2) + "+") == 2)
+        #expect(frame.count(of: "+" + String(repeating: "-", count: state.layout.tileFrames[0].columns - 2) + "+") == 2)
         #expect(frame.count(of: "#7  10x10  by Zo?  <3 3") == 1)
         #expect(frame.count(of: "tags: ?t?, ?") == 1)
         #expect(frame.count(of: "1 of 1 - Images from Pixabay") == 1)
@@ -384,7 +384,7 @@ extension Array where Element == UInt8 {
         let cells = PixelSize(width: 80, height: 24)
         let cell = PixelSize(width: 8, height: 16)
         var state = BrowserState(
-            layout: BrowserLayout(geometry: ScreenGeometry(graphics: method, windowCells: cells, cellPixels: cell)),
+            layout: BrowserLayout(geometry: BackendGeometry(graphics: method, windowCells: cells, cellPixels: cell)),
             query: "", offline: true)
         _ = state.start()
         _ = state.handle(
@@ -511,15 +511,15 @@ extension Array where Element == UInt8 {
         #expect(first.count(of: "\u{1B}P") == 6)
         _ = state.handle(press("+"))
         let larger = painter.frame(for: state, thumbnails: thumbnails)
-        #expect(larger.count(of: "\u{1B}P") == state.layout.slots.count)
+        #expect(larger.count(of: "\u{1B}P") == state.layout.tileFrames.count)
         #expect(painter.frame(for: state, thumbnails: thumbnails).count(of: "\u{1B}P") == 0)
     }
 
     /// A folder's tiles carry their file names, one line under each tile,
     /// cut in the middle, centred; `...` in ASCII. Pixabay's tiles have none.
     @Test func aFoldersTilesShowTheirNames() {
-        let geometry = ScreenGeometry(
-            graphics: .sixel, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16))
+        let geometry = BackendGeometry(
+            graphics: .sixel, windowCells: CellCount(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16))
         let names = ["IMG_20240412_101010_the_longest.jpg", "b.png", "été.jpg"]
         var state = BrowserState(
             layout: BrowserLayout(geometry: geometry, nameLines: true), query: "", offline: true, folder: "~/Pictures")
@@ -531,7 +531,7 @@ extension Array where Element == UInt8 {
         let backend = testDisplay(.sixel, cells: geometry.windowCells, cell: geometry.cellPixels).makeBackend()
         let frame = BrowserPainter(backend: backend).frame(for: state, thumbnails: [:])
         let name = state.layout.nameArea(slot: 0)!
-        #expect(name.row == state.layout.slots[0].row + state.layout.slots[0].rows - 2)
+        #expect(name.row == state.layout.tileFrames[0].row + state.layout.tileFrames[0].rows - 2)
         #expect(frame.count(of: "IMG_20240412…longest.jpg") == 1)
         #expect(frame.count(of: "         b.png") == 1)
         #expect(frame.count(of: "été.jpg") == 1)
@@ -565,7 +565,7 @@ extension Array where Element == UInt8 {
         _ = state.handle(
             .searchFinished(query: "", page: 1, result: .page(photos: [Photo(hit: hit)], totalHits: 1, totalPages: 1, note: nil)))
         let frame = BrowserPainter(
-            backend: testDisplay(.sixel, cells: PixelSize(width: 80, height: 24), cell: PixelSize(width: 10, height: 20))
+            backend: testDisplay(.sixel, cells: CellCount(width: 80, height: 24), cell: PixelSize(width: 10, height: 20))
                 .makeBackend()
         )
         .frame(for: state, thumbnails: [:])

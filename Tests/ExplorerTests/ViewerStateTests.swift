@@ -13,8 +13,8 @@ import Testing
 /// a 1200x780 view, and the 1920x1280 photo fits at 0.609.
 func viewerLayout(_ graphics: DrawingMethod = .kitty) -> ViewerLayout {
     ViewerLayout(
-        geometry: ScreenGeometry(
-            graphics: graphics, windowCells: PixelSize(width: 120, height: 40), cellPixels: PixelSize(width: 10, height: 20)))
+        geometry: BackendGeometry(
+            graphics: graphics, windowCells: CellCount(width: 120, height: 40), cellPixels: PixelSize(width: 10, height: 20)))
 }
 
 /// The viewer on `photo`, by default the file storm.jpg.
@@ -273,8 +273,8 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
         let centre = (state.viewport.centerX, state.viewport.centerY)
         #expect(centre.0 != 0.5)
         let smaller = ViewerLayout(
-            geometry: ScreenGeometry(
-                graphics: .kitty, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 10, height: 20)))
+            geometry: BackendGeometry(
+                graphics: .kitty, windowCells: CellCount(width: 80, height: 24), cellPixels: PixelSize(width: 10, height: 20)))
         _ = state.handle(.resized(smaller))
         #expect(state.viewport.zoom == 2)
         #expect(state.viewport.viewSize == PixelSize(width: 800, height: 460))
@@ -285,10 +285,10 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
 @Suite struct ViewerLayoutTests {
     @Test func aCappedViewIsCentredInTheWindow() {
         // xterm: 120x40 cells of 9x19 px, sixel pictures at most 1000x1000.
-        let display = Display(
+        let display = DrawingPlan(
             method: .sixel,
-            geometry: DisplayGeometry(
-                windowCells: PixelSize(width: 120, height: 40), cellPixels: PixelSize(width: 9, height: 19),
+            geometry: TerminalGeometry(
+                windowCells: CellCount(width: 120, height: 40), cellPixels: PixelSize(width: 9, height: 19),
                 sixelMaxSize: PixelSize(width: 1000, height: 1000)))
         let layout = ViewerLayout(geometry: display.makeBackend().screen)
         #expect(layout.imageArea == CellRect(column: 4, row: 0, columns: 112, rows: 39))
@@ -296,8 +296,8 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
         #expect(layout.statusRow == 39)
         // Uncapped, the view is the window less the status row.
         let kitty = ViewerLayout(
-            geometry: ScreenGeometry(
-                graphics: .kitty, windowCells: PixelSize(width: 120, height: 40), cellPixels: PixelSize(width: 9, height: 18)))
+            geometry: BackendGeometry(
+                graphics: .kitty, windowCells: CellCount(width: 120, height: 40), cellPixels: PixelSize(width: 9, height: 18)))
         #expect(kitty.imageArea == CellRect(column: 0, row: 0, columns: 120, rows: 39))
     }
 }

@@ -34,7 +34,7 @@ import Testing
 
     /// A display drawing with `method` on 80x24 cells of `cell`, and its backend.
     static func backend(_ method: DrawingMethod, cell: PixelSize = PixelSize(width: 10, height: 20)) -> any GraphicsBackend {
-        Display(method: method, geometry: DisplayGeometry(windowCells: PixelSize(width: 80, height: 24), cellPixels: cell))
+        DrawingPlan(method: method, geometry: TerminalGeometry(windowCells: CellCount(width: 80, height: 24), cellPixels: cell))
             .makeBackend()
     }
 
@@ -138,9 +138,9 @@ import Testing
     @Test func protocolDecision() {
         let kitty = TerminalCapabilitiesFixtures.kitty
         let sixel = TerminalCapabilitiesFixtures.sixel
-        let geometry = DisplayGeometry(windowCells: PixelSize(width: 80, height: 24))
-        func decide(_ choice: ProtocolChoice, _ caps: TerminalCapabilities?, _ mux: Multiplexer = .none) -> Display {
-            Display.decide(choice: choice, capabilities: caps, multiplexer: mux, geometry: geometry)
+        let geometry = TerminalGeometry(windowCells: CellCount(width: 80, height: 24))
+        func decide(_ choice: ProtocolChoice, _ caps: TerminalCapabilities?, _ mux: Multiplexer = .none) -> DrawingPlan {
+            DrawingPlan.decide(choice: choice, capabilities: caps, multiplexer: mux, geometry: geometry)
         }
         #expect(decide(.auto, kitty).method == .kitty)
         #expect(decide(.auto, sixel).method == .sixel)
@@ -150,10 +150,12 @@ import Testing
         #expect(decide(.blocks, kitty).method == .blocks)
         #expect(decide(.symbols, kitty).method == .symbols)
         // The Linux console's font has half-blocks only.
-        let console = Display.decide(choice: .auto, capabilities: nil, multiplexer: .none, geometry: geometry, linuxConsole: true)
+        let console = DrawingPlan.decide(
+            choice: .auto, capabilities: nil, multiplexer: .none, geometry: geometry, linuxConsole: true)
         #expect(console.method == .blocks)
         #expect(
-            Display.decide(choice: .symbols, capabilities: nil, multiplexer: .none, geometry: geometry, linuxConsole: true).method
+            DrawingPlan.decide(choice: .symbols, capabilities: nil, multiplexer: .none, geometry: geometry, linuxConsole: true)
+                .method
                 == .symbols)
         // tmux without passthrough: text and the hint, whatever was asked.
         #expect(decide(.auto, kitty, .tmux(passthrough: false)).method == .symbols)
@@ -193,14 +195,14 @@ import Testing
     /// Text pictures use the sextants where the terminal draws them, or as
     /// PXVIEW_SEXTANTS (passed in) says; half-blocks never.
     @Test func sextantsFollowTheTerminalOrTheSetting() {
-        let geometry = DisplayGeometry(windowCells: PixelSize(width: 80, height: 24))
+        let geometry = TerminalGeometry(windowCells: CellCount(width: 80, height: 24))
         var xterm = TerminalCapabilitiesFixtures.sixel
         xterm.sixel = false
         xterm.terminalVersion = "XTerm(379)"
         var kitty = TerminalCapabilitiesFixtures.kitty
         kitty.terminalVersion = "kitty(0.26.5)"
         func repertoire(_ choice: ProtocolChoice, _ caps: TerminalCapabilities, sextants: Bool? = nil) -> String {
-            let display = Display.decide(
+            let display = DrawingPlan.decide(
                 choice: choice, capabilities: caps, multiplexer: .none, geometry: geometry, sextants: sextants)
             return "\(display.method.rawValue) \(TextBackend.repertoire(for: display))"
         }
@@ -216,7 +218,7 @@ import Testing
     @Test func textPicturesAtTheCursorAreWholeCells() throws {
         // 640x427 in 96x36 cells of 9x19 px: 864x576 px would be 30.3 rows (242 of 8 units).
         let backend = Self.backend(.symbols, cell: PixelSize(width: 9, height: 19))
-        let box = backend.screen.unitBox(cells: PixelSize(width: 96, height: 36))
+        let box = backend.screen.unitBox(cells: CellCount(width: 96, height: 36))
         let (_, viewport, rendered) = try Self.show(try Self.fixture("p01_china_640x427.jpg"), backend, box: box)
         #expect(viewport.outputSize == PixelSize(width: 768, height: 242))
         #expect(rendered.cells == PixelSize(width: 96, height: 30))
@@ -228,14 +230,14 @@ import Testing
     }
 
     @Test func sixelBoxIsCappedByTheTerminalsMaximum() {
-        let geometry = DisplayGeometry(
+        let geometry = TerminalGeometry(
             capabilities: TerminalCapabilitiesFixtures.sixel,
-            window: WindowSize(cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)))
-        let backend = Display(method: .sixel, geometry: geometry).makeBackend()
+            window: WindowSize(cells: CellCount(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)))
+        let backend = DrawingPlan(method: .sixel, geometry: geometry).makeBackend()
         // 100x35 cells of 9x19 less the prompt row: 900x646, capped at 1000x1000 → unchanged;
         #expect(backend.unitBox(size: nil, cells: nil) == PixelSize(width: 900, height: 646))
         #expect(backend.unitBox(size: PixelSize(width: 1600, height: 1200), cells: nil) == PixelSize(width: 1000, height: 1000))
-        let unknown = Display(method: .sixel, geometry: DisplayGeometry(capabilities: nil, window: nil)).makeBackend()
+        let unknown = DrawingPlan(method: .sixel, geometry: TerminalGeometry(capabilities: nil, window: nil)).makeBackend()
         #expect(unknown.unitBox(size: nil, cells: nil) == PixelSize(width: 800, height: 460))
     }
 }
@@ -243,10 +245,10 @@ import Testing
 enum TerminalCapabilitiesFixtures {
     static let kitty = TerminalCapabilities(
         kittyGraphics: true, sixel: false, colorRegisters: nil, sixelMaxSize: nil, cellSize: PixelSize(width: 9, height: 18),
-        windowPixels: PixelSize(width: 900, height: 630), windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: true
+        windowPixels: PixelSize(width: 900, height: 630), windowCells: CellCount(width: 100, height: 35), synchronizedOutput: true
     )
     static let sixel = TerminalCapabilities(
         kittyGraphics: false, sixel: true, colorRegisters: 256, sixelMaxSize: PixelSize(width: 1000, height: 1000),
         cellSize: PixelSize(width: 9, height: 19), windowPixels: PixelSize(width: 904, height: 669),
-        windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: false)
+        windowCells: CellCount(width: 100, height: 35), synchronizedOutput: false)
 }

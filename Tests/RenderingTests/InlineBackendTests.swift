@@ -5,9 +5,10 @@ import Testing
 
 @Suite struct InlineBackendTests {
     private func backend(_ method: DrawingMethod, _ multiplexer: Multiplexer = .none) -> any GraphicsBackend {
-        Display(
+        DrawingPlan(
             method: method,
-            geometry: DisplayGeometry(windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16)),
+            geometry: TerminalGeometry(
+                windowCells: CellCount(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16)),
             multiplexer: multiplexer
         ).makeBackend()
     }

@@ -56,16 +56,16 @@ import Testing
     @Test func onlyALocalKittyReadsOurPixels() {
         var capabilities = TerminalCapabilities(
             kittyGraphics: true, sixel: false, colorRegisters: nil, sixelMaxSize: nil, cellSize: PixelSize(width: 10, height: 20),
-            windowPixels: nil, windowCells: PixelSize(width: 80, height: 24), synchronizedOutput: false)
+            windowPixels: nil, windowCells: CellCount(width: 80, height: 24), synchronizedOutput: false)
         capabilities.kittyMedium = .sharedMemory
-        let geometry = DisplayGeometry(
-            windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 10, height: 20))
-        let local = Display.decide(choice: .auto, capabilities: capabilities, multiplexer: .none, geometry: geometry)
+        let geometry = TerminalGeometry(
+            windowCells: CellCount(width: 80, height: 24), cellPixels: PixelSize(width: 10, height: 20))
+        let local = DrawingPlan.decide(choice: .auto, capabilities: capabilities, multiplexer: .none, geometry: geometry)
         #expect(local.method == .kitty && local.kittyMedium == .sharedMemory)
-        let tmux = Display.decide(
+        let tmux = DrawingPlan.decide(
             choice: .auto, capabilities: capabilities, multiplexer: .tmux(passthrough: true), geometry: geometry)
         #expect(tmux.kittyMedium == .direct)
-        let sixel = Display.decide(choice: .sixel, capabilities: capabilities, multiplexer: .none, geometry: geometry)
+        let sixel = DrawingPlan.decide(choice: .sixel, capabilities: capabilities, multiplexer: .none, geometry: geometry)
         #expect(sixel.kittyMedium == .direct)
         #expect(KittyMediumProbe(multiplexer: .tmux(passthrough: true)).queries.isEmpty)
         #expect(KittyMediumProbe(multiplexer: .none, asking: false).queries.isEmpty)
@@ -93,9 +93,10 @@ import Testing
     /// A viewer picture goes by shared memory: the command names an object
     /// holding exactly the raw pixels; teardown removes any kitty left.
     @Test func theBackendHandsOverRawPixelsAndRemovesLeftovers() throws {
-        var display = Display(
+        var display = DrawingPlan(
             method: .kitty,
-            geometry: DisplayGeometry(windowCells: PixelSize(width: 40, height: 12), cellPixels: PixelSize(width: 8, height: 16)))
+            geometry: TerminalGeometry(windowCells: CellCount(width: 40, height: 12), cellPixels: PixelSize(width: 8, height: 16))
+        )
         display.kittyMedium = .sharedMemory
         let backend = display.makeBackend(resampler: Resampler(threads: 1))
         let image = RGBAImage(
@@ -118,9 +119,10 @@ import Testing
     /// drawn from rows they still are, by the same command.
     @Test(arguments: [KittyMedium.sharedMemory, .file, .direct])
     func rowsAreStreamedOnlyThroughThePty(medium: KittyMedium) throws {
-        var display = Display(
+        var display = DrawingPlan(
             method: .kitty,
-            geometry: DisplayGeometry(windowCells: PixelSize(width: 40, height: 12), cellPixels: PixelSize(width: 8, height: 16)))
+            geometry: TerminalGeometry(windowCells: CellCount(width: 40, height: 12), cellPixels: PixelSize(width: 8, height: 16))
+        )
         display.kittyMedium = medium
         let backend = display.makeBackend(resampler: Resampler(threads: 1))
         #expect(backend.drawsRowsAsMade == (medium == .direct))
@@ -144,9 +146,10 @@ import Testing
     /// the process has exited, so it is not registered for removal at exit
     /// (a slow hop to the terminal showed an empty box); the viewer's are.
     @Test func aOneShotDrawingsObjectIsLeftForKitty() throws {
-        var display = Display(
+        var display = DrawingPlan(
             method: .kitty,
-            geometry: DisplayGeometry(windowCells: PixelSize(width: 40, height: 12), cellPixels: PixelSize(width: 8, height: 16)))
+            geometry: TerminalGeometry(windowCells: CellCount(width: 40, height: 12), cellPixels: PixelSize(width: 8, height: 16))
+        )
         display.kittyMedium = .sharedMemory
         let backend = display.makeBackend(resampler: Resampler(threads: 1))
         let image = RGBAImage(

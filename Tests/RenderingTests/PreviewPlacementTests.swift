@@ -7,9 +7,9 @@ import Testing
 /// and the exact bytes of one placed picture and one clear per protocol.
 @Suite struct PreviewPlacementTests {
     private func backend(_ method: DrawingMethod) -> any GraphicsBackend {
-        Display(
+        DrawingPlan(
             method: method,
-            geometry: DisplayGeometry(windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16))
+            geometry: TerminalGeometry(windowCells: CellCount(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16))
         ).makeBackend()
     }
 

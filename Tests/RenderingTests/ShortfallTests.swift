@@ -6,16 +6,16 @@ import Testing
 
 /// Why text, said where the user looks, only when the user can change it.
 @Suite struct ShortfallTests {
-    static let geometry = DisplayGeometry(windowCells: PixelSize(width: 80, height: 24))
+    static let geometry = TerminalGeometry(windowCells: CellCount(width: 80, height: 24))
 
     static func capabilities(version: String? = nil, sixel: Bool = false, kitty: Bool = false) -> TerminalCapabilities {
         TerminalCapabilities(
             kittyGraphics: kitty, sixel: sixel, colorRegisters: nil, sixelMaxSize: nil, cellSize: nil, windowPixels: nil,
-            windowCells: PixelSize(width: 80, height: 24), synchronizedOutput: false, terminalVersion: version)
+            windowCells: CellCount(width: 80, height: 24), synchronizedOutput: false, terminalVersion: version)
     }
 
-    static func decide(_ report: ProbeReport, choice: ProtocolChoice = .auto) -> Display {
-        Display.decide(choice: choice, report: report, geometry: geometry)
+    static func decide(_ report: ProbeReport, choice: ProtocolChoice = .auto) -> DrawingPlan {
+        DrawingPlan.decide(choice: choice, report: report, geometry: geometry)
     }
 
     @Test func eachFixableReasonIsNamed() {

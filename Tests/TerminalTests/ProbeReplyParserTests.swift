@@ -20,7 +20,7 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
     static let all: [ReferenceTerminal] = [
         ReferenceTerminal(
             name: "xterm_stock",
-            winsize: WindowSize(cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)),
+            winsize: WindowSize(cells: CellCount(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)),
             replies: [
                 "\u{1B}P>|XTerm(379)\u{1B}\\",
                 "\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\",
@@ -32,11 +32,11 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
             expected: TerminalCapabilities(
                 kittyGraphics: false, sixel: false, colorRegisters: nil, sixelMaxSize: nil,
                 cellSize: PixelSize(width: 9, height: 19), windowPixels: PixelSize(width: 904, height: 669),
-                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: false, terminalVersion: "XTerm(379)",
+                windowCells: CellCount(width: 100, height: 35), synchronizedOutput: false, terminalVersion: "XTerm(379)",
                 backgroundColor: RGBA(r: 255, g: 255, b: 255))),
         ReferenceTerminal(
             name: "xterm_vt340",
-            winsize: WindowSize(cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)),
+            winsize: WindowSize(cells: CellCount(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)),
             replies: [
                 "\u{1B}P>|XTerm(379)\u{1B}\\",
                 "\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\",
@@ -49,11 +49,11 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
                 kittyGraphics: false, sixel: true, colorRegisters: 256,
                 sixelMaxSize: PixelSize(width: 1000, height: 1000),
                 cellSize: PixelSize(width: 9, height: 19), windowPixels: PixelSize(width: 904, height: 669),
-                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: false, terminalVersion: "XTerm(379)",
+                windowCells: CellCount(width: 100, height: 35), synchronizedOutput: false, terminalVersion: "XTerm(379)",
                 backgroundColor: RGBA(r: 255, g: 255, b: 255))),
         ReferenceTerminal(
             name: "xterm_vt340_winops",
-            winsize: WindowSize(cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)),
+            winsize: WindowSize(cells: CellCount(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)),
             replies: [
                 "\u{1B}[?1;0;256S",
                 "\u{1B}[?2;0;1000;1000S",
@@ -66,10 +66,10 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
                 kittyGraphics: false, sixel: true, colorRegisters: 256,
                 sixelMaxSize: PixelSize(width: 1000, height: 1000),
                 cellSize: PixelSize(width: 9, height: 19), windowPixels: PixelSize(width: 904, height: 669),
-                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: false, reportsCellSize: true)),
+                windowCells: CellCount(width: 100, height: 35), synchronizedOutput: false, reportsCellSize: true)),
         ReferenceTerminal(
             name: "kitty",
-            winsize: WindowSize(cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 900, height: 630)),
+            winsize: WindowSize(cells: CellCount(width: 100, height: 35), pixels: PixelSize(width: 900, height: 630)),
             replies: [
                 "\u{1B}_Gi=31;OK\u{1B}\\",
                 "\u{1B}P>|kitty(0.26.5)\u{1B}\\",
@@ -82,11 +82,11 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
             expected: TerminalCapabilities(
                 kittyGraphics: true, sixel: false, colorRegisters: nil, sixelMaxSize: nil,
                 cellSize: PixelSize(width: 9, height: 18), windowPixels: PixelSize(width: 900, height: 630),
-                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: true, terminalVersion: "kitty(0.26.5)",
+                windowCells: CellCount(width: 100, height: 35), synchronizedOutput: true, terminalVersion: "kitty(0.26.5)",
                 backgroundColor: RGBA(r: 0, g: 0, b: 0), reportsCellSize: true)),
         ReferenceTerminal(
             name: "mlterm",
-            winsize: WindowSize(cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 1000, height: 665)),
+            winsize: WindowSize(cells: CellCount(width: 100, height: 35), pixels: PixelSize(width: 1000, height: 665)),
             replies: [
                 "\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\",
                 "\u{1B}[?1;0;1024S",
@@ -99,13 +99,13 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
             expected: TerminalCapabilities(
                 kittyGraphics: false, sixel: true, colorRegisters: 1024, sixelMaxSize: nil,
                 cellSize: PixelSize(width: 10, height: 19), windowPixels: PixelSize(width: 1000, height: 665),
-                windowCells: PixelSize(width: 100, height: 35), synchronizedOutput: false,
+                windowCells: CellCount(width: 100, height: 35), synchronizedOutput: false,
                 backgroundColor: RGBA(r: 255, g: 255, b: 255), reportsCellSize: true)),
         // Konsole 22.12 (Debian 12), replies recorded under Xvfb: kitty graphics
         // and sixel both, a 16384 px sixel limit.
         ReferenceTerminal(
             name: "konsole",
-            winsize: WindowSize(cells: PixelSize(width: 100, height: 34), pixels: PixelSize(width: 903, height: 612)),
+            winsize: WindowSize(cells: CellCount(width: 100, height: 34), pixels: PixelSize(width: 903, height: 612)),
             replies: [
                 "\u{1B}_Gi=31;OK\u{1B}\\",
                 "\u{1B}P>|Konsole 22.12.3\u{1B}\\",
@@ -119,13 +119,13 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
             expected: TerminalCapabilities(
                 kittyGraphics: true, sixel: true, colorRegisters: 256, sixelMaxSize: PixelSize(width: 16384, height: 16384),
                 cellSize: PixelSize(width: 9, height: 18), windowPixels: PixelSize(width: 903, height: 612),
-                windowCells: PixelSize(width: 100, height: 34), synchronizedOutput: false, terminalVersion: "Konsole 22.12.3",
+                windowCells: CellCount(width: 100, height: 34), synchronizedOutput: false, terminalVersion: "Konsole 22.12.3",
                 backgroundColor: RGBA(r: 35, g: 38, b: 39), reportsCellSize: true)),
         // Inside tmux 3.3a with passthrough, in kitty: the outer terminal's
         // replies to wrapped queries, and the pane's size from the kernel.
         ReferenceTerminal(
             name: "tmux_in_kitty",
-            winsize: WindowSize(cells: PixelSize(width: 100, height: 33), pixels: PixelSize(width: 900, height: 594)),
+            winsize: WindowSize(cells: CellCount(width: 100, height: 33), pixels: PixelSize(width: 900, height: 594)),
             replies: [
                 "\u{1B}_Gi=31;OK\u{1B}\\",
                 "\u{1B}P>|kitty(0.26.5)\u{1B}\\",
@@ -136,7 +136,7 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
             expected: TerminalCapabilities(
                 kittyGraphics: true, sixel: false, colorRegisters: nil, sixelMaxSize: nil,
                 cellSize: PixelSize(width: 9, height: 18), windowPixels: PixelSize(width: 900, height: 594),
-                windowCells: PixelSize(width: 100, height: 33), synchronizedOutput: false, terminalVersion: "kitty(0.26.5)",
+                windowCells: CellCount(width: 100, height: 33), synchronizedOutput: false, terminalVersion: "kitty(0.26.5)",
                 backgroundColor: RGBA(r: 0, g: 0, b: 0), reportsCellSize: true)),
     ]
 }
@@ -274,7 +274,7 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
     @Test func kittyErrorReplyMeansNoKittyGraphics() {
         let parser = parse(bytes("\u{1B}_Gi=31;EINVAL:unsupported format\u{1B}\\\u{1B}[?62;c"))
         #expect(parser.result.kittyGraphicsMessage == "EINVAL:unsupported format")
-        let caps = capabilities(from: parser.result, winsize: WindowSize(cells: PixelSize(width: 80, height: 24), pixels: nil))
+        let caps = capabilities(from: parser.result, winsize: WindowSize(cells: CellCount(width: 80, height: 24), pixels: nil))
         #expect(!caps.kittyGraphics)
     }
 
@@ -289,13 +289,13 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
     func kittyTransferMediumFromTheReplies(replies: String, medium: KittyMedium) {
         let parser = parse(bytes("\u{1B}_Gi=31;OK\u{1B}\\" + replies + "\u{1B}[?62;c"))
         #expect(parser.isComplete && parser.leftoverInput.isEmpty)
-        let caps = capabilities(from: parser.result, winsize: WindowSize(cells: PixelSize(width: 80, height: 24), pixels: nil))
+        let caps = capabilities(from: parser.result, winsize: WindowSize(cells: CellCount(width: 80, height: 24), pixels: nil))
         #expect(caps.kittyGraphics)
         #expect(caps.kittyMedium == medium)
     }
 
     @Test func syncOutputNeedsStatusOneOrTwo() {
-        let winsize = WindowSize(cells: PixelSize(width: 80, height: 24), pixels: nil)
+        let winsize = WindowSize(cells: CellCount(width: 80, height: 24), pixels: nil)
         for (status, supported) in [(0, false), (1, true), (2, true), (3, false), (4, false)] {
             let parser = parse(bytes("\u{1B}[?2026;\(status)$y\u{1B}[?62;c"))
             #expect(capabilities(from: parser.result, winsize: winsize).synchronizedOutput == supported, "status \(status)")
@@ -303,7 +303,7 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
     }
 
     @Test func sixelNeedsAttributeFourAfterTheLevel() {
-        let winsize = WindowSize(cells: PixelSize(width: 80, height: 24), pixels: nil)
+        let winsize = WindowSize(cells: CellCount(width: 80, height: 24), pixels: nil)
         #expect(capabilities(from: parse(bytes("\u{1B}[?62;4c")).result, winsize: winsize).sixel)
         // 4 as the conformance level is not the sixel attribute.
         #expect(!capabilities(from: parse(bytes("\u{1B}[?4;6c")).result, winsize: winsize).sixel)
@@ -354,7 +354,7 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
     @Test func zeroCellsNeverDivides() {
         let caps = capabilities(
             from: replies(cell: nil, textArea: PixelSize(width: 1000, height: 700)),
-            winsize: WindowSize(cells: PixelSize(width: 0, height: 0), pixels: PixelSize(width: 1000, height: 700)))
+            winsize: WindowSize(cells: CellCount(width: 0, height: 0), pixels: PixelSize(width: 1000, height: 700)))
         #expect(caps.cellSize == nil)
     }
 }

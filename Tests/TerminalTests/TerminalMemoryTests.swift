@@ -15,7 +15,7 @@ import Testing
     static func report() -> ProbeReport {
         var capabilities = TerminalCapabilities(
             kittyGraphics: false, sixel: true, colorRegisters: 256, sixelMaxSize: PixelSize(width: 1000, height: 1000),
-            cellSize: PixelSize(width: 9, height: 19), windowPixels: nil, windowCells: PixelSize(width: 80, height: 24),
+            cellSize: PixelSize(width: 9, height: 19), windowPixels: nil, windowCells: CellCount(width: 80, height: 24),
             synchronizedOutput: true, terminalVersion: "XTerm(379)", backgroundColor: RGBA(r: 255, g: 255, b: 255))
         capabilities.kittyMedium = .direct
         return ProbeReport(
@@ -29,7 +29,7 @@ import Testing
         let key = try #require(TerminalMemory.key(environment: ["TERM": "xterm"], ttyFD: pty.slave))
         let memory = TerminalMemory(directory: directory.path, key: key)
         memory.remember(Self.report(), now: 1000)
-        let window = WindowSize(cells: PixelSize(width: 100, height: 30), pixels: nil)
+        let window = WindowSize(cells: CellCount(width: 100, height: 30), pixels: nil)
         let recalled = try #require(memory.recalled(winsize: window, now: 2000))
         let capabilities = try #require(recalled.capabilities)
         #expect(capabilities.sixel && !capabilities.kittyGraphics && capabilities.colorRegisters == 256)
@@ -45,7 +45,7 @@ import Testing
         #expect(other != key)
         #expect(TerminalMemory(directory: directory.path, key: other).recalled(winsize: window, now: 2000) == nil)
         // The kernel's pixels beat the remembered cell.
-        let measured = WindowSize(cells: PixelSize(width: 100, height: 30), pixels: PixelSize(width: 1000, height: 600))
+        let measured = WindowSize(cells: CellCount(width: 100, height: 30), pixels: PixelSize(width: 1000, height: 600))
         #expect(memory.recalled(winsize: measured, now: 2000)?.capabilities?.cellSize == PixelSize(width: 10, height: 20))
         // A probe that timed out is not remembered.
         var timedOut = Self.report()

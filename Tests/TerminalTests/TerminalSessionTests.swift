@@ -110,12 +110,12 @@ import Testing
         #expect(
             windowSize(fd: pty.slave)
                 == WindowSize(
-                    cells: PixelSize(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)))
+                    cells: CellCount(width: 100, height: 35), pixels: PixelSize(width: 904, height: 669)))
         pty.setWindowSize(rows: 24, columns: 80, width: 0, height: 0)
-        #expect(windowSize(fd: pty.slave) == WindowSize(cells: PixelSize(width: 80, height: 24), pixels: nil))
+        #expect(windowSize(fd: pty.slave) == WindowSize(cells: CellCount(width: 80, height: 24), pixels: nil))
         // A broken terminal's 65535x65535 cells are capped like --cells.
         pty.setWindowSize(rows: 65535, columns: 65535, width: 0, height: 0)
-        #expect(windowSize(fd: pty.slave) == WindowSize(cells: PixelSize(width: 2048, height: 2048), pixels: nil))
+        #expect(windowSize(fd: pty.slave) == WindowSize(cells: CellCount(width: 2048, height: 2048), pixels: nil))
         var fds: [Int32] = [-1, -1]
         #expect(pipe(&fds) == 0)
         defer {

@@ -60,10 +60,10 @@ public struct TerminalTraits: Equatable, Sendable {
 /// terminal's quirks. Decided once from the probe in `decide`, the one
 /// place the protocol is chosen; `makeBackend` is the one place that
 /// branches on it.
-public struct Display: Sendable {
+public struct DrawingPlan: Sendable {
     public var method: DrawingMethod
     public var multiplexer: Multiplexer
-    public var geometry: DisplayGeometry
+    public var geometry: TerminalGeometry
     public var background: BackgroundChoice
     public var traits: TerminalTraits
     /// How kitty gets pixels: shared memory or a file when the probe showed
@@ -86,7 +86,7 @@ public struct Display: Sendable {
     public var sextants = false
 
     public init(
-        method: DrawingMethod, geometry: DisplayGeometry, multiplexer: Multiplexer = .none,
+        method: DrawingMethod, geometry: TerminalGeometry, multiplexer: Multiplexer = .none,
         background: BackgroundChoice = .auto, traits: TerminalTraits = TerminalTraits(),
         synchronizedOutput: Bool = false, hint: String? = nil, reportsCellSize: Bool = false
     ) {
@@ -113,8 +113,8 @@ public struct Display: Sendable {
     /// symbols` asks for them).
     public static func decide(
         choice: ProtocolChoice, capabilities: TerminalCapabilities?, multiplexer: Multiplexer,
-        geometry: DisplayGeometry, background: BackgroundChoice = .auto, sextants: Bool? = nil, linuxConsole: Bool = false
-    ) -> Display {
+        geometry: TerminalGeometry, background: BackgroundChoice = .auto, sextants: Bool? = nil, linuxConsole: Bool = false
+    ) -> DrawingPlan {
         let traits = TerminalTraits(version: capabilities?.terminalVersion)
         let blocked = multiplexer.blocksGraphics
         let kittyMethod: DrawingMethod =
@@ -138,7 +138,7 @@ public struct Display: Sendable {
             }
         }
         let hint = blocked && choice != .symbols && choice != .blocks ? Multiplexer.passthroughHint : nil
-        var display = Display(
+        var display = DrawingPlan(
             method: method, geometry: geometry, multiplexer: multiplexer, background: background, traits: traits,
             synchronizedOutput: !multiplexer.wrapsGraphics && (capabilities?.synchronizedOutput ?? false), hint: hint,
             reportsCellSize: capabilities?.reportsCellSize ?? false)
@@ -150,9 +150,9 @@ public struct Display: Sendable {
     /// The same from the start-up probe's report, with the reason (if one
     /// the user can fix) why it came to text.
     public static func decide(
-        choice: ProtocolChoice, report: ProbeReport, geometry: DisplayGeometry, background: BackgroundChoice = .auto,
+        choice: ProtocolChoice, report: ProbeReport, geometry: TerminalGeometry, background: BackgroundChoice = .auto,
         sextants: Bool? = nil, linuxConsole: Bool = false
-    ) -> Display {
+    ) -> DrawingPlan {
         var display = decide(
             choice: choice, capabilities: report.capabilities, multiplexer: report.multiplexer, geometry: geometry,
             background: background, sextants: sextants, linuxConsole: linuxConsole)

@@ -2,12 +2,12 @@ import Pixels
 
 /// The window as layouts see it, in the units of the backend that draws:
 /// screen pixels for sixel and kitty, the text pictures' samples (8x8 per
-/// cell for symbols; one column, half a row for blocks). Derived from `DisplayGeometry` by the backend
+/// cell for symbols; one column, half a row for blocks). Derived from `TerminalGeometry` by the backend
 /// (`GraphicsBackend.screen`), never measured on its own, so layouts, the
 /// viewer's state and the decode size all agree with what gets drawn.
-public struct ScreenGeometry: Equatable, Sendable {
+public struct BackendGeometry: Equatable, Sendable {
     /// width = columns, height = rows.
-    public var windowCells: PixelSize
+    public var windowCells: CellCount
     /// Screen pixels per cell.
     public var cellPixels: PixelSize
     /// Image units per cell.
@@ -18,7 +18,7 @@ public struct ScreenGeometry: Equatable, Sendable {
     public var wholeCells: Bool
 
     public init(
-        windowCells: PixelSize, cellPixels: PixelSize, unitsPerCell: PixelSize, pictureLimit: PixelSize? = nil,
+        windowCells: CellCount, cellPixels: PixelSize, unitsPerCell: PixelSize, pictureLimit: PixelSize? = nil,
         wholeCells: Bool = false
     ) {
         self.windowCells = PixelSize(width: max(1, windowCells.width), height: max(1, windowCells.height))
@@ -43,14 +43,14 @@ public struct ScreenGeometry: Equatable, Sendable {
     }
 
     /// The box for a picture covering `cells`, in units, capped by
-    /// `DisplayGeometry.maxBoxSide`, `DisplayGeometry.maxWindowBoxPixels`
+    /// `TerminalGeometry.maxBoxSide`, `TerminalGeometry.maxWindowBoxPixels`
     /// (in screen pixels) and the picture limit.
-    public func unitBox(cells: PixelSize) -> PixelSize {
+    public func unitBox(cells: CellCount) -> PixelSize {
         let box = capped(PixelSize(width: cells.width * unitsPerCell.width, height: cells.height * unitsPerCell.height))
         let screen = PixelSize(
             width: box.width * cellPixels.width / unitsPerCell.width,
             height: box.height * cellPixels.height / unitsPerCell.height)
-        let limited = DisplayGeometry.limitingArea(screen)
+        let limited = TerminalGeometry.limitingArea(screen)
         guard limited != screen else { return box }
         return PixelSize(
             width: max(1, limited.width * unitsPerCell.width / cellPixels.width),
@@ -62,13 +62,13 @@ public struct ScreenGeometry: Equatable, Sendable {
     public func unitBox(pixels: PixelSize) -> PixelSize {
         if unitsPerCell == cellPixels { return capped(pixels) }
         return unitBox(
-            cells: PixelSize(
+            cells: CellCount(
                 width: max(1, pixels.width / cellPixels.width), height: max(1, pixels.height / cellPixels.height)))
     }
 
     private func capped(_ box: PixelSize) -> PixelSize {
         var box = PixelSize(
-            width: min(box.width, DisplayGeometry.maxBoxSide), height: min(box.height, DisplayGeometry.maxBoxSide))
+            width: min(box.width, TerminalGeometry.maxBoxSide), height: min(box.height, TerminalGeometry.maxBoxSide))
         if let limit = pictureLimit {
             box = PixelSize(width: min(box.width, limit.width), height: min(box.height, limit.height))
         }

@@ -6,9 +6,9 @@ import Terminal
 /// known), one cell in pixels, the largest sixel picture, the sixel colour
 /// budget and the background colour. Everything that draws reads it from
 /// here; nothing measures the terminal a second time.
-public struct DisplayGeometry: Equatable, Sendable {
+public struct TerminalGeometry: Equatable, Sendable {
     /// width = columns, height = rows.
-    public var windowCells: PixelSize
+    public var windowCells: CellCount
     /// One character cell in screen pixels.
     public var cellPixels: PixelSize
     /// The text area in pixels, when the kernel or the terminal said.
@@ -51,15 +51,15 @@ public struct DisplayGeometry: Equatable, Sendable {
     }
 
     public init(
-        windowCells: PixelSize, cellPixels: PixelSize = DisplayGeometry.fallbackCellSize, windowPixels: PixelSize? = nil,
-        sixelMaxSize: PixelSize? = nil, colorRegisters: Int = DisplayGeometry.sixelPaletteColors, background: RGBA? = nil,
+        windowCells: CellCount, cellPixels: PixelSize = TerminalGeometry.fallbackCellSize, windowPixels: PixelSize? = nil,
+        sixelMaxSize: PixelSize? = nil, colorRegisters: Int = TerminalGeometry.sixelPaletteColors, background: RGBA? = nil,
         cellSizeFixed: Bool = false
     ) {
         self.windowCells = PixelSize(width: max(1, windowCells.width), height: max(1, windowCells.height))
         self.cellPixels = PixelSize(width: max(1, cellPixels.width), height: max(1, cellPixels.height))
         self.windowPixels = windowPixels
         self.sixelMaxSize = sixelMaxSize
-        self.colorRegisters = max(2, min(DisplayGeometry.sixelPaletteColors, colorRegisters))
+        self.colorRegisters = max(2, min(TerminalGeometry.sixelPaletteColors, colorRegisters))
         self.background = background
         self.cellSizeFixed = cellSizeFixed
     }
@@ -87,7 +87,7 @@ public struct DisplayGeometry: Equatable, Sendable {
     /// reports 400 px for 20 rows of 19 px: 20 px rows made the two sixel
     /// bands of a view overlap). Only pixel fields no longer consistent
     /// with the old cell (a font size change) give a new cell size.
-    public func resized(to window: WindowSize?) -> DisplayGeometry {
+    public func resized(to window: WindowSize?) -> TerminalGeometry {
         guard let window, !window.cells.isEmpty else { return self }
         var next = self
         next.windowCells = window.cells
@@ -103,7 +103,7 @@ public struct DisplayGeometry: Equatable, Sendable {
     }
 
     /// The terminal answered `CSI 16 t` again: its word beats any division.
-    public func withReportedCellSize(_ cell: PixelSize) -> DisplayGeometry {
+    public func withReportedCellSize(_ cell: PixelSize) -> TerminalGeometry {
         guard !cellSizeFixed, TerminalLimits.cell(cell) else { return self }
         var next = self
         next.cellPixels = cell
@@ -112,7 +112,7 @@ public struct DisplayGeometry: Equatable, Sendable {
 
     /// True when `cells` of `cell` fit in `pixels` with less than two cells
     /// to spare on each axis (one for leftover pixels, one for a border).
-    static func fits(cell: PixelSize, cells: PixelSize, pixels: PixelSize) -> Bool {
+    static func fits(cell: PixelSize, cells: CellCount, pixels: PixelSize) -> Bool {
         func axis(_ size: Int, _ count: Int, _ total: Int) -> Bool {
             count * size <= total && total < (count + 2) * size
         }
@@ -122,7 +122,7 @@ public struct DisplayGeometry: Equatable, Sendable {
     /// The pixel box `pxview show` draws into: `--size`, else `--cells`
     /// times the cell size, else the window less one row for the prompt
     /// (at most `maxWindowBoxPixels`), never past `maxBoxSide`.
-    public func box(size: PixelSize?, cells: PixelSize?, reservePromptRow: Bool = true) -> PixelSize {
+    public func box(size: PixelSize?, cells: CellCount?, reservePromptRow: Bool = true) -> PixelSize {
         var box: PixelSize
         if let size {
             box = size
