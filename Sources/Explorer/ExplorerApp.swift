@@ -61,11 +61,11 @@ public enum ExplorerApp {
     /// every new search typed in the browser keeps; its `q` and `page` start it.
     /// `folder` names the folder of a `FileList` (`pxview show DIR`).
     public static func runBrowser(
-        source: any PhotoSource, query: SearchQuery, display: DrawingPlan, options: ExplorerOptions = ExplorerOptions(),
+        source: any PhotoSource, query: SearchQuery, drawing: DrawingPlan, options: ExplorerOptions = ExplorerOptions(),
         folder: String? = nil
     ) throws(ExplorerError) -> Int32 {
         try checkTerminal(options)
-        let loop = try ExplorerLoop(source: source, display: display, options: options)
+        let loop = try ExplorerLoop(source: source, drawing: drawing, options: options)
         return loop.runBrowser(query: query, folder: folder)
     }
 
@@ -74,12 +74,12 @@ public enum ExplorerApp {
     /// (several files given to `show`), `n`/`p` step through it, fetching
     /// from `source`. Decoding errors are thrown before the screen changes.
     public static func runViewer(
-        bytes: [UInt8], photo: Photo, framing: ViewSettings = ViewSettings(), display: DrawingPlan,
+        bytes: [UInt8], photo: Photo, framing: ViewSettings = ViewSettings(), drawing: DrawingPlan,
         options: ExplorerOptions = ExplorerOptions(), source: (any PhotoSource)? = nil, sequence: [Photo] = []
     ) throws(ExplorerError) -> Int32 {
         try checkTerminal(options, viewer: true)
         // The loop owns the run's one backend; nothing is drawn until it runs.
-        let loop = try ExplorerLoop(source: source, display: display, options: options)
+        let loop = try ExplorerLoop(source: source, drawing: drawing, options: options)
         let screen = loop.geometry
         // Zoomed in from the start: decode enough pixels for that zoom.
         let decodeOptions = DecodeSize.options(

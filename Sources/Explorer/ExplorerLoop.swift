@@ -21,7 +21,7 @@ final class ExplorerLoop {
     /// Searches, thumbnails and photos fetched and decoded off the loop.
     private var work: ExplorerWork
     private let favourites: ExplorerFavourites
-    private var display: DrawingPlan
+    private var drawing: DrawingPlan
     private let options: ExplorerOptions
     private let completions: CompletionQueue
     /// The one backend of this run: the browser's tiles and the viewer's picture are its slots.
@@ -44,26 +44,26 @@ final class ExplorerLoop {
     private var opening: Int?
     private var exitStatus: Int32?
 
-    init(source: (any PhotoSource)?, display: DrawingPlan, options: ExplorerOptions) throws(ExplorerError) {
+    init(source: (any PhotoSource)?, drawing: DrawingPlan, options: ExplorerOptions) throws(ExplorerError) {
         self.source = source
-        var display = display
-        display.geometry = display.geometry.resized(to: windowSize(fd: options.outputFD))
-        self.display = display
+        var drawing = drawing
+        drawing.geometry = drawing.geometry.resized(to: windowSize(fd: options.outputFD))
+        self.drawing = drawing
         self.options = options
         completions = try CompletionQueue()
         work = ExplorerWork(source: source, completions: completions, filters: SearchQuery(), maxPixels: options.maxPixels)
         favourites = ExplorerFavourites(store: options.favourites)
-        backend = display.makeBackend()
+        backend = drawing.makeBackend()
         writer = FrameWriter(
-            fd: options.outputFD, synchronizedOutput: display.synchronizedOutput, multiplexer: display.multiplexer,
+            fd: options.outputFD, synchronizedOutput: drawing.synchronizedOutput, multiplexer: drawing.multiplexer,
             fenceInputFD: options.inputFD)
-        pane = PaneKeeper(display: display, environment: ProcessInfo.processInfo.environment, nowMs: Self.nowMs())
+        pane = PaneKeeper(drawing: drawing, environment: ProcessInfo.processInfo.environment, nowMs: Self.nowMs())
         writer.paneOrigin = pane.origin
     }
 
     /// Why pictures are text, when the user can change it.
     private var notice: DisplayNotice? {
-        display.shortfall.map { DisplayNotice(status: $0.status, fix: $0.fix) }
+        drawing.shortfall.map { DisplayNotice(status: $0.status, fix: $0.fix) }
     }
 
     static func nowMs() -> Int { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
@@ -71,9 +71,9 @@ final class ExplorerLoop {
     /// The window in the backend's units.
     var geometry: BackendGeometry { backend.screen }
 
-    /// Decodes as this run's display decodes (the viewer's first picture).
+    /// Decodes as this run's drawing plan decodes (the viewer's first picture).
     func decode(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodedImage {
-        try display.decode(bytes, options: options)
+        try drawing.decode(bytes, options: options)
     }
 
     func runBrowser(query: SearchQuery, folder: String? = nil) -> Int32 {
@@ -88,7 +88,7 @@ final class ExplorerLoop {
             // Moved aside, or unreadable: said where the user looks.
             state.message = ExplorerFavourites.problem(error)
         }
-        browserPainter = BrowserPainter(backend: backend, glyphs: display.glyphs)
+        browserPainter = BrowserPainter(backend: backend, glyphs: drawing.glyphs)
         let effects = state.start()
         browser = state
         return run { self.perform(effects) }
@@ -119,7 +119,7 @@ final class ExplorerLoop {
             // the pictures, so they are taken down and drawn again.
             session = try TerminalSession(
                 inputFD: options.inputFD, outputFD: options.outputFD,
-                options: TerminalSession.Options(focusEvents: display.multiplexer.wrapsGraphics))
+                options: TerminalSession.Options(focusEvents: drawing.multiplexer.wrapsGraphics))
         } catch {
             return 1
         }
@@ -157,7 +157,7 @@ final class ExplorerLoop {
             if pane.takeSettleRedraw(nowMs: Self.nowMs()) {
                 // Sixel pixels a frame in flight left outside the pane go
                 // only under tmux's text (kitty's go with their placements).
-                if display.method == .sixel { pane.redrawClient() }
+                if drawing.method == .sixel { pane.redrawClient() }
                 browserPainter?.invalidate()
                 viewerPainter?.invalidate()
                 dirty = true
@@ -259,8 +259,8 @@ final class ExplorerLoop {
         case .redraw:
             writer.paneOrigin = pane.origin
             if let cell = state?.cellSize {
-                let reported = display.geometry.withReportedCellSize(cell)
-                if reported != display.geometry { display.geometry = reported }
+                let reported = drawing.geometry.withReportedCellSize(cell)
+                if reported != drawing.geometry { drawing.geometry = reported }
             }
             if redrawing { redrawEverything() }
             return true
@@ -274,7 +274,7 @@ final class ExplorerLoop {
         let deletes = backend.teardown()
         browserPainter?.invalidate()
         viewerPainter?.invalidate()
-        if display.method == .kitty { pane.hideKittyPictures(deletes, clientTTY: clientTTY) }
+        if drawing.method == .kitty { pane.hideKittyPictures(deletes, clientTTY: clientTTY) }
     }
 
     private func draw() {
@@ -311,16 +311,16 @@ final class ExplorerLoop {
     /// both screens laid out anew.
     private func relayout() {
         // A terminal that reported its cell size is asked again (a font change).
-        if display.reportsCellSize && !display.multiplexer.wrapsGraphics { write(TerminalCommand.cellSizeQuery) }
-        apply(display.geometry.resized(to: windowSize(fd: options.outputFD)))
+        if drawing.reportsCellSize && !drawing.multiplexer.wrapsGraphics { write(TerminalCommand.cellSizeQuery) }
+        apply(drawing.geometry.resized(to: windowSize(fd: options.outputFD)))
     }
 
     /// Lays both screens out for `measured`, every picture removed first.
     private func apply(_ measured: TerminalGeometry) {
-        display.geometry = measured
+        drawing.geometry = measured
         pane.laidOut(nowMs: Self.nowMs())
         write(backend.teardown())
-        backend.update(geometry: display.geometry)
+        backend.update(geometry: drawing.geometry)
         if browser != nil {
             browserPainter?.relayout()
             perform(browser?.handle(.resized(BrowserLayout(geometry: geometry))) ?? [])
@@ -341,8 +341,8 @@ final class ExplorerLoop {
         if case .unknown(let bytes) = event {
             if let cell = cellSizeReport(bytes) {
                 // Only a cell that really changed is worth a new layout.
-                let reported = display.geometry.withReportedCellSize(cell)
-                if reported != display.geometry { apply(reported) }
+                let reported = drawing.geometry.withReportedCellSize(cell)
+                if reported != drawing.geometry { apply(reported) }
             } else if bytes == TerminalCommand.focusIn {
                 // Back from another tmux window: tmux redrew its text over
                 // whatever pictures it never saw; draw them again.
@@ -388,7 +388,7 @@ final class ExplorerLoop {
             case .step(let delta):
                 step(by: delta)
             case .needFullResolution:
-                work.decodeFully(viewerBytes, visit: viewerSerial, display: display)
+                work.decodeFully(viewerBytes, visit: viewerSerial, drawing: drawing)
             }
         }
     }
@@ -442,7 +442,7 @@ final class ExplorerLoop {
 
     private func loadThumbnails(_ photos: [Photo]) {
         guard let layout = browser?.layout, let size = browser?.thumbnailSize else { return }
-        work.loadThumbnails(photos, size: size, tileBox: layout.tileBox, screen: geometry, display: display)
+        work.loadThumbnails(photos, size: size, tileBox: layout.tileBox, screen: geometry, drawing: drawing)
     }
 
     /// The photo `n`/`p` lead to: the grid's neighbour, or the next of the
@@ -481,7 +481,7 @@ final class ExplorerLoop {
         let title = photo.title
         let note = "opening \(title)…"
         if viewer != nil { _ = viewer?.handle(.message(note)) } else { perform(browser?.handle(.message(note)) ?? []) }
-        work.open(photo, viewSize: ViewerLayout(geometry: geometry).viewSize, screen: geometry, display: display)
+        work.open(photo, viewSize: ViewerLayout(geometry: geometry).viewSize, screen: geometry, drawing: drawing)
     }
 
     private func apply(_ completion: Completion) {
@@ -546,7 +546,7 @@ final class ExplorerLoop {
         viewer?.notice = notice
         viewerSerial += 1
         viewerPainter = ViewerPainter(
-            frames: decoded.frames.map(\.image), backend: backend, pictureID: -viewerSerial, glyphs: display.glyphs)
+            frames: decoded.frames.map(\.image), backend: backend, pictureID: -viewerSerial, glyphs: drawing.glyphs)
         if let problem { _ = viewer?.handle(.message(problem)) }
     }
 

@@ -37,7 +37,7 @@ struct ExplorerWork {
     /// scaling for JPEGs); a tile shows an animation's first frame (and says
     /// how many there are).
     func loadThumbnails(
-        _ photos: [Photo], size: ImageSize, tileBox: PixelSize, screen: BackendGeometry, display: DrawingPlan
+        _ photos: [Photo], size: ImageSize, tileBox: PixelSize, screen: BackendGeometry, drawing: DrawingPlan
     ) {
         guard let source else { return }
         let queue = completions
@@ -50,7 +50,7 @@ struct ExplorerWork {
             Task.detached {
                 var decoded: DecodedImage?
                 if let bytes = try? await source.bytes(of: photo, size: size) {
-                    decoded = try? display.decode(bytes, options: options)
+                    decoded = try? drawing.decode(bytes, options: options)
                 }
                 queue.post(
                     .thumbnail(id: photo.id, image: decoded?.image, fullSize: decoded?.fullSize, frames: decoded?.frameCount ?? 1)
@@ -60,7 +60,7 @@ struct ExplorerWork {
     }
 
     /// `photo`'s large image, fetched and decoded for a view of `viewSize`.
-    func open(_ photo: Photo, viewSize: PixelSize, screen: BackendGeometry, display: DrawingPlan) {
+    func open(_ photo: Photo, viewSize: PixelSize, screen: BackendGeometry, drawing: DrawingPlan) {
         guard let source else { return }
         let queue = completions
         let title = photo.title
@@ -68,7 +68,7 @@ struct ExplorerWork {
         Task.detached {
             do {
                 let bytes = try await source.bytes(of: photo, size: .large)
-                let decoded = try display.decode(bytes, options: options)
+                let decoded = try drawing.decode(bytes, options: options)
                 queue.post(.viewerImage(photo: photo, bytes: bytes, decoded: decoded))
             } catch let error as LocalFileError {
                 // A local file's error already names it.
@@ -80,11 +80,11 @@ struct ExplorerWork {
     }
 
     /// Every frame of `bytes` at full size, for viewer visit `visit`.
-    func decodeFully(_ bytes: [UInt8], visit: Int, display: DrawingPlan) {
+    func decodeFully(_ bytes: [UInt8], visit: Int, drawing: DrawingPlan) {
         let queue = completions
         let maxPixels = self.maxPixels
         Task.detached {
-            let frames = try? display.decode(bytes, options: DecodeOptions(maxPixels: maxPixels)).frames.map(\.image)
+            let frames = try? drawing.decode(bytes, options: DecodeOptions(maxPixels: maxPixels)).frames.map(\.image)
             queue.post(.fullResolution(frames, visit: visit))
         }
     }

@@ -123,9 +123,9 @@ struct PaneKeeper {
     private(set) var watch: PaneWatch?
     private var lastCheckMs = 0
 
-    init(display: DrawingPlan, environment: [String: String], nowMs: Int) {
-        let drawsThroughTmux = !display.method.isText && display.multiplexer.passthroughOn
-        if drawsThroughTmux, case .tmux = display.multiplexer, let tmux = Tmux(environment: environment) {
+    init(drawing: DrawingPlan, environment: [String: String], nowMs: Int) {
+        let drawsThroughTmux = !drawing.method.isText && drawing.multiplexer.passthroughOn
+        if drawsThroughTmux, case .tmux = drawing.multiplexer, let tmux = Tmux(environment: environment) {
             self.tmux = tmux
             watch = PaneWatch(mode: .asking, pane: tmux.paneState())
         } else {

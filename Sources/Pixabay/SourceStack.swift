@@ -172,10 +172,10 @@ public struct ProgressReportingFetcher: HTTPFetching {
     public func fetch(
         _ request: HTTPRequest, progress: (@Sendable (Int64, Int64?) -> Void)?
     ) async throws -> HTTPResponse {
-        let display = start(Self.label(for: request.url))
-        defer { display.finish() }
+        let drawing = start(Self.label(for: request.url))
+        defer { drawing.finish() }
         return try await upstream.fetch(request) { received, total in
-            display.update(received, total)
+            drawing.update(received, total)
             progress?(received, total)
         }
     }

@@ -170,7 +170,7 @@ public struct InlinePicture: Sendable {
 /// a slot's picture replaces the one before it.
 public protocol GraphicsBackend: AnyObject {
     var method: DrawingMethod { get }
-    var display: DrawingPlan { get }
+    var drawing: DrawingPlan { get }
     /// The window in this backend's units.
     var screen: BackendGeometry { get }
     /// The window was resized (the geometry measured again).
@@ -209,7 +209,7 @@ extension GraphicsBackend {
     /// `TerminalGeometry.box` in this backend's units, capped for it.
     public func unitBox(size: PixelSize?, cells: CellCount?, reservePromptRow: Bool = true) -> PixelSize {
         if let cells, size == nil { return screen.unitBox(cells: cells) }
-        return screen.unitBox(pixels: display.geometry.box(size: size, cells: cells, reservePromptRow: reservePromptRow))
+        return screen.unitBox(pixels: drawing.geometry.box(size: size, cells: cells, reservePromptRow: reservePromptRow))
     }
 }
 

@@ -138,13 +138,13 @@ public struct DrawingPlan: Sendable {
             }
         }
         let hint = blocked && choice != .symbols && choice != .blocks ? Multiplexer.passthroughHint : nil
-        var display = DrawingPlan(
+        var drawing = DrawingPlan(
             method: method, geometry: geometry, multiplexer: multiplexer, background: background, traits: traits,
             synchronizedOutput: !multiplexer.wrapsGraphics && (capabilities?.synchronizedOutput ?? false), hint: hint,
             reportsCellSize: capabilities?.reportsCellSize ?? false)
-        if method == .kitty, !multiplexer.wrapsGraphics { display.kittyMedium = capabilities?.kittyMedium ?? .direct }
-        display.sextants = sextants ?? traits.drawsSextants
-        return display
+        if method == .kitty, !multiplexer.wrapsGraphics { drawing.kittyMedium = capabilities?.kittyMedium ?? .direct }
+        drawing.sextants = sextants ?? traits.drawsSextants
+        return drawing
     }
 
     /// The same from the start-up probe's report, with the reason (if one
@@ -153,22 +153,22 @@ public struct DrawingPlan: Sendable {
         choice: ProtocolChoice, report: ProbeReport, geometry: TerminalGeometry, background: BackgroundChoice = .auto,
         sextants: Bool? = nil, linuxConsole: Bool = false
     ) -> DrawingPlan {
-        var display = decide(
+        var drawing = decide(
             choice: choice, capabilities: report.capabilities, multiplexer: report.multiplexer, geometry: geometry,
             background: background, sextants: sextants, linuxConsole: linuxConsole)
-        if choice == .auto, display.method.isText {
-            display.shortfall = GraphicsShortfall(report: report)
+        if choice == .auto, drawing.method.isText {
+            drawing.shortfall = GraphicsShortfall(report: report)
         }
-        return display
+        return drawing
     }
 
     /// The backend for `method`: the only switch over drawing methods.
     public func makeBackend(resampler: Resampler = Resampler()) -> any GraphicsBackend {
         switch method {
-        case .sixel: return SixelBackend(display: self, resampler: resampler)
-        case .kitty: return KittyBackend(display: self, resampler: resampler)
-        case .kittyPlaceholders: return KittyPlaceholderBackend(display: self, resampler: resampler)
-        case .symbols, .blocks: return TextBackend(display: self, resampler: resampler)
+        case .sixel: return SixelBackend(drawing: self, resampler: resampler)
+        case .kitty: return KittyBackend(drawing: self, resampler: resampler)
+        case .kittyPlaceholders: return KittyPlaceholderBackend(drawing: self, resampler: resampler)
+        case .symbols, .blocks: return TextBackend(drawing: self, resampler: resampler)
         }
     }
 

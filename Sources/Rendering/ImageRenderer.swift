@@ -83,15 +83,15 @@ public struct ImageRenderer: Sendable {
     }
 
     /// Decodes `bytes` no larger than `box` (in `screen`'s units) framed
-    /// by `settings` needs, composited as `display` says; of an animation
+    /// by `settings` needs, composited as `drawing` says; of an animation
     /// at most `maxFrames` frames (nil: all).
     public func decode(
-        _ bytes: [UInt8], settings: ViewSettings, box: PixelSize, display: DrawingPlan, screen: BackendGeometry, maxPixels: Int,
+        _ bytes: [UInt8], settings: ViewSettings, box: PixelSize, drawing: DrawingPlan, screen: BackendGeometry, maxPixels: Int,
         maxFrames: Int? = nil
     ) throws(DecodeError) -> DecodedImage {
         var options = DecodeSize.options(box: box, screen: screen, settings: settings, maxPixels: maxPixels)
         options.maxFrames = maxFrames
-        return try display.decode(bytes, options: options)
+        return try drawing.decode(bytes, options: options)
     }
 
     /// The viewport of an image of `image` size (its full size, even when

@@ -26,7 +26,7 @@ import Terminal
 /// offset instead, so there it starts on a cell.
 final class KittyBackend: GraphicsBackend {
     let method = DrawingMethod.kitty
-    private(set) var display: DrawingPlan
+    private(set) var drawing: DrawingPlan
     private(set) var screen: BackendGeometry
     private let resampler: Resampler
     private var slots = SlotTable()
@@ -40,11 +40,11 @@ final class KittyBackend: GraphicsBackend {
     /// megapixels in debug builds.
     private let regionMinimumPixels: Int
 
-    init(display: DrawingPlan, resampler: Resampler = Resampler(), regionMinimumPixels: Int = KittyRegion.minimumPixels) {
-        self.display = display
+    init(drawing: DrawingPlan, resampler: Resampler = Resampler(), regionMinimumPixels: Int = KittyRegion.minimumPixels) {
+        self.drawing = drawing
         self.resampler = resampler
         self.regionMinimumPixels = regionMinimumPixels
-        screen = Self.screen(for: display.geometry)
+        screen = Self.screen(for: drawing.geometry)
     }
 
     static func screen(for geometry: TerminalGeometry) -> BackendGeometry {
@@ -52,7 +52,7 @@ final class KittyBackend: GraphicsBackend {
     }
 
     func update(geometry: TerminalGeometry) {
-        display.geometry = geometry
+        drawing.geometry = geometry
         screen = Self.screen(for: geometry)
         forgetScreen()
     }
@@ -68,7 +68,7 @@ final class KittyBackend: GraphicsBackend {
     func inline(_ pixels: RGBAImage, imageID: UInt32) -> InlinePicture {
         let cells = screen.cellsCovering(pixels.size)
         let down = Self.below(cells)
-        guard display.multiplexer.wrapsGraphics else {
+        guard drawing.multiplexer.wrapsGraphics else {
             let bytes: [UInt8]
             if let (raw, reference) = handOver(pixels, outlivingThisRun: true) {
                 // Left for kitty to read and remove: this run may end first
@@ -87,7 +87,7 @@ final class KittyBackend: GraphicsBackend {
 
     /// Through the pty outside a multiplexer the upload goes out as it is
     /// encoded, from rows made as they are encoded.
-    var drawsRowsAsMade: Bool { !display.multiplexer.wrapsGraphics && display.kittyMedium == .direct }
+    var drawsRowsAsMade: Bool { !drawing.multiplexer.wrapsGraphics && drawing.kittyMedium == .direct }
 
     /// `KittyEncoder.transmitAndPlace(_:imageID:placementID:columns:rows:into:)`:
     /// the picture's top goes out while the rest is being resampled and
@@ -191,8 +191,8 @@ final class KittyBackend: GraphicsBackend {
     /// The window in pixels: regions are for images well past it.
     private var windowPixels: PixelSize {
         PixelSize(
-            width: display.geometry.windowCells.width * screen.cellPixels.width,
-            height: display.geometry.windowCells.height * screen.cellPixels.height)
+            width: drawing.geometry.windowCells.width * screen.cellPixels.width,
+            height: drawing.geometry.windowCells.height * screen.cellPixels.height)
     }
 
     /// What kitty holds and shows for one slot.
@@ -222,7 +222,7 @@ final class KittyBackend: GraphicsBackend {
     private func place(_ picture: Picture, imageID id: UInt32, source: SourceRect, imageSize: PixelSize, slot: Int) -> [UInt8] {
         let placement = Self.placement(
             source: source, imageSize: imageSize, area: picture.area, placement: picture.placement, cell: screen.cellPixels,
-            offsetsShrink: display.traits.scaledOffsetsShrink)
+            offsetsShrink: drawing.traits.scaledOffsetsShrink)
         let command =
             TerminalCommand.moveTo(row: placement.cell.row + 1, column: placement.cell.column + 1)
             + encoder.place(
@@ -315,7 +315,7 @@ final class KittyBackend: GraphicsBackend {
     /// after pxview has exited, is not removed at exit (a slow hop to the
     /// terminal once showed an empty box where the picture was).
     private func handOver(_ image: RGBAImage, outlivingThisRun: Bool = false) -> (KittyEncoder.RawPixels, KittyReference)? {
-        let medium = display.kittyMedium
+        let medium = drawing.kittyMedium
         guard medium != .direct else { return nil }
         let raw = KittyEncoder.rawPixels(image)
         switch medium {
@@ -333,7 +333,7 @@ final class KittyBackend: GraphicsBackend {
     /// Uploads `image` as `imageID` the fastest way the terminal allows.
     private func upload(_ image: RGBAImage, imageID: UInt32) -> [UInt8] {
         guard let (raw, reference) = handOver(image) else { return encoder.transmit(image, imageID: imageID) }
-        handedOver.add(reference.name, medium: display.kittyMedium)
+        handedOver.add(reference.name, medium: drawing.kittyMedium)
         return encoder.transmit(raw, from: reference, imageID: imageID)
     }
 

@@ -26,7 +26,7 @@ import Terminal
 /// pictures replace the earlier one's still in tmux's scrollback.
 final class KittyPlaceholderBackend: GraphicsBackend {
     let method = DrawingMethod.kittyPlaceholders
-    private(set) var display: DrawingPlan
+    private(set) var drawing: DrawingPlan
     private(set) var screen: BackendGeometry
     private let resampler: Resampler
     private var slots = SlotTable()
@@ -34,11 +34,11 @@ final class KittyPlaceholderBackend: GraphicsBackend {
     /// The image id's high byte: 1...255, from the process id.
     let highByte: UInt32
 
-    init(display: DrawingPlan, resampler: Resampler, highByte: UInt32 = UInt32(getpid() % 255) + 1) {
-        self.display = display
+    init(drawing: DrawingPlan, resampler: Resampler, highByte: UInt32 = UInt32(getpid() % 255) + 1) {
+        self.drawing = drawing
         self.resampler = resampler
         self.highByte = max(1, min(255, highByte))
-        screen = Self.screen(for: display.geometry)
+        screen = Self.screen(for: drawing.geometry)
     }
 
     /// The combining marks name at most 297 rows and columns, so pictures
@@ -52,7 +52,7 @@ final class KittyPlaceholderBackend: GraphicsBackend {
     }
 
     func update(geometry: TerminalGeometry) {
-        display.geometry = geometry
+        drawing.geometry = geometry
         screen = Self.screen(for: geometry)
         forgetScreen()
     }

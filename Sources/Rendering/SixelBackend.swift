@@ -22,7 +22,7 @@ import Terminal
 ///   resampled, mapped and encoded in parallel; each band is its own sixel.
 final class SixelBackend: GraphicsBackend {
     let method = DrawingMethod.sixel
-    private(set) var display: DrawingPlan
+    private(set) var drawing: DrawingPlan
     private(set) var screen: BackendGeometry
     private let resampler: Resampler
     private var slots = SlotTable()
@@ -33,10 +33,10 @@ final class SixelBackend: GraphicsBackend {
     /// A 240x160 tile is 20–60 KB of sixel: 400 of them stay under 25 MB.
     static let maxSharedEncodings = 400
 
-    init(display: DrawingPlan, resampler: Resampler) {
-        self.display = display
+    init(drawing: DrawingPlan, resampler: Resampler) {
+        self.drawing = drawing
         self.resampler = resampler
-        screen = Self.screen(for: display.geometry)
+        screen = Self.screen(for: drawing.geometry)
     }
 
     static func screen(for geometry: TerminalGeometry) -> BackendGeometry {
@@ -48,7 +48,7 @@ final class SixelBackend: GraphicsBackend {
     func update(geometry: TerminalGeometry) {
         shared = [:]
         lastCanvas = [:]
-        display.geometry = geometry
+        drawing.geometry = geometry
         screen = Self.screen(for: geometry)
         forgetScreen()
     }
@@ -69,9 +69,9 @@ final class SixelBackend: GraphicsBackend {
     /// Inside tmux, which never sees the picture, its rows are reserved
     /// first, it is drawn in bands, and the cursor moved past it after.
     func inline(_ pixels: RGBAImage, imageID: UInt32) -> InlinePicture {
-        let renderer = SixelRenderer(options: .init(colorRegisters: display.geometry.colorRegisters))
+        let renderer = SixelRenderer(options: .init(colorRegisters: drawing.geometry.colorRegisters))
         let cells = screen.cellsCovering(pixels.size)
-        guard display.multiplexer.wrapsGraphics else {
+        guard drawing.multiplexer.wrapsGraphics else {
             return InlinePicture(lines: [renderer.render(pixels)], cells: cells, cursorAfter: Array("\r".utf8))
         }
         let frame = renderer.renderFrame(pixels)
@@ -114,7 +114,7 @@ final class SixelBackend: GraphicsBackend {
                 palette = mapper.palette
                 pixels = canvasPixels
             }
-            let background = display.geometry.background.map { RGB(r: $0.r, g: $0.g, b: $0.b) }
+            let background = drawing.geometry.background.map { RGB(r: $0.r, g: $0.g, b: $0.b) }
             bands = encodeBands(
                 canvas, picture: picture, slot: slot, palette: palette, mapper: mapper, background: background, pixels: pixels)
             if picture.reusable {
@@ -157,7 +157,7 @@ final class SixelBackend: GraphicsBackend {
     private func removal(of old: SlotRecord?, keeping keep: CellRect?) -> [UInt8] {
         guard let old else { return [] }
         var out = CellEraser.erase(old.cells, keeping: keep)
-        if display.traits.isKonsole {
+        if drawing.traits.isKonsole {
             for piece in old.pieces.isEmpty ? [old.cells] : old.pieces {
                 out += KittyEncoder().deletePlacements(
                     atColumn: piece.column + piece.columns / 2, row: piece.row + piece.rows / 2)
@@ -205,7 +205,7 @@ final class SixelBackend: GraphicsBackend {
 
     /// Colours a picture's palette may have: register 0 is the background's when it is set.
     private var paletteRegisters: Int {
-        max(1, display.geometry.colorRegisters - (display.geometry.background == nil ? 0 : 1))
+        max(1, drawing.geometry.colorRegisters - (drawing.geometry.background == nil ? 0 : 1))
     }
 
     /// The canvas's pixels for a settled view: the last frame's, when it
@@ -238,7 +238,7 @@ final class SixelBackend: GraphicsBackend {
     ) -> [(Int, [UInt8])] {
         let image = picture.image
         let bands =
-            display.multiplexer.wrapsGraphics
+            drawing.multiplexer.wrapsGraphics
             ? canvas.bands(rowsPerBand: multiplexedBandRows(width: canvas.size.width))
             : canvas.bands(maxBands: picture.isAnimationFrame ? 1 : max(1, min(4, resampler.threads)))
         let origin = canvas.ditherOrigin

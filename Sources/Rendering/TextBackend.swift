@@ -17,7 +17,7 @@ import Terminal
 /// picture three times too wide. One colour per cell is the price of ASCII.
 final class TextBackend: GraphicsBackend {
     let method: DrawingMethod
-    private(set) var display: DrawingPlan
+    private(set) var drawing: DrawingPlan
     private(set) var screen: BackendGeometry
     private let resampler: Resampler
     private let encoder: TextPictureEncoder
@@ -25,20 +25,20 @@ final class TextBackend: GraphicsBackend {
     private let colourCells: Bool
     private var slots = SlotTable()
 
-    init(display: DrawingPlan, resampler: Resampler) {
-        method = display.method
-        self.display = display
+    init(drawing: DrawingPlan, resampler: Resampler) {
+        method = drawing.method
+        self.drawing = drawing
         self.resampler = resampler
-        encoder = TextPictureEncoder(repertoire: Self.repertoire(for: display))
-        colourCells = display.glyphs == .ascii
-        screen = Self.screen(for: display.geometry, repertoire: encoder.repertoire, colourCells: colourCells)
+        encoder = TextPictureEncoder(repertoire: Self.repertoire(for: drawing))
+        colourCells = drawing.glyphs == .ascii
+        screen = Self.screen(for: drawing.geometry, repertoire: encoder.repertoire, colourCells: colourCells)
     }
 
     /// Half-blocks for `blocks`; for `symbols` the block elements, with the
     /// sextants where the terminal draws them (`DrawingPlan.sextants`).
-    static func repertoire(for display: DrawingPlan) -> GlyphRepertoire {
-        guard display.method == .symbols else { return .halfBlocks }
-        return display.sextants ? .sextants : .blocks
+    static func repertoire(for drawing: DrawingPlan) -> GlyphRepertoire {
+        guard drawing.method == .symbols else { return .halfBlocks }
+        return drawing.sextants ? .sextants : .blocks
     }
 
     /// The samples a cell is judged on: the repertoire's, or one for a
@@ -54,7 +54,7 @@ final class TextBackend: GraphicsBackend {
     }
 
     func update(geometry: TerminalGeometry) {
-        display.geometry = geometry
+        drawing.geometry = geometry
         screen = Self.screen(for: geometry, repertoire: encoder.repertoire, colourCells: colourCells)
         forgetScreen()
     }

@@ -367,7 +367,7 @@ func measureStages(_ bytes: [UInt8], box: PixelSize, runs: Int, into stages: ino
         decodeRuns.append(
             milliseconds {
                 decoded = try? renderer.decode(
-                    bytes, settings: ViewSettings(), box: box, display: sixelDisplay, screen: sixelScreen,
+                    bytes, settings: ViewSettings(), box: box, drawing: sixelDisplay, screen: sixelScreen,
                     maxPixels: DecodeOptions().maxPixels)
             })
         guard let decoded else { break }

@@ -123,12 +123,12 @@ enum FuzzTarget: String, CaseIterable {
     }
 
     private func screens(_ bytes: [UInt8]) {
-        let display = DrawingPlan(
+        let drawing = DrawingPlan(
             method: .sixel,
             geometry: TerminalGeometry(
                 windowCells: CellCount(width: 60, height: 20), cellPixels: PixelSize(width: 10, height: 20))
         )
-        let geometry = display.makeBackend().screen
+        let geometry = drawing.makeBackend().screen
         let width = geometry.windowCells.width
         var decoder = InputDecoder()
         let events = decoder.feed(bytes) + decoder.flushPendingEscape()

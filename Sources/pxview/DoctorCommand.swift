@@ -25,12 +25,12 @@ enum Doctor: PXCommand {
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         let view = try ViewOptions(parsed, environment: environment)
-        let (report, display) = InlineDrawing.report(view: view, environment: environment, debugLines: false)
+        let (report, drawing) = InlineDrawing.report(view: view, environment: environment, debugLines: false)
         var findings = Findings(
-            report: report, display: display, choice: view.protocolChoice, environment: environment)
+            report: report, drawing: drawing, choice: view.protocolChoice, environment: environment)
         if report.capabilities != nil, report.outcome == nil || report.timedOut {
             // Nothing learnt now: what a preview would make of the terminal without asking it.
-            let (preview, previewReport) = Preview.display(view: view, environment: environment, ttyFD: 1)
+            let (preview, previewReport) = Preview.drawingPlan(view: view, environment: environment, ttyFD: 1)
             findings.preview = (preview.method, previewReport.knownFrom ?? "nothing")
         }
         Output.out(parsed.has(json) ? findings.json + "\n" : findings.lines.joined(separator: "\n") + "\n")
@@ -42,16 +42,16 @@ enum Doctor: PXCommand {
 /// check it line by line).
 struct Findings {
     var report: ProbeReport
-    var display: DrawingPlan
+    var drawing: DrawingPlan
     var choice: ProtocolChoice
     var environment: [String: String]
     /// What a preview (`show --place`, which asks nothing) would draw and
     /// why, when this run learnt nothing it could remember.
     var preview: (method: DrawingMethod, knownFrom: String)?
 
-    init(report: ProbeReport, display: DrawingPlan, choice: ProtocolChoice, environment: [String: String]) {
+    init(report: ProbeReport, drawing: DrawingPlan, choice: ProtocolChoice, environment: [String: String]) {
         self.report = report
-        self.display = display
+        self.drawing = drawing
         self.choice = choice
         self.environment = environment
     }
@@ -95,18 +95,18 @@ struct Findings {
             if let version = replies.multiplexerVersion { out.append(("tmux answered", version)) }
         }
         out.append(("protocol", protocolLine))
-        if display.method == .symbols { out.append(("glyphs", glyphsLine)) }
-        let geometry = display.geometry
+        if drawing.method == .symbols { out.append(("glyphs", glyphsLine)) }
+        let geometry = drawing.geometry
         let window = geometry.windowPixels.map { ", \($0.width)x\($0.height) px" } ?? ", pixel size not reported"
         out.append(("window", "\(geometry.windowCells.width)x\(geometry.windowCells.height) cells\(window)"))
         out.append(("cell", "\(geometry.cellPixels.width)x\(geometry.cellPixels.height) px\(cellSource(capabilities))"))
-        if capabilities.sixel || display.method == .sixel {
+        if capabilities.sixel || drawing.method == .sixel {
             let registers = capabilities.colorRegisters.map { "\($0) (pxview uses \(geometry.colorRegisters))" }
             out.append(("colour registers", registers ?? "not reported"))
             out.append(("sixel limit", capabilities.sixelMaxSize.map { "\($0.width)x\($0.height) px" } ?? "not reported"))
         }
         out.append(("background", capabilities.backgroundColor.map(Self.hex) ?? "not reported (assumed dark)"))
-        if display.method == .kitty || display.method == .kittyPlaceholders {
+        if drawing.method == .kitty || drawing.method == .kittyPlaceholders {
             out.append(("kitty transfer", transferLine))
         }
         out.append(("previews", previewLine))
@@ -118,7 +118,7 @@ struct Findings {
     /// What `show --place` (which asks the terminal nothing) uses here.
     var previewLine: String {
         if let preview { return "\(preview.method.rawValue) (show --place asks nothing: from \(preview.knownFrom))" }
-        return "\(display.method.rawValue) (show --place asks nothing: this probe's answers are kept for it, 24 h)"
+        return "\(drawing.method.rawValue) (show --place asks nothing: this probe's answers are kept for it, 24 h)"
     }
 
     var lines: [String] {
@@ -137,7 +137,7 @@ struct Findings {
             if label == "fix" { fixList.append(value) } else { object[label.replacingOccurrences(of: " ", with: "_")] = value }
         }
         object["fixes"] = fixList
-        object["drawing"] = display.method.rawValue
+        object["drawing"] = drawing.method.rawValue
         object["probe_ms"] = report.outcome?.elapsedMs
         object["probe_timed_out"] = report.timedOut
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
@@ -169,19 +169,19 @@ struct Findings {
     }
 
     var protocolLine: String {
-        let method = display.method.rawValue
+        let method = drawing.method.rawValue
         if choice != .auto {
             let source = environment["PXVIEW_PROTOCOL"].map { _ in "PXVIEW_PROTOCOL" } ?? "--protocol"
             return "\(method) (\(source) \(choice.rawValue))"
         }
         let capabilities = report.capabilities
         let why: String
-        switch display.method {
+        switch drawing.method {
         case .kittyPlaceholders: why = "kitty 0.28+ inside tmux: Unicode placeholders, pictures move with the pane"
         case .kitty: why = "the terminal answered the kitty graphics query"
         case .sixel: why = "the terminal lists sixel in its DA1 answer and did not answer kitty's query"
         case .symbols, .blocks:
-            if let shortfall = display.shortfall {
+            if let shortfall = drawing.shortfall {
                 why = shortfall.reason
             } else if capabilities == nil {
                 why = "no terminal"
@@ -189,7 +189,7 @@ struct Findings {
                 why = "the terminal draws neither kitty graphics nor sixel"
             }
         }
-        let console = display.method == .blocks ? ", half-blocks: the Linux console's font has no other block characters" : ""
+        let console = drawing.method == .blocks ? ", half-blocks: the Linux console's font has no other block characters" : ""
         return "\(method) (auto: \(why)\(console))"
     }
 
@@ -197,7 +197,7 @@ struct Findings {
     var glyphsLine: String {
         let blocks = "eighths, halves and quadrants"
         let setting = environment["PXVIEW_SEXTANTS"].flatMap { $0.isEmpty ? nil : $0 }
-        if display.sextants {
+        if drawing.sextants {
             return "\(blocks) and sextants (" + (setting != nil ? "PXVIEW_SEXTANTS=1)" : "the terminal draws them)")
         }
         if setting != nil { return "\(blocks) (PXVIEW_SEXTANTS=0)" }
@@ -205,13 +205,13 @@ struct Findings {
     }
 
     func cellSource(_ capabilities: TerminalCapabilities) -> String {
-        if display.geometry.cellSizeFixed { return " (--cell-size)" }
+        if drawing.geometry.cellSizeFixed { return " (--cell-size)" }
         if capabilities.cellSize == nil { return " (assumed: nothing reported it)" }
         return ""
     }
 
     var transferLine: String {
-        switch display.kittyMedium {
+        switch drawing.kittyMedium {
         case .sharedMemory: return "shared memory (kitty reads pixels from this machine: no compression, no base64)"
         case .file: return "temporary files (kitty reads pixels from this machine)"
         case .direct:
@@ -229,9 +229,9 @@ struct Findings {
     /// One line per thing the user can change.
     var fixes: [String] {
         var fixes: [String] = []
-        if let shortfall = display.shortfall { fixes.append(shortfall.fix) }
-        if let limit = report.capabilities?.sixelMaxSize, display.method == .sixel,
-            let window = display.geometry.windowPixels, limit.width < window.width || limit.height < window.height
+        if let shortfall = drawing.shortfall { fixes.append(shortfall.fix) }
+        if let limit = report.capabilities?.sixelMaxSize, drawing.method == .sixel,
+            let window = drawing.geometry.windowPixels, limit.width < window.width || limit.height < window.height
         {
             fixes.append(
                 "sixel pictures are capped at \(limit.width)x\(limit.height) px, smaller than the window: "

@@ -31,11 +31,11 @@ enum Explore: PXCommand {
             return ExitCode.success
         }
         let view = try ViewOptions(parsed)
-        let display = try ExplorerSetup.display(view, command: parsed.command)
+        let drawing = try ExplorerSetup.drawingPlan(view, command: parsed.command)
         let stack = try SourceContext.make(parsed, announceCatalog: true)
         let query = SearchQuery(q: stack.source.isOffline ? "" : Search.launchQuery)
         return try ExplorerApp.runBrowser(
-            source: PixabayPhotos(stack.source), query: query, display: display,
+            source: PixabayPhotos(stack.source), query: query, drawing: drawing,
             options: ExplorerSetup.options(maxPixels: view.maxPixels))
     }
 }
@@ -47,7 +47,7 @@ enum ExplorerSetup {
     /// no reply reaches the shell), with the protocol chosen exactly as
     /// `show` chooses it (`InlineDrawing.probe`). The explorer fills the terminal,
     /// so `--size` and `--cells` are refused rather than ignored.
-    static func display(_ view: ViewOptions, command: String, viewer: Bool = false) throws -> DrawingPlan {
+    static func drawingPlan(_ view: ViewOptions, command: String, viewer: Bool = false) throws -> DrawingPlan {
         if view.size != nil || view.cells != nil {
             throw UsageError(
                 message: "--size and --cells do not apply to the interactive viewer, which fills the terminal",

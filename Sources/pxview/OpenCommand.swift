@@ -24,17 +24,17 @@ enum Open: PXCommand {
         // Every flag is checked, and the terminal probed, before any download.
         let view = try ViewOptions(parsed)
         if view.opensViewer(once: parsed.has(once)) {
-            let display = try ExplorerSetup.display(view, command: parsed.command, viewer: true)
+            let drawing = try ExplorerSetup.drawingPlan(view, command: parsed.command, viewer: true)
             let stack = try SourceContext.make(parsed, showProgress: true)
             let image = try await Download.image(id: id, size: .large, from: stack)
             return try ExplorerApp.runViewer(
-                bytes: image.bytes, photo: Photo(hit: image.hit), framing: view.settings, display: display,
+                bytes: image.bytes, photo: Photo(hit: image.hit), framing: view.settings, drawing: drawing,
                 options: ExplorerSetup.options(maxPixels: view.maxPixels))
         }
         let screen = InlineDrawing.prepare(view: view)
         let stack = try SourceContext.make(parsed, showProgress: true)
         let image = try await Download.image(id: id, size: .large, from: stack)
-        return Show.display(
+        return Show.draw(
             bytes: image.bytes, name: "pixabay-\(id).\(image.type.fileExtension)", view: view, screen: screen)
     }
 }

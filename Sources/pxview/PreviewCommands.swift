@@ -38,17 +38,17 @@ enum Preview {
     }
 
     /// The display a preview draws with, decided without asking the terminal.
-    static func display(view: ViewOptions, environment: [String: String], ttyFD: Int32) -> (DrawingPlan, ProbeReport) {
+    static func drawingPlan(view: ViewOptions, environment: [String: String], ttyFD: Int32) -> (DrawingPlan, ProbeReport) {
         let report = recallTerminal(
             environment: environment, ttyFD: ttyFD, memory: TerminalMemory(environment: environment, ttyFD: ttyFD))
         let geometry = TerminalGeometry(
             capabilities: report.capabilities, window: windowSize(fd: ttyFD), cellSizeOverride: view.cellSize)
-        var display = DrawingPlan.decide(
+        var drawing = DrawingPlan.decide(
             choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
             sextants: view.sextants, linuxConsole: view.linuxConsole)
         // A C locale gets ASCII text and the ASCII text picture.
-        display.glyphs = TerminalLocale(environment: environment).glyphs
-        return (display, report)
+        drawing.glyphs = TerminalLocale(environment: environment).glyphs
+        return (drawing, report)
     }
 
     /// `show --once --place`: each file drawn into the box in turn (the
@@ -59,10 +59,10 @@ enum Preview {
         let environment = ProcessInfo.processInfo.environment
         let output = try terminalOutput()
         defer { output.close() }
-        let (display, report) = Self.display(view: view, environment: environment, ttyFD: output.fd)
-        let backend = display.makeBackend()
-        let window = display.geometry.windowCells
-        guard let usable = PreviewPlacement.usableBox(box, window: window, method: display.method) else {
+        let (drawing, report) = Self.drawingPlan(view: view, environment: environment, ttyFD: output.fd)
+        let backend = drawing.makeBackend()
+        let window = drawing.geometry.windowCells
+        guard let usable = PreviewPlacement.usableBox(box, window: window, method: drawing.method) else {
             throw UsageError(
                 message: "--place \(box.placeText) is outside the \(window.width)x\(window.height)-cell window",
                 command: parsed.command)
@@ -70,7 +70,7 @@ enum Preview {
         let client = CurlClient(userAgent: SourceContext.userAgent)
         let renderer = ImageRenderer()
         let unitBox = backend.screen.unitBox(cells: CellCount(width: usable.columns, height: usable.rows))
-        var writer = FrameWriter(fd: output.fd, synchronizedOutput: false, multiplexer: display.multiplexer)
+        var writer = FrameWriter(fd: output.fd, synchronizedOutput: false, multiplexer: drawing.multiplexer)
         writer.paneOrigin = report.tmuxPane?.screenOrigin
         var status = ExitCode.success
         for (input, path) in zip(parsed.positionals, parsed.positionalBytes) {
@@ -78,16 +78,16 @@ enum Preview {
             do {
                 let bytes = try await Show.load(input, path: path, client: client)
                 let decoded = try renderer.decode(
-                    bytes, settings: view.settings, box: unitBox, display: display, screen: backend.screen,
+                    bytes, settings: view.settings, box: unitBox, drawing: drawing, screen: backend.screen,
                     maxPixels: view.maxPixels)
                 let viewport = renderer.viewport(
                     for: decoded.fullSize, settings: view.settings, box: unitBox, screen: backend.screen)
                 let pixels = renderer.pixels(decoded.image, viewport: viewport, screen: backend.screen)
                 let picture = backend.inline(pixels, imageID: PreviewPlacement.kittyImageID)
                 try writer.write(
-                    PreviewPlacement.bytes(of: picture, in: usable, alignment: alignment, method: display.method))
+                    PreviewPlacement.bytes(of: picture, in: usable, alignment: alignment, method: drawing.method))
                 TerminalMemory(environment: environment, ttyFD: output.fd)
-                    .rememberPreview(usable, method: display.method.rawValue)
+                    .rememberPreview(usable, method: drawing.method.rawValue)
             } catch let error as LocalFileError {
                 Output.err("pxview: \(error)\n")
                 status = ExitCode.failure
@@ -138,12 +138,12 @@ enum Clear: PXCommand {
         let view = try ViewOptions(parsed, environment: environment)
         let output = try Preview.terminalOutput()
         defer { output.close() }
-        let (display, report) = Preview.display(view: view, environment: environment, ttyFD: output.fd)
+        let (drawing, report) = Preview.drawingPlan(view: view, environment: environment, ttyFD: output.fd)
         let memory = TerminalMemory(environment: environment, ttyFD: output.fd)
         let box = try parsed.value(ViewOption.place) ?? memory.lastPreview()?.box
-        let clearing = PreviewPlacement.clearingBytes(box, method: display.method)
+        let clearing = PreviewPlacement.clearingBytes(box, method: drawing.method)
         if !clearing.isEmpty {
-            var writer = FrameWriter(fd: output.fd, synchronizedOutput: false, multiplexer: display.multiplexer)
+            var writer = FrameWriter(fd: output.fd, synchronizedOutput: false, multiplexer: drawing.multiplexer)
             writer.paneOrigin = report.tmuxPane?.screenOrigin
             try writer.write(clearing)
         }

@@ -62,9 +62,9 @@ enum Search: PXCommand {
         if query.q.isEmpty && !stack.source.isOffline { query.q = launchQuery }
         if parsed.has(interactive) {
             let view = try ViewOptions(parsed)
-            let display = try ExplorerSetup.display(view, command: parsed.command)
+            let drawing = try ExplorerSetup.drawingPlan(view, command: parsed.command)
             return try ExplorerApp.runBrowser(
-                source: PixabayPhotos(stack.source), query: query, display: display,
+                source: PixabayPhotos(stack.source), query: query, drawing: drawing,
                 options: ExplorerSetup.options(maxPixels: view.maxPixels))
         }
         let page = try await stack.source.search(query)

@@ -67,7 +67,7 @@ enum Show: PXCommand {
                 let bytes = try await load(input, path: path, client: client)
                 status = max(
                     status,
-                    display(
+                    draw(
                         bytes: bytes, name: TerminalText.sanitize(input), view: view, screen: screen, imageID: imageID,
                         animation: animating ? .some(plays) : nil))
             } catch {
@@ -81,7 +81,7 @@ enum Show: PXCommand {
     /// Draws already-fetched image bytes (`open` uses it too). `animation`
     /// (set by `--animate`): play an animation in place, its own number of
     /// passes or the one given (`--loops`).
-    static func display(
+    static func draw(
         bytes: [UInt8], name: String, view: ViewOptions, screen: InlineDrawing, imageID: UInt32 = ImageIDs.base(),
         animation: Int?? = nil
     ) -> Int32 {
@@ -94,7 +94,7 @@ enum Show: PXCommand {
             do {
                 // A drawing shows an animation's first frame; a description counts them all.
                 let decoded = try renderer.decode(
-                    bytes, settings: view.settings, box: screen.box, display: screen.display, screen: screen.backend.screen,
+                    bytes, settings: view.settings, box: screen.box, drawing: screen.drawing, screen: screen.backend.screen,
                     maxPixels: view.maxPixels, maxFrames: screen.drawsGraphics && animation == nil ? 1 : nil)
                 for warning in decoded.warnings {
                     Output.err("pxview: warning: \(name): \(TerminalText.sanitize(warning))\n")
@@ -264,7 +264,7 @@ enum Chores {
 
 /// What the terminal can show, found once per run, and how to draw on it.
 struct InlineDrawing {
-    var display: DrawingPlan
+    var drawing: DrawingPlan
     var backend: any GraphicsBackend
     /// The box to fit into, in the backend's units.
     var box: PixelSize
@@ -274,14 +274,14 @@ struct InlineDrawing {
 
     static func prepare(view: ViewOptions) -> InlineDrawing {
         let drawsGraphics = Output.isTerminal(1) || view.protocolGiven
-        var display = probe(view: view)
+        var drawing = probe(view: view)
         // A description speaks in pixels, so it reasons as a pixel protocol would.
-        if !drawsGraphics { display.method = .kitty }
-        let backend = display.makeBackend()
+        if !drawsGraphics { drawing.method = .kitty }
+        let backend = drawing.makeBackend()
         let box = backend.unitBox(size: view.size, cells: view.cells)
         // From here on, Ctrl-C during a drawing closes the open sequence first.
         if drawsGraphics { OutputGuard.install() }
-        return InlineDrawing(display: display, backend: backend, box: box, drawsGraphics: drawsGraphics)
+        return InlineDrawing(drawing: drawing, backend: backend, box: box, drawsGraphics: drawsGraphics)
     }
 
     /// The one place the terminal is asked what it can do and the protocol
@@ -290,15 +290,15 @@ struct InlineDrawing {
     /// passthrough inside tmux). `PXVIEW_DEBUG` prints what was found; the
     /// tmux hint goes to stderr once.
     static func probe(view: ViewOptions, environment: [String: String] = ProcessInfo.processInfo.environment) -> DrawingPlan {
-        report(view: view, environment: environment).display
+        report(view: view, environment: environment).drawing
     }
 
-    /// The probe's whole report and the display decided from it (`pxview
+    /// The probe's whole report and the drawing plan decided from it (`pxview
     /// doctor` shows both).
     /// `debugLines`: `PXVIEW_DEBUG`'s lines and the tmux hint go to stderr
     /// (not for `doctor`, which says it all on stdout).
     static func report(view: ViewOptions, environment: [String: String], debugLines: Bool = true)
-        -> (report: ProbeReport, display: DrawingPlan)
+        -> (report: ProbeReport, drawing: DrawingPlan)
     {
         // kitty is also asked whether it reads pixels from this machine
         // (`PXVIEW_KITTY_TRANSFER=direct`: never ask, always through the pty).
@@ -318,18 +318,18 @@ struct InlineDrawing {
         }
         let geometry = TerminalGeometry(
             capabilities: report.capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
-        var display = DrawingPlan.decide(
+        var drawing = DrawingPlan.decide(
             choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
             sextants: view.sextants, linuxConsole: view.linuxConsole)
         // A C locale gets ASCII text and the ASCII text picture.
-        display.glyphs = TerminalLocale(environment: environment).glyphs
-        if display.method == .kitty {
+        drawing.glyphs = TerminalLocale(environment: environment).glyphs
+        if drawing.method == .kitty {
             // What a killed pxview left for kitty goes, beside the start-up
             // work and at most once an hour (only kitty runs make such objects).
             let stamp = TerminalMemory.directory(environment: environment) + "/kitty-swept"
             Chores.run { KittyTransfer.sweepStaleIfDue(stamp: stamp) }
         }
-        guard debugLines else { return (report, display) }
+        guard debugLines else { return (report, drawing) }
         if !(environment["PXVIEW_DEBUG"] ?? "").isEmpty {
             let capabilities = report.capabilities
             Output.err("pxview: terminal \(capabilities.map { String(describing: $0) } ?? "none")\n")
@@ -341,10 +341,10 @@ struct InlineDrawing {
             for ignored in capabilities?.ignoredReplies ?? [] {
                 Output.err("pxview: ignored an out-of-bounds reply: \(ignored)\n")
             }
-            Output.err("pxview: \(display.summary)\n")
+            Output.err("pxview: \(drawing.summary)\n")
         }
-        if let hint = display.hint, report.capabilities != nil { Output.err(hint + "\n") }
-        return (report, display)
+        if let hint = drawing.hint, report.capabilities != nil { Output.err(hint + "\n") }
+        return (report, drawing)
     }
 
     /// A picture alone at the cursor.
@@ -354,7 +354,7 @@ struct InlineDrawing {
 
     /// True when `drawInline(rows)` draws rows as they are made: kitty
     /// through the pty outside a multiplexer.
-    var drawsRowsAsMade: Bool { !display.multiplexer.wrapsGraphics && backend.drawsRowsAsMade }
+    var drawsRowsAsMade: Bool { !drawing.multiplexer.wrapsGraphics && backend.drawsRowsAsMade }
 
     /// A picture alone at the cursor, handed to the terminal in parts as it
     /// is made (`drawsRowsAsMade`), the drawing open from the first to the last.
@@ -366,8 +366,8 @@ struct InlineDrawing {
     /// inside tmux a fence before each picture (read from the terminal in
     /// raw mode, so the answer is never echoed).
     func draw(_ bytes: [UInt8]) {
-        var writer = FrameWriter(fd: 1, synchronizedOutput: false, multiplexer: display.multiplexer, sink: .guarded)
-        guard display.multiplexer.wrapsGraphics, Output.isTerminal(1), let tty = ControllingTerminal.input() else {
+        var writer = FrameWriter(fd: 1, synchronizedOutput: false, multiplexer: drawing.multiplexer, sink: .guarded)
+        guard drawing.multiplexer.wrapsGraphics, Output.isTerminal(1), let tty = ControllingTerminal.input() else {
             _ = try? writer.write(bytes)
             return
         }

@@ -28,7 +28,7 @@ func drawThumbnailStrip(page: SearchPage, source: any PixabaySource, parsed: Par
     var tiles: [StripTile] = []
     for (index, hit) in hits.enumerated() {
         var picture: InlinePicture?
-        if let bytes = previews[index], let decoded = try? screen.display.decode(bytes, options: options) {
+        if let bytes = previews[index], let decoded = try? screen.drawing.decode(bytes, options: options) {
             let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewSettings(), box: box, screen: units)
             picture = renderer.render(
                 decoded.image, viewport: viewport, backend: screen.backend, imageID: imageIDBase + UInt32(index))

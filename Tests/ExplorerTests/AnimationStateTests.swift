@@ -251,12 +251,12 @@ import Testing
     /// xterm paints each sixel as it comes: two bands of one frame would
     /// show the new frame's top over the old one's bottom in between.
     @Test func anAnimationFrameIsOneSixelWhereAStillIsBanded() {
-        let backend = testDisplay(.sixel, cells: smallCells, cell: smallCell).makeBackend(resampler: Resampler(threads: 2))
+        let backend = testDrawing(.sixel, cells: smallCells, cell: smallCell).makeBackend(resampler: Resampler(threads: 2))
         let still = ViewerPainter(image: frames[0], backend: backend)
         #expect(still.frame(for: smallViewer(.sixel)).sixels.count == 2)
         let animated = ViewerPainter(
             frames: frames,
-            backend: testDisplay(.sixel, cells: smallCells, cell: smallCell).makeBackend(resampler: Resampler(threads: 2)))
+            backend: testDrawing(.sixel, cells: smallCells, cell: smallCell).makeBackend(resampler: Resampler(threads: 2)))
         var state = animatedViewer(.sixel)
         _ = state.handle(.tick(timeMs: 0))
         #expect(animated.frame(for: state).sixels.count == 1)

@@ -26,14 +26,14 @@ import Testing
     /// after a key of pxview's own, and wakes for nothing.
     @Test func thePaneKeeperOnlyActsInsideTmux() {
         let plain = DrawingPlan(method: .sixel, geometry: TerminalGeometry(windowCells: CellCount(width: 80, height: 24)))
-        let outside = PaneKeeper(display: plain, environment: [:], nowMs: 0)
+        let outside = PaneKeeper(drawing: plain, environment: [:], nowMs: 0)
         #expect(outside.watch == nil && outside.tmux == nil && outside.mayDraw(nowMs: 0))
         #expect(outside.pollTimeout(-1, nowMs: 0) == -1 && outside.pollTimeout(40, nowMs: 0) == 40)
         #expect(!outside.checkDue(nowMs: 10_000))
 
         var remote = plain
         remote.multiplexer = .tmux(passthrough: true)
-        var keeper = PaneKeeper(display: remote, environment: [:], nowMs: 0)
+        var keeper = PaneKeeper(drawing: remote, environment: [:], nowMs: 0)
         #expect(keeper.watch?.mode == .keys && keeper.tmux == nil)
         #expect(keeper.mayDraw(nowMs: 0))
         #expect(!keeper.mayDraw(nowMs: PaneWatch.remoteKeyWindowMs + 1))

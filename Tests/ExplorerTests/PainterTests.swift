@@ -29,7 +29,7 @@ func smallBackend(
     _ method: DrawingMethod, traits: TerminalTraits = TerminalTraits(version: "kitty(0.26.5)"),
     background: RGBA? = nil
 ) -> any GraphicsBackend {
-    testDisplay(method, cells: smallCells, cell: smallCell, traits: traits, background: background)
+    testDrawing(method, cells: smallCells, cell: smallCell, traits: traits, background: background)
         .makeBackend(resampler: Resampler(threads: 1))
 }
 
@@ -251,7 +251,7 @@ extension Array where Element == UInt8 {
             openedDirectly: true)
         let painter = ViewerPainter(
             image: gradient(),
-            backend: testDisplay(.sixel, cells: geometry.windowCells, cell: geometry.cellPixels).makeBackend(
+            backend: testDrawing(.sixel, cells: geometry.windowCells, cell: geometry.cellPixels).makeBackend(
                 resampler: Resampler(threads: 1)))
         _ = painter.frame(for: state)
         let fitted = state.layout
@@ -325,9 +325,9 @@ extension Array where Element == UInt8 {
 
     /// The text picture in a C locale: coloured spaces, one colour a cell.
     @Test func anASCIITextPictureIsColouredSpaces() {
-        var display = testDisplay(.blocks, cells: smallCells, cell: smallCell)
-        display.glyphs = .ascii
-        let backend = display.makeBackend(resampler: Resampler(threads: 1))
+        var drawing = testDrawing(.blocks, cells: smallCells, cell: smallCell)
+        drawing.glyphs = .ascii
+        let backend = drawing.makeBackend(resampler: Resampler(threads: 1))
         #expect(backend.screen.unitsPerCell == PixelSize(width: 1, height: 1))
         let red = RGBAImage(width: 2, height: 1, pixels: [255, 0, 0, 255, 9, 9, 9, 0])
         #expect(
@@ -359,7 +359,7 @@ extension Array where Element == UInt8 {
 
     @Test func placeholdersUploadTheViewAndWriteItsCells() {
         var state = smallViewer(.kittyPlaceholders)
-        let backend = testDisplay(.kittyPlaceholders, cells: smallCells, cell: smallCell).makeBackend(
+        let backend = testDrawing(.kittyPlaceholders, cells: smallCells, cell: smallCell).makeBackend(
             resampler: Resampler(threads: 1))
         let painter = ViewerPainter(image: gradient(), backend: backend)
         let first = painter.frame(for: state)
@@ -391,7 +391,7 @@ extension Array where Element == UInt8 {
             .searchFinished(
                 query: "", page: 1,
                 result: .page(photos: (1...hits).map(samplePhoto), totalHits: hits, totalPages: 1, note: "offline")))
-        let backend = testDisplay(method, cells: cells, cell: cell).makeBackend(resampler: Resampler(threads: 1))
+        let backend = testDrawing(method, cells: cells, cell: cell).makeBackend(resampler: Resampler(threads: 1))
         return (state, BrowserPainter(backend: backend))
     }
 
@@ -528,7 +528,7 @@ extension Array where Element == UInt8 {
         _ = state.handle(
             .searchFinished(query: "", page: 1, result: .page(photos: photos, totalHits: 3, totalPages: 1, note: nil)))
         #expect(state.layout.tileCells.width == 24)
-        let backend = testDisplay(.sixel, cells: geometry.windowCells, cell: geometry.cellPixels).makeBackend()
+        let backend = testDrawing(.sixel, cells: geometry.windowCells, cell: geometry.cellPixels).makeBackend()
         let frame = BrowserPainter(backend: backend).frame(for: state, thumbnails: [:])
         let name = state.layout.nameArea(slot: 0)!
         #expect(name.row == state.layout.tileFrames[0].row + state.layout.tileFrames[0].rows - 2)
@@ -565,7 +565,7 @@ extension Array where Element == UInt8 {
         _ = state.handle(
             .searchFinished(query: "", page: 1, result: .page(photos: [Photo(hit: hit)], totalHits: 1, totalPages: 1, note: nil)))
         let frame = BrowserPainter(
-            backend: testDisplay(.sixel, cells: CellCount(width: 80, height: 24), cell: PixelSize(width: 10, height: 20))
+            backend: testDrawing(.sixel, cells: CellCount(width: 80, height: 24), cell: PixelSize(width: 10, height: 20))
                 .makeBackend()
         )
         .frame(for: state, thumbnails: [:])
@@ -675,7 +675,7 @@ func kittyUploads(_ frame: [UInt8]) throws -> [(id: Int, size: PixelSize)] {
         let size = PixelSize(width: 1200, height: 880)
         var state = smallViewer(.kitty, size: size)
         let backend = KittyBackend(
-            display: testDisplay(.kitty, cells: smallCells, cell: smallCell, traits: TerminalTraits(version: "kitty(0.26.5)")),
+            drawing: testDrawing(.kitty, cells: smallCells, cell: smallCell, traits: TerminalTraits(version: "kitty(0.26.5)")),
             resampler: Resampler(threads: 1), regionMinimumPixels: 0)
         let painter = ViewerPainter(image: RGBAImage(width: 1200, height: 880, fill: RGBA(r: 9, g: 99, b: 199)), backend: backend)
         #expect(try kittyUploads(painter.frame(for: state)).map(\.size) == [PixelSize(width: 240, height: 176)])
@@ -796,7 +796,7 @@ func kittyUploads(_ frame: [UInt8]) throws -> [(id: Int, size: PixelSize)] {
         // `show --once` in the same terminal: as many registers.
         let show = Banding.index(
             try SixelDecoder.decode(
-                SixelRenderer(options: .init(colorRegisters: backend.display.geometry.colorRegisters)).render(view)
+                SixelRenderer(options: .init(colorRegisters: backend.drawing.geometry.colorRegisters)).render(view)
             ).image, reference: reference)
         let fastIndex = Banding.index(try shownOutput(fast, state: state, backend: backend), reference: reference)
         let settledIndex = Banding.index(try shownOutput(settled, state: state, backend: backend), reference: reference)

@@ -285,12 +285,12 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
 @Suite struct ViewerLayoutTests {
     @Test func aCappedViewIsCentredInTheWindow() {
         // xterm: 120x40 cells of 9x19 px, sixel pictures at most 1000x1000.
-        let display = DrawingPlan(
+        let drawing = DrawingPlan(
             method: .sixel,
             geometry: TerminalGeometry(
                 windowCells: CellCount(width: 120, height: 40), cellPixels: PixelSize(width: 9, height: 19),
                 sixelMaxSize: PixelSize(width: 1000, height: 1000)))
-        let layout = ViewerLayout(geometry: display.makeBackend().screen)
+        let layout = ViewerLayout(geometry: drawing.makeBackend().screen)
         #expect(layout.imageArea == CellRect(column: 4, row: 0, columns: 112, rows: 39))
         #expect(layout.viewSize == PixelSize(width: 1000, height: 741))
         #expect(layout.statusRow == 39)

@@ -32,7 +32,7 @@ import Testing
             to: viewport.outputSize)
     }
 
-    /// A display drawing with `method` on 80x24 cells of `cell`, and its backend.
+    /// A drawing plan with `method` on 80x24 cells of `cell`, and its backend.
     static func backend(_ method: DrawingMethod, cell: PixelSize = PixelSize(width: 10, height: 20)) -> any GraphicsBackend {
         DrawingPlan(method: method, geometry: TerminalGeometry(windowCells: CellCount(width: 80, height: 24), cellPixels: cell))
             .makeBackend()
@@ -44,7 +44,7 @@ import Testing
     ) throws -> (DecodedImage, Viewport, InlinePicture) {
         let renderer = ImageRenderer()
         let decoded = try renderer.decode(
-            bytes, settings: settings, box: box, display: backend.display, screen: backend.screen, maxPixels: 100_000_000)
+            bytes, settings: settings, box: box, drawing: backend.drawing, screen: backend.screen, maxPixels: 100_000_000)
         let viewport = renderer.viewport(for: decoded.fullSize, settings: settings, box: box, screen: backend.screen)
         return (decoded, viewport, renderer.render(decoded.image, viewport: viewport, backend: backend))
     }
@@ -100,7 +100,7 @@ import Testing
         let bytes = try Self.fixture("p03_storm_1920x1280.jpg")
         func decode(_ settings: ViewSettings) throws -> DecodedImage {
             try renderer.decode(
-                bytes, settings: settings, box: box, display: backend.display, screen: backend.screen, maxPixels: 100_000_000)
+                bytes, settings: settings, box: box, drawing: backend.drawing, screen: backend.screen, maxPixels: 100_000_000)
         }
         let contain = try decode(ViewSettings())
         #expect(contain.image.size == PixelSize(width: 240, height: 160))
@@ -202,9 +202,9 @@ import Testing
         var kitty = TerminalCapabilitiesFixtures.kitty
         kitty.terminalVersion = "kitty(0.26.5)"
         func repertoire(_ choice: ProtocolChoice, _ caps: TerminalCapabilities, sextants: Bool? = nil) -> String {
-            let display = DrawingPlan.decide(
+            let drawing = DrawingPlan.decide(
                 choice: choice, capabilities: caps, multiplexer: .none, geometry: geometry, sextants: sextants)
-            return "\(display.method.rawValue) \(TextBackend.repertoire(for: display))"
+            return "\(drawing.method.rawValue) \(TextBackend.repertoire(for: drawing))"
         }
         #expect(repertoire(.auto, xterm) == "symbols blocks")
         #expect(repertoire(.auto, xterm, sextants: true) == "symbols sextants")

@@ -93,12 +93,12 @@ import Testing
     /// A viewer picture goes by shared memory: the command names an object
     /// holding exactly the raw pixels; teardown removes any kitty left.
     @Test func theBackendHandsOverRawPixelsAndRemovesLeftovers() throws {
-        var display = DrawingPlan(
+        var drawing = DrawingPlan(
             method: .kitty,
             geometry: TerminalGeometry(windowCells: CellCount(width: 40, height: 12), cellPixels: PixelSize(width: 8, height: 16))
         )
-        display.kittyMedium = .sharedMemory
-        let backend = display.makeBackend(resampler: Resampler(threads: 1))
+        drawing.kittyMedium = .sharedMemory
+        let backend = drawing.makeBackend(resampler: Resampler(threads: 1))
         let image = RGBAImage(
             width: 16, height: 16, pixels: Array([[UInt8]](repeating: [200, 100, 50, 255], count: 256).joined()))
         let picture = Picture.centred(
@@ -119,12 +119,12 @@ import Testing
     /// drawn from rows they still are, by the same command.
     @Test(arguments: [KittyMedium.sharedMemory, .file, .direct])
     func rowsAreStreamedOnlyThroughThePty(medium: KittyMedium) throws {
-        var display = DrawingPlan(
+        var drawing = DrawingPlan(
             method: .kitty,
             geometry: TerminalGeometry(windowCells: CellCount(width: 40, height: 12), cellPixels: PixelSize(width: 8, height: 16))
         )
-        display.kittyMedium = medium
-        let backend = display.makeBackend(resampler: Resampler(threads: 1))
+        drawing.kittyMedium = medium
+        let backend = drawing.makeBackend(resampler: Resampler(threads: 1))
         #expect(backend.drawsRowsAsMade == (medium == .direct))
         let image = RGBAImage(width: 4, height: 4, pixels: Array([[UInt8]](repeating: [9, 8, 7, 255], count: 16).joined()))
         var bytes: [UInt8] = []
@@ -146,12 +146,12 @@ import Testing
     /// the process has exited, so it is not registered for removal at exit
     /// (a slow hop to the terminal showed an empty box); the viewer's are.
     @Test func aOneShotDrawingsObjectIsLeftForKitty() throws {
-        var display = DrawingPlan(
+        var drawing = DrawingPlan(
             method: .kitty,
             geometry: TerminalGeometry(windowCells: CellCount(width: 40, height: 12), cellPixels: PixelSize(width: 8, height: 16))
         )
-        display.kittyMedium = .sharedMemory
-        let backend = display.makeBackend(resampler: Resampler(threads: 1))
+        drawing.kittyMedium = .sharedMemory
+        let backend = drawing.makeBackend(resampler: Resampler(threads: 1))
         let image = RGBAImage(
             width: 4, height: 4, pixels: Array([[UInt8]](repeating: [9, 8, 7, 255], count: 16).joined()))
         let bytes = backend.inline(image, imageID: 9).bytes

@@ -1,8 +1,8 @@
 import Pixels
 import Rendering
 
-/// A display drawing with `method` on `cells` of `cell` px, as the probe would make it.
-func testDisplay(
+/// A drawing plan with `method` on `cells` of `cell` px, as the probe would make it.
+func testDrawing(
     _ method: DrawingMethod, cells: CellCount, cell: PixelSize, traits: TerminalTraits = TerminalTraits(),
     background: RGBA? = nil
 ) -> DrawingPlan {
@@ -14,6 +14,6 @@ func testDisplay(
 extension BackendGeometry {
     /// The window in `method`'s units, as its backend sees it.
     init(graphics method: DrawingMethod, windowCells: CellCount, cellPixels: PixelSize) {
-        self = testDisplay(method, cells: windowCells, cell: cellPixels).makeBackend().screen
+        self = testDrawing(method, cells: windowCells, cell: cellPixels).makeBackend().screen
     }
 }
