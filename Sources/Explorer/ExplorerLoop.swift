@@ -509,7 +509,7 @@ final class ExplorerLoop {
             browser?.select(id: photo.id)
             openViewer(
                 bytes: bytes, decoded: decoded, photo: photo, directly: directly, isFavourite: isFavourite,
-                framing: directly ? framing : ViewSettings())
+                framing: directly ? framing : ViewSettings(), showInfo: viewer?.showInfo ?? false)
         case .viewerFailed(let photo, let message):
             guard opening == photo.id else { return }
             opening = nil
@@ -526,7 +526,7 @@ final class ExplorerLoop {
 
     private func openViewer(
         bytes: [UInt8], decoded: DecodedImage, photo: Photo, directly: Bool, isFavourite: Bool = false,
-        framing: ViewSettings = ViewSettings()
+        framing: ViewSettings = ViewSettings(), showInfo: Bool = false
     ) {
         if let painter = browserPainter { write(painter.teardown()) }
         viewerBytes = bytes
@@ -542,7 +542,8 @@ final class ExplorerLoop {
         viewer = ViewerState(
             photo: photo, fullSize: decoded.fullSize, decodedSize: decoded.image.size,
             layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite,
-            frameDelays: decoded.frames.count > 1 ? decoded.frames.map(\.playbackDelayMs) : [], plays: decoded.loopCount)
+            frameDelays: decoded.frames.count > 1 ? decoded.frames.map(\.playbackDelayMs) : [], plays: decoded.loopCount,
+            showInfo: showInfo)
         viewer?.notice = notice
         viewerSerial += 1
         viewerPainter = ViewerPainter(

@@ -104,10 +104,12 @@ public struct ViewerState: Equatable, Sendable {
 
     /// `frameDelays` (the frames' playback delays, ms) and `plays` (passes
     /// in all, 0: for ever) for an animation; a still image has none.
+    /// `showInfo`: the info line on from the start (`n`/`p` keep it as `i`
+    /// left it, as nsxiv's bar stays).
     public init(
         photo: Photo, fullSize: PixelSize, decodedSize: PixelSize, layout: ViewerLayout,
         openedDirectly: Bool, framing: ViewSettings = ViewSettings(), isFavourite: Bool = false, frameDelays: [Int] = [],
-        plays: Int = 0
+        plays: Int = 0, showInfo: Bool = false
     ) {
         if frameDelays.count > 1 { animation = AnimationState(delays: frameDelays, plays: plays) }
         self.photo = photo
@@ -122,6 +124,10 @@ public struct ViewerState: Equatable, Sendable {
             imageSize: layout.geometry.unitImageSize(fullSize), viewSize: layout.viewSize, fit: framing.fit,
             zoom: framing.zoom, centerX: framing.centerX, centerY: framing.centerY)
         fullResolutionRequested = decodedSize.width >= fullSize.width
+        if showInfo {
+            self.showInfo = true
+            relayout(geometry: layout.geometry)
+        }
     }
 
     public static func == (lhs: ViewerState, rhs: ViewerState) -> Bool {

@@ -461,17 +461,25 @@ func expectRestored(_ session: PseudoTerminalSession) {
     }
 
     /// `show a b c`: the viewer on a, n/Space forward, p/Backspace back, the
-    /// ends said on the status line (like nsxiv and feh).
+    /// ends said on the status line (like nsxiv and feh); the info line `i`
+    /// turned on stays on from photo to photo.
     @Test func showSeveralFilesStepsThroughThemWithN() throws {
         let folder = (fixtureImage as NSString).deletingLastPathComponent
         let names = ["p01_china_640x427.jpg", "p02_coffee_600x400.png", "p06_chelsea_alpha_451x300.png"]
         let session = try PseudoTerminalSession(
             arguments: ["show"] + names.map { folder + "/" + $0 }, emulation: .kitty, rows: 24, columns: 80)
         #expect(session.waitFor(names[0]))
+        session.send("i")
+        #expect(session.waitFor("640x427  fit contain  view 0,0 640x427"))
         session.send("n")
         #expect(session.waitFor(names[1]))
+        #expect(session.waitFor("600x400  fit contain  view 0,0 600x400"))
+        session.send("i")
+        session.waitForQuiet(quietMs: 200)
         session.send(" ")
         #expect(session.waitFor(names[2]))
+        session.waitForQuiet(quietMs: 200)
+        #expect(!session.output.containsSequence(Array("451x300  fit contain".utf8)))
         session.send("n")
         #expect(session.waitFor("this is the last photo"))
         session.send("\u{7F}")
