@@ -292,12 +292,7 @@ public struct BrowserState: Equatable, Sendable {
 
     /// The grid's keys: what they do and how help lists them.
     public static let keys = KeyTable<KeyAction>([
-        KeyLine(
-            "arrows, h j k l", "move the selection",
-            keys: [
-                (KeyChord(.left), .left), (.char("h"), .left), (KeyChord(.right), .right), (.char("l"), .right),
-                (KeyChord(.up), .up), (.char("k"), .up), (KeyChord(.down), .down), (.char("j"), .down),
-            ]),
+        .directions("move the selection", left: .left, right: .right, up: .up, down: .down),
         KeyLine(
             "Home, End (g, G)", "first, last photo (End loads every page)",
             keys: [(KeyChord(.home), .first), (.char("g"), .first), (KeyChord(.end), .last), (.char("G"), .last)]),

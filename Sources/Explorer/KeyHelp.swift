@@ -55,6 +55,17 @@ public struct KeyLine<Action: Sendable>: Sendable {
         self.help = help
         self.keys = keys
     }
+
+    /// The four directions on the arrows and on vi's h j k l, as both
+    /// screens move (the grid's selection, the viewer's view).
+    public static func directions(_ help: String, left: Action, right: Action, up: Action, down: Action) -> KeyLine {
+        KeyLine(
+            "arrows, h j k l", help,
+            keys: [
+                (KeyChord(.left), left), (.char("h"), left), (KeyChord(.right), right), (.char("l"), right),
+                (KeyChord(.up), up), (.char("k"), up), (KeyChord(.down), down), (.char("j"), down),
+            ])
+    }
 }
 
 /// A screen's keys in one table: the state machine asks it what a key does

@@ -251,12 +251,7 @@ public struct ViewerState: Equatable, Sendable {
         KeyLine("- _", "zoom out", keys: [(.char("-"), .zoomOut), (.char("_"), .zoomOut)]),
         KeyLine("wheel", "zoom about the pointer"),
         KeyLine("z, double-click", "toggle 1x / 2x", keys: [(.char("z"), .toggleOneTwo)]),
-        KeyLine(
-            "arrows, h j k l", "pan by a fifth of the view",
-            keys: [
-                (KeyChord(.left), .panLeft), (.char("h"), .panLeft), (KeyChord(.right), .panRight), (.char("l"), .panRight),
-                (KeyChord(.up), .panUp), (.char("k"), .panUp), (KeyChord(.down), .panDown), (.char("j"), .panDown),
-            ]),
+        .directions("pan by a fifth of the view", left: .panLeft, right: .panRight, up: .panUp, down: .panDown),
         KeyLine(
             "H J K L", "jump to the left/bottom/top/right edge",
             keys: [(.char("H"), .edgeLeft), (.char("J"), .edgeBottom), (.char("K"), .edgeTop), (.char("L"), .edgeRight)]),
