@@ -354,7 +354,7 @@ struct InlineDrawing {
 
     /// True when `drawInline(rows)` draws rows as they are made: kitty
     /// through the pty outside a multiplexer.
-    var drawsRowsAsMade: Bool { !drawing.multiplexer.wrapsGraphics && backend.drawsRowsAsMade }
+    var drawsRowsAsMade: Bool { backend.drawsRowsAsMade }
 
     /// A picture alone at the cursor, handed to the terminal in parts as it
     /// is made (`drawsRowsAsMade`), the drawing open from the first to the last.

@@ -12,13 +12,17 @@ import Testing
     @Test func theFilesGivenToShowStepToTheirEnds() throws {
         let photos = [filePhoto(1, "a.jpg"), filePhoto(2, "b.png"), filePhoto(3, "c.gif")]
         var sequence = PhotoSequence(photos, showing: photos[1])
+        /// The message a step gives, nil when it stepped.
+        func refusal(_ result: Result<Photo, ExplorerMessage>) -> String? {
+            if case .failure(let message) = result { return message.text }
+            return nil
+        }
         #expect(try sequence.step(by: 1).get().id == 3)
-        #expect((try? sequence.step(by: 1).get()) == nil)
-        if case .failure(let message) = sequence.step(by: 1) { #expect(message.text == "this is the last photo") }
+        #expect(refusal(sequence.step(by: 1)) == "this is the last photo")
         #expect(try sequence.step(by: -2).get().id == 1)
-        if case .failure(let message) = sequence.step(by: -1) { #expect(message.text == "this is the first photo") }
+        #expect(refusal(sequence.step(by: -1)) == "this is the first photo")
         var single = PhotoSequence([photos[0]], showing: photos[0])
-        if case .failure(let message) = single.step(by: 1) { #expect(message.text == "this is the only photo") }
+        #expect(refusal(single.step(by: 1)) == "this is the only photo")
     }
 
     /// Outside tmux's passthrough nothing changes the loop's sleep and

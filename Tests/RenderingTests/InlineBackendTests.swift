@@ -35,21 +35,25 @@ import Testing
         }
     }
 
-    /// Drawn alone from rows, every backend hands `write` the bytes
-    /// `inline` joins for the whole picture (kitty through the pty in parts,
-    /// making the rows as it encodes them).
+    /// Only kitty through the pty draws from rows as it makes them (`show`
+    /// asks no other backend to), and hands `write` in parts the bytes
+    /// `inline` joins for the whole picture.
     @Test(arguments: DrawingMethod.allCases)
-    func drawnFromRowsIsJoined(method: DrawingMethod) {
+    func onlyKittyDrawsRowsAsMade(method: DrawingMethod) {
+        #expect(backend(method).drawsRowsAsMade == (method == .kitty))
+        #expect(!backend(method, .tmux(passthrough: true)).drawsRowsAsMade)
+    }
+
+    @Test func kittyDrawnFromRowsIsJoined() {
         var photo = RGBAImage(width: 400, height: 300)
         for y in 0..<300 { for x in 0..<400 { photo[x, y] = RGBA(r: UInt8(x % 256), g: UInt8(y % 256), b: 90) } }
         var parts: [UInt8] = []
         #expect(
-            backend(method).drawInline(PixelRows(photo), imageID: 4) {
+            backend(.kitty).drawInline(PixelRows(photo), imageID: 4) {
                 parts += $0
                 return true
             })
-        #expect(parts == backend(method).inline(photo, imageID: 4).joined())
-        #expect(backend(method).drawsRowsAsMade == (method == .kitty))
+        #expect(parts == backend(.kitty).inline(photo, imageID: 4).joined())
     }
 
     /// kitty's own example: image 33554474 (42 + 2 << 24) names its low
