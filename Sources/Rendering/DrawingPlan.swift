@@ -113,7 +113,8 @@ public struct DrawingPlan: Sendable {
     /// symbols` asks for them).
     public static func decide(
         choice: ProtocolChoice, capabilities: TerminalCapabilities?, multiplexer: Multiplexer,
-        geometry: TerminalGeometry, background: BackgroundChoice = .auto, sextants: Bool? = nil, linuxConsole: Bool = false
+        geometry: TerminalGeometry, background: BackgroundChoice = .auto, sextants: Bool? = nil, linuxConsole: Bool = false,
+        glyphs: Glyphs = .unicode
     ) -> DrawingPlan {
         let traits = TerminalTraits(version: capabilities?.terminalVersion)
         let blocked = multiplexer.blocksGraphics
@@ -144,6 +145,7 @@ public struct DrawingPlan: Sendable {
             reportsCellSize: capabilities?.reportsCellSize ?? false)
         if method == .kitty, !multiplexer.wrapsGraphics { drawing.kittyMedium = capabilities?.kittyMedium ?? .direct }
         drawing.sextants = sextants ?? traits.drawsSextants
+        drawing.glyphs = glyphs
         return drawing
     }
 
@@ -151,11 +153,11 @@ public struct DrawingPlan: Sendable {
     /// the user can fix) why it came to text.
     public static func decide(
         choice: ProtocolChoice, report: ProbeReport, geometry: TerminalGeometry, background: BackgroundChoice = .auto,
-        sextants: Bool? = nil, linuxConsole: Bool = false
+        sextants: Bool? = nil, linuxConsole: Bool = false, glyphs: Glyphs = .unicode
     ) -> DrawingPlan {
         var drawing = decide(
             choice: choice, capabilities: report.capabilities, multiplexer: report.multiplexer, geometry: geometry,
-            background: background, sextants: sextants, linuxConsole: linuxConsole)
+            background: background, sextants: sextants, linuxConsole: linuxConsole, glyphs: glyphs)
         if choice == .auto, drawing.method.isText {
             drawing.shortfall = GraphicsShortfall(report: report)
         }

@@ -195,6 +195,7 @@ struct Findings {
 
     /// Which characters a `symbols` picture uses, and why.
     var glyphsLine: String {
+        if drawing.glyphs == .ascii { return "none: coloured spaces (the locale is not UTF-8)" }
         let blocks = "eighths, halves and quadrants"
         let setting = environment["PXVIEW_SEXTANTS"].flatMap { $0.isEmpty ? nil : $0 }
         if drawing.sextants {

@@ -43,11 +43,11 @@ enum Preview {
             environment: environment, ttyFD: ttyFD, memory: TerminalMemory(environment: environment, ttyFD: ttyFD))
         let geometry = TerminalGeometry(
             capabilities: report.capabilities, window: windowSize(fd: ttyFD), cellSizeOverride: view.cellSize)
-        var drawing = DrawingPlan.decide(
+        let drawing = DrawingPlan.decide(
             choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
-            sextants: view.sextants, linuxConsole: view.linuxConsole)
-        // A C locale gets ASCII text and the ASCII text picture.
-        drawing.glyphs = TerminalLocale(environment: environment).glyphs
+            sextants: view.sextants, linuxConsole: view.linuxConsole,
+            // A C locale gets ASCII text and the ASCII text picture.
+            glyphs: TerminalLocale(environment: environment).glyphs)
         return (drawing, report)
     }
 

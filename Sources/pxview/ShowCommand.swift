@@ -318,11 +318,11 @@ struct InlineDrawing {
         }
         let geometry = TerminalGeometry(
             capabilities: report.capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
-        var drawing = DrawingPlan.decide(
+        let drawing = DrawingPlan.decide(
             choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
-            sextants: view.sextants, linuxConsole: view.linuxConsole)
-        // A C locale gets ASCII text and the ASCII text picture.
-        drawing.glyphs = TerminalLocale(environment: environment).glyphs
+            sextants: view.sextants, linuxConsole: view.linuxConsole,
+            // A C locale gets ASCII text and the ASCII text picture.
+            glyphs: TerminalLocale(environment: environment).glyphs)
         if drawing.method == .kitty {
             // What a killed pxview left for kitty goes, beside the start-up
             // work and at most once an hour (only kitty runs make such objects).

@@ -270,6 +270,15 @@ extension Array where Element == UInt8 {
         #expect(
             offText.contains(
                 "fix               add 'set -g allow-passthrough on' to ~/.tmux.conf (tmux 3.3+) for sixel or kitty pictures\n"))
+
+        // A C locale's text picture is coloured spaces: no block characters named.
+        var cLocale = tmux.environment
+        cLocale["LANG"] = "C"
+        let ascii = try PseudoTerminalSession(
+            arguments: ["doctor"], emulation: .sixel, rows: 20, columns: 100, environment: cLocale)
+        #expect(ascii.waitForExit() == 0)
+        let asciiText = String(decoding: ascii.output, as: UTF8.self).replacingOccurrences(of: "\r", with: "")
+        #expect(asciiText.contains("glyphs            none: coloured spaces (the locale is not UTF-8)\n"), "\(asciiText)")
     }
 
     /// A terminal that never answers, and a tmux without `$TMUX`: doctor
