@@ -99,7 +99,14 @@ public struct Resampler: Sendable {
         }
         let region = Self.usable(source, in: image.size)
         if let crop = Self.exactCrop(region, size: size, imageSize: image.size) {
-            return PixelRows(size: size, opaque: !image.cropped(to: crop).hasTransparency) { rows, destination in
+            // Read in place: a cropped copy only to test it was the whole
+            // output again (14.7 MB at 2560x1440), which `rows` exists to avoid.
+            let opaque = image.pixels.withUnsafeBufferPointer {
+                SeparablePass.isOpaque(
+                    $0.baseAddress!, sourceWidth: image.width, rows: crop.y..<(crop.y + crop.height),
+                    columns: crop.x..<(crop.x + crop.width))
+            }
+            return PixelRows(size: size, opaque: opaque) { rows, destination in
                 image.pixels.withUnsafeBufferPointer { pixels in
                     for (offset, y) in rows.enumerated() {
                         (destination + offset * size.width * 4).update(
@@ -116,9 +123,10 @@ public struct Resampler: Sendable {
         }
         return PixelRows(size: size, opaque: opaque) { rows, destination in
             image.pixels.withUnsafeBufferPointer { sourceBytes in
+                // Known opaque as a whole: no block need scan its rows again.
                 SeparablePass(
                     source: sourceBytes.baseAddress!, sourceWidth: image.width, output: destination, firstRow: rows.lowerBound,
-                    outputWidth: size.width, horizontal: horizontal, vertical: vertical
+                    outputWidth: size.width, horizontal: horizontal, vertical: vertical, knownOpaque: opaque
                 ).run(rows: rows)
             }
         }
@@ -162,9 +170,9 @@ public struct Resampler: Sendable {
 /// One resample's pointers and taps, shared read-only by the bands that
 /// write disjoint output rows.
 ///
-/// `@unchecked Sendable`: it holds raw pointers, which are valid for the
-/// duration of `Resampler.resample` (the only place that builds one) and are
-/// written only at rows the calling band owns.
+/// `@unchecked Sendable`: it holds raw pointers, valid while the builder's
+/// `withUnsafeBufferPointer` lasts (`Resampler.resample`, and each block a
+/// `rows` picture fills), and written only at rows the calling band owns.
 private struct SeparablePass: @unchecked Sendable {
     let source: UnsafePointer<UInt8>
     let sourceWidth: Int
@@ -174,6 +182,8 @@ private struct SeparablePass: @unchecked Sendable {
     let outputWidth: Int
     let horizontal: FilterAxis
     let vertical: FilterAxis
+    /// True when the caller already knows every pixel read is opaque.
+    var knownOpaque = false
 
     /// True when every source pixel output rows `rows` read is opaque.
     static func readsOnlyOpaque(
@@ -197,8 +207,9 @@ private struct SeparablePass: @unchecked Sendable {
         let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: columns + horizontal.stride)
         (row + columns).initialize(repeating: .zero, count: horizontal.stride)
         defer { row.deallocate() }
-        let opaque = Self.readsOnlyOpaque(
-            source, sourceWidth: sourceWidth, horizontal: horizontal, vertical: vertical, rows: rows)
+        let opaque =
+            knownOpaque
+            || Self.readsOnlyOpaque(source, sourceWidth: sourceWidth, horizontal: horizontal, vertical: vertical, rows: rows)
 
         vertical.withTaps { verticalTaps in
             horizontal.withTaps { horizontalTaps in
@@ -225,7 +236,7 @@ private struct SeparablePass: @unchecked Sendable {
 
     /// True when every pixel in the block has alpha 255. ANDs whole pixels
     /// per row (no early exit inside a row) so the loop vectorises.
-    private static func isOpaque(
+    static func isOpaque(
         _ source: UnsafePointer<UInt8>, sourceWidth: Int, rows: Range<Int>, columns: Range<Int>
     ) -> Bool {
         let alphaMask = UInt32(littleEndian: 0xFF00_0000)
@@ -345,18 +356,16 @@ private struct SeparablePass: @unchecked Sendable {
             var green = sum.y
             var blue = sum.z
             let alpha = sum.w
-            if !opaque {
-                // True division, not a reciprocal multiply: it keeps exact
-                // ties exact, so both paths round opaque pixels alike.
-                if alpha > 0 {
-                    red /= alpha
-                    green /= alpha
-                    blue /= alpha
-                } else {
-                    red = 0
-                    green = 0
-                    blue = 0
-                }
+            // True division, not a reciprocal multiply: it keeps exact
+            // ties exact, so both paths round opaque pixels alike.
+            if alpha > 0 {
+                red /= alpha
+                green /= alpha
+                blue /= alpha
+            } else {
+                red = 0
+                green = 0
+                blue = 0
             }
             let pixel = destination + x * 4
             pixel[0] = Self.byte(red)
