@@ -45,7 +45,7 @@ public struct TerminalMemory: Sendable {
 
     /// The terminal's name for the file: a hash of what tells terminals apart.
     public static func key(environment: [String: String], ttyFD: Int32) -> String? {
-        guard let name = ttyname(ttyFD).map({ String(cString: $0) }) else { return nil }
+        guard let name = deviceName(ttyFD) else { return nil }
         var info = stat()
         guard stat(name, &info) == 0 else { return nil }
         let parts = [
@@ -53,6 +53,24 @@ public struct TerminalMemory: Sendable {
             environment["KITTY_WINDOW_ID"] ?? "", environment["WINDOWID"] ?? "", environment["TMUX_PANE"] ?? "",
         ]
         return Self.hash(parts.joined(separator: "\u{1F}"))
+    }
+
+    /// The terminal's own device: `ttyname`, but for `/dev/tty` (what a
+    /// preview opens when its stdout is lf's pipe or /dev/null), which names
+    /// every terminal alike, the pseudo-terminal behind it (`TIOCGDEV`), so
+    /// the preview finds what pxview learnt on the same terminal (seen: an
+    /// lf preview in xterm drew text after an interactive run had learnt sixel).
+    static func deviceName(_ fd: Int32) -> String? {
+        guard let name = ttyname(fd).map({ String(cString: $0) }) else { return nil }
+        guard name == "/dev/tty" else { return name }
+        var device: UInt32 = 0
+        // TIOCGDEV, _IOR('T', 0x32, unsigned int): not exported by Glibc's module.
+        guard ioctl(fd, UInt(0x8004_5432), &device) == 0 else { return nil }
+        let major = (device & 0xfff00) >> 8
+        let minor = (device & 0xff) | ((device >> 12) & 0xfff00)
+        // Unix 98 pseudo-terminals: majors 136-143, 256 minors each.
+        guard (136...143).contains(major) else { return nil }
+        return "/dev/pts/\((major - 136) * 256 + minor)"
     }
 
     /// FNV-1a, 64 bits: a file name, not a secret.

@@ -69,6 +69,26 @@ import Testing
         #expect((try? Data(contentsOf: URL(fileURLWithPath: out)))?.isEmpty == true)
     }
 
+    /// A preview whose stdout is not the terminal (lf's pipe, /dev/null)
+    /// draws on `/dev/tty`, and still finds what an earlier pxview on the
+    /// same terminal learnt: sixel here, with nothing in the environment.
+    @Test func aPreviewOnDevTTYRemembersTheTerminal() throws {
+        let runtime = try TemporaryDirectory()
+        let session = try PseudoTerminalSession(
+            arguments: [
+                "-c",
+                "pxview show --once --size 40x30 '\(Self.photo)' && printf 'PREVIEW-NEXT' && "
+                    + "pxview show --once --place 20x8@10,2 '\(Self.photo)' </dev/null >/dev/null 2>&1",
+            ], emulation: .sixel, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
+            environment: Self.environment([:], runtime: runtime), controllingTerminal: true)
+        #expect(session.waitForExit() == 0)
+        let text = String(decoding: session.output, as: UTF8.self)
+        let marker = try #require(text.range(of: "PREVIEW-NEXT"))
+        let preview = String(text[marker.upperBound...])
+        #expect(preview.contains("\u{1B}P0;1;0q"), "the preview drew sixel")
+        for query in Self.queries { #expect(!preview.contains(query), "\(query.debugDescription) sent") }
+    }
+
     /// `clear` removes pxview's picture only: kitty's by the preview's own
     /// image id, sixel's by blanking the box, the last preview's box when
     /// none is given (remembered for this terminal).
