@@ -22,16 +22,21 @@ public struct ExplorerOptions: Sendable {
     public var maxPixels: Int
     public var inputFD: Int32
     public var outputFD: Int32
+    /// Keys typed while the terminal was probed (the probe read them with
+    /// its answers): handled first, so a `q` typed at once over a slow link
+    /// still quits.
+    public var typedAhead: [UInt8]
 
     public init(
         favourites: FavouritesStore? = nil, save: ExplorerSaveAction? = nil, maxPixels: Int = DecodeOptions.defaultMaxPixels,
-        inputFD: Int32 = 0, outputFD: Int32 = 1
+        inputFD: Int32 = 0, outputFD: Int32 = 1, typedAhead: [UInt8] = []
     ) {
         self.favourites = favourites
         self.save = save
         self.maxPixels = maxPixels
         self.inputFD = inputFD
         self.outputFD = outputFD
+        self.typedAhead = typedAhead
     }
 }
 

@@ -59,6 +59,7 @@ final class ExplorerLoop {
             fenceInputFD: options.inputFD)
         pane = PaneKeeper(drawing: drawing, environment: ProcessInfo.processInfo.environment, nowMs: Self.nowMs())
         writer.paneOrigin = pane.origin
+        pendingEvents = decoder.feed(options.typedAhead)
     }
 
     /// Why pictures are text, when the user can change it.

@@ -31,12 +31,12 @@ enum Explore: PXCommand {
             return ExitCode.success
         }
         let view = try ViewOptions(parsed)
-        let drawing = try ExplorerSetup.drawingPlan(view, command: parsed.command)
+        let (drawing, typedAhead) = try ExplorerSetup.drawingPlan(view, command: parsed.command)
         let stack = try SourceContext.make(parsed, announceCatalog: true)
         let query = SearchQuery(q: stack.source.isOffline ? "" : Search.launchQuery)
         return try ExplorerApp.runBrowser(
             source: PixabayPhotos(stack.source), query: query, drawing: drawing,
-            options: ExplorerSetup.options(maxPixels: view.maxPixels))
+            options: ExplorerSetup.options(maxPixels: view.maxPixels, typedAhead: typedAhead))
     }
 }
 
@@ -45,20 +45,26 @@ enum Explore: PXCommand {
 enum ExplorerSetup {
     /// The terminal as the explorer sees it: probed once (in raw mode, so
     /// no reply reaches the shell), with the protocol chosen exactly as
-    /// `show` chooses it (`InlineDrawing.probe`). The explorer fills the terminal,
+    /// `show` chooses it (`InlineDrawing.report`). The explorer fills the terminal,
     /// so `--size` and `--cells` are refused rather than ignored.
-    static func drawingPlan(_ view: ViewOptions, command: String, viewer: Bool = false) throws -> DrawingPlan {
+    /// With the plan, the keys typed while the terminal was being asked
+    /// (for `options`).
+    static func drawingPlan(_ view: ViewOptions, command: String, viewer: Bool = false) throws -> (
+        drawing: DrawingPlan, typedAhead: [UInt8]
+    ) {
         if view.size != nil || view.cells != nil {
             throw UsageError(
                 message: "--size and --cells do not apply to the interactive viewer, which fills the terminal",
                 command: command)
         }
         try ExplorerApp.checkTerminal(ExplorerOptions(), viewer: viewer)
-        return InlineDrawing.probe(view: view)
+        let (report, drawing) = InlineDrawing.report(view: view, environment: ProcessInfo.processInfo.environment)
+        return (drawing, report.outcome?.leftover ?? [])
     }
 
-    static func options(maxPixels: Int) -> ExplorerOptions {
-        ExplorerOptions(favourites: FavouritesStore(), save: saveInCurrentDirectory, maxPixels: maxPixels)
+    static func options(maxPixels: Int, typedAhead: [UInt8]) -> ExplorerOptions {
+        ExplorerOptions(
+            favourites: FavouritesStore(), save: saveInCurrentDirectory, maxPixels: maxPixels, typedAhead: typedAhead)
     }
 
     /// `s` in the viewer: the viewed bytes under the name the photo says

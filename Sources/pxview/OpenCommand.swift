@@ -24,12 +24,12 @@ enum Open: PXCommand {
         // Every flag is checked, and the terminal probed, before any download.
         let view = try ViewOptions(parsed)
         if view.opensViewer(once: parsed.has(once)) {
-            let drawing = try ExplorerSetup.drawingPlan(view, command: parsed.command, viewer: true)
+            let (drawing, typedAhead) = try ExplorerSetup.drawingPlan(view, command: parsed.command, viewer: true)
             let stack = try SourceContext.make(parsed, showProgress: true)
             let image = try await Download.image(id: id, size: .large, from: stack)
             return try ExplorerApp.runViewer(
                 bytes: image.bytes, photo: Photo(hit: image.hit), framing: view.settings, drawing: drawing,
-                options: ExplorerSetup.options(maxPixels: view.maxPixels))
+                options: ExplorerSetup.options(maxPixels: view.maxPixels, typedAhead: typedAhead))
         }
         let screen = InlineDrawing.prepare(view: view)
         let stack = try SourceContext.make(parsed, showProgress: true)

@@ -62,10 +62,10 @@ enum Search: PXCommand {
         if query.q.isEmpty && !stack.source.isOffline { query.q = launchQuery }
         if parsed.has(interactive) {
             let view = try ViewOptions(parsed)
-            let drawing = try ExplorerSetup.drawingPlan(view, command: parsed.command)
+            let (drawing, typedAhead) = try ExplorerSetup.drawingPlan(view, command: parsed.command)
             return try ExplorerApp.runBrowser(
                 source: PixabayPhotos(stack.source), query: query, drawing: drawing,
-                options: ExplorerSetup.options(maxPixels: view.maxPixels))
+                options: ExplorerSetup.options(maxPixels: view.maxPixels, typedAhead: typedAhead))
         }
         let page = try await stack.source.search(query)
         stack.reportStaleCopies()

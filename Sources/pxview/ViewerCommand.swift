@@ -15,14 +15,15 @@ import Terminal
 /// folder opens as a grid of its images (nsxiv's thumbnail mode).
 enum Viewer {
     static func run(_ parsed: ParsedArguments, view: ViewOptions) async throws -> Int32 {
-        let drawing = try ExplorerSetup.drawingPlan(view, command: "show", viewer: true)
+        let (drawing, typedAhead) = try ExplorerSetup.drawingPlan(view, command: "show", viewer: true)
         let client = CurlClient(userAgent: SourceContext.userAgent)
         let inputs = Array(zip(parsed.positionals, parsed.positionalBytes))
         let files = FileList(entries: try Folder.entries(for: inputs, client: client))
         if inputs.count == 1, !Show.isURL(inputs[0].0), RawFile.isDirectory(inputs[0].1) {
             return try ExplorerApp.runBrowser(
                 source: files, query: SearchQuery(q: ""), drawing: drawing,
-                options: ExplorerSetup.options(maxPixels: view.maxPixels), folder: RawFile.display(inputs[0].1))
+                options: ExplorerSetup.options(maxPixels: view.maxPixels, typedAhead: typedAhead),
+                folder: RawFile.display(inputs[0].1))
         }
         let photos = files.photos
         var status = ExitCode.success
@@ -40,7 +41,8 @@ enum Viewer {
             do {
                 let result = try ExplorerApp.runViewer(
                     bytes: bytes, photo: photo, framing: view.settings, drawing: drawing,
-                    options: ExplorerSetup.options(maxPixels: view.maxPixels), source: files, sequence: photos)
+                    options: ExplorerSetup.options(maxPixels: view.maxPixels, typedAhead: typedAhead), source: files,
+                    sequence: photos)
                 return max(status, result)
             } catch ExplorerError.decode(_, let error) {
                 Output.err("pxview: cannot decode \(TerminalText.sanitize(photo.title)): \(error)\n")

@@ -221,6 +221,16 @@ extension Array where Element == UInt8 {
         #expect(session.waitForExit() == 0)
     }
 
+    /// A key typed at once, while the probe waits for a slow terminal's
+    /// answers, is the explorer's first key: `q` quits (it was read with
+    /// the answers and lost, and pxview ran on).
+    @Test func aKeyTypedDuringTheProbeIsKept() throws {
+        let session = try PseudoTerminalSession(
+            arguments: ["--offline"], emulation: .sixel, replyDelayMs: 400)
+        session.send("q")
+        #expect(session.waitForExit(seconds: 10) == 0)
+    }
+
     /// `pxview show --once x.jpg &`: the terminal's input belongs to the
     /// shell, so nothing is asked (every answer would land at its prompt).
     @Test func aBackgroundJobAsksNothing() throws {
