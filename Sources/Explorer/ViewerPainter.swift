@@ -61,7 +61,7 @@ public struct ViewerPlan: Equatable, Sendable {
             left: left, right: rightText(state), width: state.layout.geometry.windowCells.width, glyphs: glyphs)
     }
 
-    /// The title, the favourite's star and why pictures are half-blocks.
+    /// The title, the favourite's star and why pictures are text.
     static func titleText(_ state: ViewerState) -> String {
         var left = state.title + (state.isFavourite ? " ★" : "")
         if let notice = state.notice { left += " · \(notice.status) (? for why)" }
@@ -69,12 +69,15 @@ public struct ViewerPlan: Equatable, Sendable {
     }
 
     /// The zoom (100% is the fitted view), an animation's frame, the keys.
-    static func rightText(_ state: ViewerState) -> String {
-        let zoom = Int((state.viewport.effectiveZoom * 100).rounded())
+    /// `widest`: as wide as they can get on this photo (its largest zoom,
+    /// `stopped` on the last frame).
+    static func rightText(_ state: ViewerState, widest: Bool = false) -> String {
+        let zoom = Int(((widest ? state.viewport.maxZoom : state.viewport.effectiveZoom) * 100).rounded())
         var right = "\(zoom)% · ? keys · \(state.openedDirectly ? "q quit" : "q back")"
         if let animation = state.animation {
-            let word = animation.isFinished ? "stopped" : animation.isPaused ? "paused" : "frame"
-            right = "\(word) \(animation.frame + 1)/\(animation.delays.count) · " + right
+            let word = widest || animation.isFinished ? "stopped" : animation.isPaused ? "paused" : "frame"
+            let frame = widest ? animation.delays.count : animation.frame + 1
+            right = "\(word) \(frame)/\(animation.delays.count) · " + right
         }
         return right
     }
@@ -94,12 +97,13 @@ public struct ViewerPlan: Equatable, Sendable {
     }
 
     /// True when the info line, at its widest while panning and zooming,
-    /// does not fit on the status line beside the title and the zoom (at
-    /// its widest, 1600%): then it takes a row of its own, decided once per
-    /// toggle and resize, so the picture does not jump as the numbers change.
+    /// does not fit on the status line beside the title and the zoom and
+    /// frame at theirs (the photo's largest zoom, `stopped N/N`): then it
+    /// takes a row of its own, decided once per toggle and resize, so the
+    /// picture does not jump and nothing is cut as the numbers change.
     static func infoNeedsItsOwnLine(_ state: ViewerState, width: Int) -> Bool {
         let left = TerminalText.displayWidth(titleText(state) + "  " + infoText(state, widest: true))
-        return left + 2 + TerminalText.displayWidth(rightText(state)) + 2 > width
+        return left + 2 + TerminalText.displayWidth(rightText(state, widest: true)) + 2 > width
     }
 }
 

@@ -275,6 +275,29 @@ extension Array where Element == UInt8 {
             openedDirectly: true)
         _ = wide.handle(key("i"))
         #expect(wide.layout.infoRow == nil && ViewerPlan(wide).status.contains("fit contain  view 0,0 1920x1280"))
+        // Whether it fits is judged with the zoom and an animation's frame
+        // at their widest: the photo's largest zoom, the last frame stopped.
+        let moving = ViewerState(
+            photo: filePhoto(1, "IMG_20240412_101010.jpg"), fullSize: size, decodedSize: size, layout: wide.layout,
+            openedDirectly: true, frameDelays: Array(repeating: 80, count: 12))
+        #expect(ViewerPlan.rightText(wide, widest: true) == "5565% · ? keys · q quit")
+        #expect(ViewerPlan.rightText(moving, widest: true) == "stopped 12/12 · 5565% · ? keys · q quit")
+        #expect(ViewerPlan.rightText(moving) == "frame 1/12 · 100% · ? keys · q quit")
+        // Whatever the width, an info line kept beside the zoom is never cut
+        // as the zoom grows to the photo's largest.
+        for columns in 90...130 {
+            var state = ViewerState(
+                photo: filePhoto(1, "IMG_20240412_101010.jpg"), fullSize: size, decodedSize: size,
+                layout: ViewerLayout(
+                    geometry: BackendGeometry(
+                        graphics: .kitty, windowCells: CellCount(width: columns, height: 24),
+                        cellPixels: PixelSize(width: 8, height: 16))),
+                openedDirectly: true)
+            _ = state.handle(key("i"))
+            guard state.layout.infoRow == nil else { continue }
+            for _ in 0..<30 { _ = state.handle(key("+")) }
+            #expect(!ViewerPlan(state).status.contains("…"), "\(columns) columns: \(ViewerPlan(state).status)")
+        }
     }
 
     /// 40 columns: the message wins over the title and info, is cut with an
