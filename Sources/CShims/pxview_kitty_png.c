@@ -347,8 +347,8 @@ static PXVIEW_INLINE void write_block(bit_writer *w, const uint8_t *data, size_t
 
 // MARK: Filtering
 
-/// A row of RGBA pixels Sub-filtered into `out` (1 + width x channels bytes; 1 byte past
-/// it may be written too).
+/// A row of RGBA pixels Sub-filtered into `out` (1 + width x channels bytes; up to 2 bytes
+/// past it may be written too, by the SSE2 RGB steps: the row buffers keep 8 spare).
 static PXVIEW_INLINE void filter_row(const uint8_t *row, size_t width, int channels, uint8_t *out) {
     out[0] = 1;  // Sub
     out++;
@@ -630,6 +630,9 @@ size_t pxview_kitty_png_stream_capacity(const pxview_kitty_png *png) {
 /// fixed block. `before`: the piece's whole bytes so far.
 static void end_deflate(bit_writer *w, size_t before, int final, size_t tail, int aligned) {
     int padding = 0;
+    // 10 bits a block: among 0 to 4 blocks one always makes the length a
+    // whole number of quads (checked for every count of pending bits; for
+    // 16 of the 64 it is the fourth block, taken untested when 0-3 miss).
     while (aligned && padding < 4) {
         unsigned bits = w->count + 10 * (unsigned)padding + (final ? 10 : 3);
         if ((before + (bits + 7) / 8 + (final ? 0 : 4) + tail) % 3 == 0) break;

@@ -4,6 +4,10 @@
 #include <emmintrin.h>
 #endif
 
+// Separate multiplies and adds, never fused: the plain C path must round
+// as the Swift code does (an FMA, as on aarch64, would not).
+#pragma STDC FP_CONTRACT OFF
+
 /// Four floats a pixel, one SSE register: the same IEEE multiplies and adds
 /// in the same order as the Swift `SIMD4<Float>` code it replaces, so the
 /// bytes do not change. Converting with the current rounding mode (nearest,

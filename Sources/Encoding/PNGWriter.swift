@@ -29,7 +29,8 @@ public enum PNGWriter {
     /// the next and `q=2,m=0` on the last, each with at most `chunkBytes`
     /// PNG bytes (a positive multiple of 3), base64. A PNG that fits one
     /// command has no `m` key. Nil for an empty image or when memory runs out.
-    /// `parts`: how many pieces (tests); by default one per core for large images.
+    /// `parts`: how many pieces (tests); by default one per core, at most
+    /// four (`ParallelRows.parts`), for large images.
     static func commands(_ image: RGBAImage, firstKeys: String, chunkBytes: Int, parts: Int? = nil) -> [UInt8]? {
         var result: [UInt8]?
         withDescription(.image(image), firstKeys: Array(firstKeys.utf8), chunkBytes: max(3, chunkBytes / 3 * 3), parts: parts) {
@@ -167,8 +168,8 @@ public enum PNGWriter {
         }
     }
 
-    /// The pieces in parallel, joined into the first one's buffer (which
-    /// has room for all: they are appended, not copied again).
+    /// The pieces in parallel, joined into the first one's buffer (grown
+    /// once to the whole, then the others appended).
     private static func buffered(_ png: inout pxview_kitty_png, ranges: [Range<Int>]) -> [UInt8]? {
         let description = png
         let pieces = ParallelRows.map(ranges) { rows in piece(description, rows: rows) }

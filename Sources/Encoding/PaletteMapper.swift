@@ -80,7 +80,7 @@ public struct PaletteMapper: Sendable {
         let height = max(first, min(image.height, rows.upperBound)) - first
         return image.pixels.withUnsafeBytes { bytes in
             map(
-                PixelRows(bytes: bytes, width: image.width, firstRow: first, height: height), ditherOriginX: ditherOriginX,
+                RowView(bytes: bytes, width: image.width, firstRow: first, height: height), ditherOriginX: ditherOriginX,
                 ditherOriginY: ditherOriginY, parts: ParallelRows.parts(pixels: image.width * height, rows: height))
         }
     }
@@ -89,13 +89,13 @@ public struct PaletteMapper: Sendable {
     func map(_ image: RGBAImage, ditherOriginX: Int, ditherOriginY: Int, parts: Int) -> IndexedImage {
         image.pixels.withUnsafeBytes { bytes in
             map(
-                PixelRows(bytes: bytes, width: image.width, firstRow: 0, height: image.height), ditherOriginX: ditherOriginX,
+                RowView(bytes: bytes, width: image.width, firstRow: 0, height: image.height), ditherOriginX: ditherOriginX,
                 ditherOriginY: ditherOriginY, parts: parts)
         }
     }
 
     /// Rows of RGBA pixels in memory that outlives the mapping.
-    struct PixelRows {
+    struct RowView {
         let start: UnsafePointer<UInt8>
         let width: Int
         let height: Int
@@ -113,7 +113,7 @@ public struct PaletteMapper: Sendable {
         }
     }
 
-    private func map(_ image: PixelRows, ditherOriginX: Int, ditherOriginY: Int, parts: Int) -> IndexedImage {
+    private func map(_ image: RowView, ditherOriginX: Int, ditherOriginY: Int, parts: Int) -> IndexedImage {
         let width = image.width
         let height = image.height
         let count = width * height
@@ -145,7 +145,7 @@ public struct PaletteMapper: Sendable {
     /// coordinates of `ditherCells`; an unfilled or shared cell goes
     /// through the full lookup with the offset channels.
     private func threshold(
-        _ image: PixelRows, into indices: inout [UInt8], transparent: inout [Bool], hasAlpha: Bool,
+        _ image: RowView, into indices: inout [UInt8], transparent: inout [Bool], hasAlpha: Bool,
         ditherOriginX: Int, ditherOriginY: Int, parts: Int
     ) {
         let width = image.width
@@ -224,7 +224,7 @@ public struct PaletteMapper: Sendable {
     /// cycles, so one thread diffuses two parts at once, a pixel of each in
     /// turn: the two chains overlap. Measured on a 2160x1440 picture: 33.5
     /// ms of CPU one part at a time, 29 two at a time; the same indices.
-    private func diffuse(_ image: PixelRows, into indices: inout [UInt8], transparent: inout [Bool], hasAlpha: Bool) {
+    private func diffuse(_ image: RowView, into indices: inout [UInt8], transparent: inout [Bool], hasAlpha: Bool) {
         let width = image.width
         let height = image.height
         let parts = ParallelRows.ranges(parts: max(1, height / Self.diffusionRows), rows: height)

@@ -50,11 +50,6 @@ public struct TextPictureEncoder: Sendable {
         self.layout = layout
     }
 
-    /// The cells needed across `width` samples.
-    public func columns(forWidth width: Int) -> Int {
-        (width + repertoire.columns - 1) / repertoire.columns
-    }
-
     /// - Parameters:
     ///   - rows: cell rows to draw; by default enough for every image row.
     ///   - parts: how many pieces of rows to encode at once (default: `ParallelRows`' rule).

@@ -125,7 +125,7 @@ public final class BrowserPainter {
     /// takes every tile down and fits the thumbnails anew.
     private var drawnLayout: BrowserLayout?
     private var lastRows: [Int: [UInt8]] = [:]
-    /// Thumbnails fitted to the tile box, by hit id.
+    /// Thumbnails fitted to the tile box, by photo id.
     private var fitted: [Int: RGBAImage] = [:]
     private let resampler: Resampler
 
@@ -143,7 +143,7 @@ public final class BrowserPainter {
         backend.forgetScreen()
     }
 
-    /// Thumbnails decoded again (larger tiles), by hit id: a new version, so
+    /// Thumbnails decoded again (larger tiles), by photo id: a new version, so
     /// no backend reuses the old pixels.
     private var versions: [Int: Int] = [:]
 
@@ -171,7 +171,7 @@ public final class BrowserPainter {
         return (0..<count).flatMap { backend.erase(slot: Self.firstSlot + $0) }
     }
 
-    /// The bytes of one frame. `thumbnails` holds the decoded previews by hit id.
+    /// The bytes of one frame. `thumbnails` holds the decoded previews by photo id.
     public func frame(for state: BrowserState, thumbnails: [Int: RGBAImage]) -> [UInt8] {
         let layout = state.layout
         let plan = BrowserPlan(state, hasPicture: { thumbnails[$0] != nil }, glyphs: glyphs)
