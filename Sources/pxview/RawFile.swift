@@ -27,10 +27,10 @@ enum RawFile {
         var info = stat()
         let known = fstat(fd, &info) == 0
         if known, (info.st_mode & S_IFMT) == S_IFDIR { throw Failure(reason: "is a directory") }
-        if known, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= limit,
-            let whole = try readSized(fd, size: Int(info.st_size), limit: limit)
-        {
-            return whole
+        if known, (info.st_mode & S_IFMT) == S_IFREG {
+            // A regular file says its size: too large is known before reading.
+            if info.st_size > limit { throw Failure(reason: "larger than \(limit >> 20) MB") }
+            if let whole = try readSized(fd, size: Int(info.st_size)) { return whole }
         }
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -51,7 +51,7 @@ enum RawFile {
     /// 64 KB at a time copied a 0.7 MB photo twice into fresh pages, 400
     /// page faults where 170 do. Nil when the file turned out longer, for the
     /// general loop.
-    private static func readSized(_ fd: Int32, size: Int, limit: Int) throws(Failure) -> [UInt8]? {
+    private static func readSized(_ fd: Int32, size: Int) throws(Failure) -> [UInt8]? {
         var failed = false
         let data = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
             while initialized < buffer.count {

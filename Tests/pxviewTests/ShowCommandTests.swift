@@ -144,6 +144,18 @@ import Testing
             ])
     }
 
+    /// A regular file says its size: one over the limit is refused by it
+    /// (a sparse 300 MB file, nothing read).
+    @Test func aFileOverTheLimitIsRefusedByItsSize() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("huge.jpg")
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        #expect(truncate(path, 300 << 20) == 0)
+        let result = try CLISandbox().run(["show", path])
+        #expect(result.status == 1)
+        #expect(result.errLines == ["pxview: cannot read \(path): larger than 256 MB"])
+    }
+
     @Test func hostileFileNameIsNotEchoedRaw() throws {
         let sandbox = try CLISandbox()
         let result = try sandbox.run(["show", "/tmp/\u{1B}]0;owned\u{07}.jpg"])
