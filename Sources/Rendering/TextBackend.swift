@@ -119,16 +119,16 @@ final class TextBackend: GraphicsBackend {
     static func colourCellRow(_ image: RGBAImage, row: Int, columns: Int) -> [UInt8] {
         var out = TerminalCommand.resetAttributes
         out.reserveCapacity(columns * 20 + 8)
-        var current: [UInt8]?  // nil: the default background
+        var current: RGB?  // nil: the default background
         for x in 0..<columns {
-            var wanted: [UInt8]?
+            var wanted: RGB?
             if x < image.width, row < image.height {
                 let i = (row * image.width + x) * 4
-                if image.pixels[i + 3] >= 128 { wanted = Array(image.pixels[i..<(i + 3)]) }
+                if image.pixels[i + 3] >= 128 { wanted = RGB(r: image.pixels[i], g: image.pixels[i + 1], b: image.pixels[i + 2]) }
             }
             if wanted != current {
                 if let rgb = wanted {
-                    out += TerminalCommand.backgroundRGBPrefix + Array("\(rgb[0]);\(rgb[1]);\(rgb[2])m".utf8)
+                    out += TerminalCommand.backgroundRGBPrefix + Array("\(rgb.r);\(rgb.g);\(rgb.b)m".utf8)
                 } else {
                     out += TerminalCommand.defaultBackground
                 }
