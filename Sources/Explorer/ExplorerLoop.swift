@@ -187,11 +187,10 @@ final class ExplorerLoop {
                 handle(event)
                 dirty = true
             }
-            if !events.isEmpty, pane.watch?.mode == .keys {
-                // A key of its own: pxview's pane is the active one now.
-                pane.keyArrived(nowMs: Self.nowMs())
-                if frameDeferred { dirty = true }
-            }
+            // A key of its own: pxview's pane is the active one now (the
+            // keeper listens when tmux cannot be asked); the events already
+            // ask for a frame.
+            if !events.isEmpty { pane.keyArrived(nowMs: Self.nowMs()) }
             if tickViewer() { dirty = true }
         }
         return exitStatus ?? 0

@@ -287,9 +287,8 @@ final class KittyBackend: GraphicsBackend {
             // A new version of a picture replaces the old one's data under the same id.
             shared.removeVersions(of: picture.key.id)
             let bytes = picture.image.width * picture.image.height * 4
-            while shared.bytes + bytes > Self.sharedByteBudget,
-                let evicted = shared.evictOldest(keeping: Set(images.values.compactMap(\.placedImage)))
-            {
+            let placed = Set(images.values.compactMap(\.placedImage))
+            while shared.bytes + bytes > Self.sharedByteBudget, let evicted = shared.evictOldest(keeping: placed) {
                 out += encoder.release(imageID: evicted)
             }
             out += upload(picture.image, imageID: id)
