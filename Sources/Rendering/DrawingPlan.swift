@@ -14,19 +14,23 @@ public struct TerminalTraits: Equatable, Sendable {
     /// 22.12; its `Screen::addPlacement` only drops fully covered pictures).
     /// It also paints unpainted sixel pixels with colour register 0.
     public var isKonsole: Bool
+    /// WezTerm, which draws block characters itself (`custom_block_glyphs`,
+    /// on by default).
+    public var isWezTerm: Bool
+
+    public init(kittyVersion: [Int]? = nil, isKonsole: Bool = false, isWezTerm: Bool = false) {
+        self.kittyVersion = kittyVersion
+        self.isKonsole = isKonsole
+        self.isWezTerm = isWezTerm
+    }
+
     /// The terminal draws the sextants (U+1FB00-1FB3B) itself, whatever its
     /// font: kitty and Konsole (seen: kitty 0.26.5 and Konsole 22.12 drew
     /// all 60 with DejaVu Sans Mono, which has none of them, where xterm
-    /// 379 drew nothing and mlterm 3.9 empty boxes) and WezTerm (its
-    /// `custom_block_glyphs`, on by default). Elsewhere they depend on the
-    /// font, which no query reveals: `PXVIEW_SEXTANTS=1` turns them on.
-    public var drawsSextants: Bool
-
-    public init(kittyVersion: [Int]? = nil, isKonsole: Bool = false, drawsSextants: Bool = false) {
-        self.kittyVersion = kittyVersion
-        self.isKonsole = isKonsole
-        self.drawsSextants = drawsSextants || kittyVersion != nil || isKonsole
-    }
+    /// 379 drew nothing and mlterm 3.9 empty boxes) and WezTerm. Elsewhere
+    /// they depend on the font, which no query reveals: `PXVIEW_SEXTANTS=1`
+    /// turns them on.
+    public var drawsSextants: Bool { kittyVersion != nil || isKonsole || isWezTerm }
 
     /// From XTVERSION: "kitty(0.26.5)", "Konsole 22.12.3", "XTerm(379)"...
     public init(version: String?) {
@@ -39,7 +43,7 @@ public struct TerminalTraits: Equatable, Sendable {
             let numbers = version[version.index(version.startIndex, offsetBy: 6)..<close].split(separator: ".")
             kitty = numbers.compactMap { Int($0) }
         }
-        self.init(kittyVersion: kitty, isKonsole: version.hasPrefix("Konsole"), drawsSextants: version.hasPrefix("WezTerm"))
+        self.init(kittyVersion: kitty, isKonsole: version.hasPrefix("Konsole"), isWezTerm: version.hasPrefix("WezTerm"))
     }
 
     /// Unicode placeholders arrived in kitty 0.28.0; Debian's 0.26.5 prints
