@@ -66,6 +66,23 @@ public enum TerminalCommand {
     /// `CSI 48 ; 2 ;`: a 24-bit background colour follows as `r ; g ; b m`.
     public static let backgroundRGBPrefix: [UInt8] = csi("48;2;")
 
+    /// Select Graphic Rendition's pieces, for an encoder that composes one
+    /// `CSI p ; p ... m` per cell from several (the text picture: reverse
+    /// video and both colours at once): `introducer`, the parameters joined
+    /// by `separator`, then `final`.
+    public enum SGR {
+        public static let introducer: StaticString = "\u{1B}["
+        public static let separator: StaticString = ";"
+        public static let final: StaticString = "m"
+        public static let inverseOn: StaticString = "7"
+        public static let inverseOff: StaticString = "27"
+        public static let defaultForeground: StaticString = "39"
+        public static let defaultBackground: StaticString = "49"
+        /// `r ; g ; b` follows.
+        public static let foregroundRGB: StaticString = "38;2;"
+        public static let backgroundRGB: StaticString = "48;2;"
+    }
+
     /// One of the 256 indexed foreground colours (`CSI 38 ; 5 ; n m`); kitty's
     /// placeholders name their image with it.
     public static func foreground(palette index: UInt8) -> [UInt8] {

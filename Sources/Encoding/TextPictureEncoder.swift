@@ -134,17 +134,16 @@ public struct TextPictureEncoder: Sendable {
         /// row's spare room): reverse video on (`7`) or off (`27`), the colours.
         static func appendSGR(inverse: Bool?, foreground: CellColor?, background: CellColor?, to out: inout ByteWriter) {
             guard inverse != nil || foreground != nil || background != nil else { return }
-            out.append(0x1B)
-            out.append(UInt8(ascii: "["))
+            typealias SGR = TerminalCommand.SGR
+            out.appendASCII(SGR.introducer)
             var first = true
             func separate(_ out: inout ByteWriter) {
-                if !first { out.append(UInt8(ascii: ";")) }
+                if !first { out.appendASCII(SGR.separator) }
                 first = false
             }
             if let inverse {
                 separate(&out)
-                if !inverse { out.append(UInt8(ascii: "2")) }
-                out.append(UInt8(ascii: "7"))
+                out.appendASCII(inverse ? SGR.inverseOn : SGR.inverseOff)
             }
             if let foreground {
                 separate(&out)
@@ -154,17 +153,17 @@ public struct TextPictureEncoder: Sendable {
                 separate(&out)
                 background.appendParameters(isForeground: false, to: &out)
             }
-            out.append(UInt8(ascii: "m"))
+            out.appendASCII(SGR.final)
         }
 
         /// `39` / `49`, or `38;2;r;g;b` / `48;2;r;g;b`.
         private func appendParameters(isForeground: Bool, to out: inout ByteWriter) {
-            out.append(UInt8(ascii: isForeground ? "3" : "4"))
+            typealias SGR = TerminalCommand.SGR
             switch self {
             case .terminalDefault:
-                out.append(UInt8(ascii: "9"))
+                out.appendASCII(isForeground ? SGR.defaultForeground : SGR.defaultBackground)
             case .rgb(let color):
-                out.appendASCII("8;2;")
+                out.appendASCII(isForeground ? SGR.foregroundRGB : SGR.backgroundRGB)
                 out.appendDecimals(Int(color.r), Int(color.g), Int(color.b))
             }
         }
