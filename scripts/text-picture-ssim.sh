@@ -36,10 +36,9 @@ for photo in "${photos[@]}"; do
     else command=(chafa -f symbols -c full --size 96x36 "$photo"); fi
     "$termtools/termshot.sh" "${shot[@]}" --size 100x40 --wait-exit 20 -q --out "$out/$name-$tool.png" -- "${command[@]}" \
       >/dev/null 2>&1
-    ssim=$(/usr/bin/python3 scripts/picture-ssim.py "$out/$name-$tool.png" "$photo" --json \
-      | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["ssim"])')
-    rows=$(/usr/bin/python3 scripts/picture-ssim.py "$out/$name-$tool.png" "$photo" --json \
-      | /usr/bin/python3 -c "import json,sys; b=json.load(sys.stdin)['box']; print(b[3] // ${cell#*x})")
+    # Scored once: the SSIM and the picture's height in cell rows.
+    read -r ssim rows < <(/usr/bin/python3 scripts/picture-ssim.py "$out/$name-$tool.png" "$photo" --json \
+      | /usr/bin/python3 -c "import json,sys; r=json.load(sys.stdin); print(r['ssim'], r['box'][3] // ${cell#*x})")
     seams=$(/usr/bin/python3 scripts/row-seams.py "$out/$name-$tool.png" --cell "$cell" --origin "$origin" --rows "$rows" --columns 96)
     printf '%-28s %-8s %8s %s\n' "$name" "$tool" "$ssim" "$seams"
   done
