@@ -305,13 +305,16 @@ tools.append(
     })
 if let chafa { tools.append(chafaTool("chafa kitty", format: "kitty", chafa: chafa)) }
 if let timg { tools.append(timgTool("timg kitty", pixelation: "k", timg: timg)) }
-// `--stages`: pxview's in-process stages alone, for working on one of them.
-if options.stagesOnly { tools = [] }
 if let names = options.toolNames {
     let unknown = names.subtracting(tools.map(\.name))
-    guard unknown.isEmpty else { fail("--tools: no tool named \(unknown.sorted().joined(separator: ", "))") }
+    guard unknown.isEmpty else {
+        fail("--tools: no tool named \(unknown.sorted().joined(separator: ", ")) (or it is not installed)")
+    }
     tools = tools.filter { names.contains($0.name) }
 }
+// `--stages`: pxview's in-process stages alone, for working on one of them
+// (after --tools, which it makes moot).
+if options.stagesOnly { tools = [] }
 
 /// `--preview`: a file manager's preview, measured before the photos so a
 /// `--preview-only` run stops after it.
