@@ -156,8 +156,26 @@ public struct KittyEncoder: Sendable {
     /// image are printed (`KittyPlaceholders`), which is how a picture lives
     /// inside tmux's text grid. kitty fits the image into the cells keeping
     /// its aspect ratio.
+    ///
+    /// The upload (`a=t`, chunked) and the virtual placement (`a=p,U=1`,
+    /// one command) go separately: kitty (0.28 to 0.48, `screen.c`) makes
+    /// the pictures of placeholder cells only when their line is redrawn,
+    /// and redraws every placeholder line after a command that itself
+    /// carries `U=1`. In a chunked `a=T` only the first chunk does, when
+    /// the new data has not arrived yet (and the old image under the same
+    /// id is already gone), so the cells stayed black until their text
+    /// changed (seen in kitty 0.48.2 inside tmux: black after every zoom).
     public func transmitVirtual(_ image: RGBAImage, imageID: UInt32, columns: Int, rows: Int) -> [UInt8] {
-        transmission(image, action: "T", imageID: imageID, keys: "U=1,c=\(max(1, columns)),r=\(max(1, rows)),q=2")
+        let upload = transmission(image, action: "t", imageID: imageID, keys: "q=2")
+        guard !upload.isEmpty else { return [] }
+        return upload + placeVirtual(imageID: imageID, columns: columns, rows: rows)
+    }
+
+    /// The virtual placement of an uploaded image over `columns` x `rows`
+    /// placeholder cells (`a=p,U=1`). Always placement 1, so placing it
+    /// again replaces it instead of adding another.
+    public func placeVirtual(imageID: UInt32, columns: Int, rows: Int) -> [UInt8] {
+        command(keys: "a=p,U=1,i=\(imageID),p=1,c=\(max(1, columns)),r=\(max(1, rows)),q=2", payload: [])
     }
 
     /// Deletes the image's placements but keeps its data (`d=i`), so it can

@@ -149,6 +149,10 @@ final class ExplorerLoop {
             var timeout = !pendingEvents.isEmpty ? 0 : decoder.hasPendingEscape ? Int(InputDecoder.escapeTimeoutMilliseconds) : -1
             timeout = pane.pollTimeout(timeout, nowMs: Self.nowMs())
             if let wake = viewerTimeout(), timeout < 0 || wake < timeout { timeout = wake }
+            if let due = followUps.min() {
+                let wait = max(0, due - Self.nowMs())
+                if timeout < 0 || wait < timeout { timeout = wait }
+            }
             let ready = poll(&fds, nfds_t(fds.count), Int32(timeout))
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -192,6 +196,7 @@ final class ExplorerLoop {
             // ask for a frame.
             if !events.isEmpty { pane.keyArrived(nowMs: Self.nowMs()) }
             if tickViewer() { dirty = true }
+            writeFollowUp()
         }
         return exitStatus ?? 0
     }
@@ -295,6 +300,20 @@ final class ExplorerLoop {
         if frame.isEmpty { return }
         frame += TerminalCommand.moveTo(row: geometry.windowCells.height, column: 1)
         write(frame)
+        let now = Self.nowMs()
+        followUps = backend.followUpDelaysMs.map { now + $0 }
+    }
+
+    /// When the backend's follow-up to the last frame is due (`GraphicsBackend.followUp`).
+    private var followUps: [Int] = []
+
+    /// Writes the backend's follow-up once its time has come.
+    private func writeFollowUp() {
+        let now = Self.nowMs()
+        guard followUps.contains(where: { $0 <= now }) else { return }
+        followUps.removeAll { $0 <= now }
+        guard pane.mayDraw(nowMs: now) else { return }
+        write(backend.followUp())
     }
 
     /// Writes through the one writer; keys typed while it waited on tmux go to the decoder.

@@ -196,10 +196,18 @@ public protocol GraphicsBackend: AnyObject {
     /// The text layer was wiped (or written over): nothing drawn there
     /// survives, so the next `draw` of each slot draws in full.
     func forgetScreen()
+    /// After a frame, the times (ms after it) at which `followUp()` is to
+    /// be written; empty for most backends.
+    var followUpDelaysMs: [Int] { get }
+    /// Bytes that make the terminal show again what is on screen, written
+    /// `followUpDelaysMs` after a frame (empty when nothing needs it).
+    func followUp() -> [UInt8]
 }
 
 extension GraphicsBackend {
     public var drawsRowsAsMade: Bool { false }
+    public var followUpDelaysMs: [Int] { [] }
+    public func followUp() -> [UInt8] { [] }
 
     /// All at once, by default.
     public func drawInline(_ rows: PixelRows, imageID: UInt32, write: (UnsafeRawBufferPointer) -> Bool) -> Bool {

@@ -19,25 +19,42 @@ import Terminal
 /// and uploaded when it changes; cells the previous picture covered and the
 /// new one does not are erased.
 ///
+/// Each slot has two image ids and a new view goes to the one not on
+/// screen: kitty deletes an image's pictures the moment new data arrives
+/// under its id, and draws placeholder cells anew only when their text
+/// changes or a `U=1` command comes (`KittyEncoder.transmitVirtual`), and
+/// tmux sends a cell's text only when it changed. With one id a new view
+/// blanked the old one before its own arrived, and cells tmux did not
+/// send again stayed black (seen in kitty 0.48.2). With two, the new
+/// view's cells name another image, so tmux sends every one of them, and
+/// the old view stays until they arrive; its data is replaced by the view
+/// after next.
+///
 /// Image ids are named by an 8-bit colour index (1...255: the slot) and a
-/// high byte per process (the third combining mark), which tmux passes on
-/// to any 256-colour terminal unchanged. That leaves 255 high bytes: two
-/// runs whose process ids agree modulo 255 share ids, and the later one's
-/// pictures replace the earlier one's still in tmux's scrollback.
+/// high byte (the third combining mark: two per process, one per parity),
+/// which tmux passes on to any 256-colour terminal unchanged. That leaves
+/// 127 pairs of high bytes: two runs whose process ids agree modulo 127
+/// share ids, and the later one's pictures replace the earlier one's still
+/// in tmux's scrollback.
 final class KittyPlaceholderBackend: GraphicsBackend {
     let method = DrawingMethod.kittyPlaceholders
     private(set) var drawing: DrawingPlan
     private(set) var screen: BackendGeometry
     private let resampler: Resampler
     private var slots = SlotTable()
+    /// Per slot, the parity of the id its picture is under (the other id
+    /// may still hold the view before it).
+    private var parities: [Int: UInt32] = [:]
+    /// Slots whose other id still holds data (freed with the slot).
+    private var spare: Set<Int> = []
     private let encoder = KittyEncoder()
-    /// The image id's high byte: 1...255, from the process id.
+    /// The first of the process's two high bytes: 1, 3, 5 ... 253.
     let highByte: UInt32
 
-    init(drawing: DrawingPlan, resampler: Resampler, highByte: UInt32 = UInt32(getpid() % 255) + 1) {
+    init(drawing: DrawingPlan, resampler: Resampler, process: UInt32 = UInt32(getpid())) {
         self.drawing = drawing
         self.resampler = resampler
-        self.highByte = max(1, min(255, highByte))
+        highByte = 1 + 2 * (process % 127)
         screen = Self.screen(for: drawing.geometry)
     }
 
@@ -57,7 +74,9 @@ final class KittyPlaceholderBackend: GraphicsBackend {
         forgetScreen()
     }
 
-    func imageID(slot: Int) -> UInt32 { UInt32(max(0, min(254, slot)) + 1) | highByte << 24 }
+    func imageID(slot: Int, parity: UInt32 = 0) -> UInt32 {
+        UInt32(max(0, min(254, slot)) + 1) | (highByte + parity % 2) << 24
+    }
 
     /// Uploaded with its virtual placement, then its rows of placeholders
     /// as text lines; the cursor ends on the line after the last.
@@ -74,16 +93,22 @@ final class KittyPlaceholderBackend: GraphicsBackend {
     func draw(_ picture: Picture, slot: Int) -> [UInt8] {
         let canvas = Canvas(picture, screen: screen)
         if let old = slots[slot], old.shows(picture, cells: canvas.cells) { return [] }
-        let id = imageID(slot: slot)
-        var out = CellEraser.erase(slots[slot]?.cells, keeping: canvas.cells)
+        let parity: UInt32 = parities[slot].map { 1 - $0 } ?? 0
+        let id = imageID(slot: slot, parity: parity)
         let pixels = canvas.render(picture.image, rows: 0..<canvas.size.height, resampler: resampler)
         let columns = min(canvas.cells.columns, KittyPlaceholders.maxCells)
         let rows = min(canvas.cells.rows, KittyPlaceholders.maxCells)
-        out += encoder.transmitVirtual(pixels, imageID: id, columns: columns, rows: rows)
+        // The new view's pixels first, under the id not on screen; then its
+        // cells; then its virtual placement, which has kitty draw them.
+        var out = encoder.transmit(pixels, imageID: id)
+        out += CellEraser.erase(slots[slot]?.cells, keeping: canvas.cells)
         for row in 0..<rows {
             out += TerminalCommand.moveTo(row: canvas.cells.row + row + 1, column: canvas.cells.column + 1)
             out += KittyPlaceholders.row(imageID: id, row: row, columns: columns)
         }
+        out += encoder.placeVirtual(imageID: id, columns: columns, rows: rows)
+        if parities[slot] != nil { spare.insert(slot) }
+        parities[slot] = parity
         slots[slot] = SlotRecord(
             key: picture.key, source: picture.source, placement: picture.placement, area: picture.area,
             cells: canvas.cells, onScreen: true)
@@ -91,18 +116,47 @@ final class KittyPlaceholderBackend: GraphicsBackend {
     }
 
     func erase(slot: Int) -> [UInt8] {
-        guard let old = slots.take(slot) else { return [] }
-        return removal(of: old, slot: slot)
+        let old = slots.take(slot)
+        return (old.map { CellEraser.erase($0.cells, keeping: nil) } ?? []) + release(slot: slot)
     }
 
     func teardown() -> [UInt8] {
-        slots.takeAll().flatMap { removal(of: $0.record, slot: $0.slot) }
+        var out: [UInt8] = []
+        for (_, record) in slots.takeAll() { out += CellEraser.erase(record.cells, keeping: nil) }
+        for slot in parities.keys.sorted() { out += release(slot: slot) }
+        return out
+    }
+
+    /// The slot's ids freed (the cells are the caller's).
+    private func release(slot: Int) -> [UInt8] {
+        guard let parity = parities.removeValue(forKey: slot) else { return [] }
+        var out = encoder.release(imageID: imageID(slot: slot, parity: parity))
+        if spare.remove(slot) != nil { out += encoder.release(imageID: imageID(slot: slot, parity: 1 - parity)) }
+        return out
     }
 
     func forgetScreen() { slots.forgetScreen() }
 
-    /// Its cells blanked and its image freed.
-    private func removal(of old: SlotRecord, slot: Int) -> [UInt8] {
-        CellEraser.erase(old.cells, keeping: nil) + encoder.release(imageID: imageID(slot: slot))
+    /// kitty 0.48.2 sometimes made a view's pictures from its placeholder
+    /// cells and never showed them until something else made it draw the
+    /// window again (a key, a later command): seen in 2 of 3 runs going
+    /// from the grid to the viewer inside tmux, the viewer black for
+    /// seconds. Placing the views' virtual placements once more a little
+    /// later has kitty draw them again (5 of 5 runs shown): 150 ms, once
+    /// tmux has passed the frame on, and again at 800 ms for a slow link.
+    static let followUpDelays = [150, 800]
+
+    var followUpDelaysMs: [Int] { Self.followUpDelays }
+
+    func followUp() -> [UInt8] {
+        var out: [UInt8] = []
+        for (slot, parity) in parities.sorted(by: { $0.key < $1.key }) {
+            guard let record = slots[slot], record.onScreen else { continue }
+            out += encoder.placeVirtual(
+                imageID: imageID(slot: slot, parity: parity),
+                columns: min(record.cells.columns, KittyPlaceholders.maxCells),
+                rows: min(record.cells.rows, KittyPlaceholders.maxCells))
+        }
+        return out
     }
 }

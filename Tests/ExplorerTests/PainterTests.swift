@@ -386,17 +386,36 @@ extension Array where Element == UInt8 {
             resampler: Resampler(threads: 1))
         let painter = ViewerPainter(image: gradient(), backend: backend)
         let first = painter.frame(for: state)
+        let high = 1 + 2 * (UInt32(getpid()) % 127)
         // The 272x176 canvas of cells 3...36, rows 0...10, as a virtual placement.
-        #expect(first.count(of: ",U=1,c=34,r=11,q=2") == 1)
-        let high = String(
-            decoding: Array(KittyPlaceholders.row(imageID: 1 | (UInt32(getpid() % 255) + 1) << 24, row: 0, columns: 34)),
-            as: UTF8.self)
-        #expect(first.count(of: "\u{1B}[1;4H" + high) == 1)
+        #expect(first.count(of: "\u{1B}_Ga=p,U=1,i=\(1 | high << 24),p=1,c=34,r=11,q=2") == 1)
+        let row0 = String(
+            decoding: Array(KittyPlaceholders.row(imageID: 1 | high << 24, row: 0, columns: 34)), as: UTF8.self)
+        #expect(first.count(of: "\u{1B}[1;4H" + row0) == 1)
         #expect(first.count(of: "\u{1B}[38;5;1m") == 11)
         _ = state.handle(key("-"))
         let smaller = painter.frame(for: state)
+        // The next view goes under the slot's other id, so every cell's text
+        // changes and the old view stays until the new cells arrive.
+        let other = 1 | (high + 1) << 24
         #expect(smaller.count(of: ",U=1,") == 1)
+        #expect(smaller.count(of: "\u{1B}_Ga=t,f=100,i=\(other),q=2") == 1)
+        #expect(smaller.count(of: "\u{1B}_Ga=p,U=1,i=\(other),") == 1)
+        #expect(smaller.count(of: "i=\(1 | high << 24),") == 0)
         #expect(smaller.count(of: "\u{1B}[1;4H\u{1B}[0m\u{1B}[34X") == 1)
+        // The upload comes before any cell names it, the virtual placement
+        // after them all (kitty draws placeholder cells again after a U=1 command).
+        #expect(smaller.offset(of: "_Ga=t,")! < smaller.offset(of: "\u{10EEEE}")!)
+        #expect(smaller.offset(of: "_Ga=p,U=1")! > smaller.offset(of: "\u{1B}[11;4H")!)
+        // A little later the views are placed again (kitty sometimes showed
+        // nothing until it drew the window again).
+        #expect(backend.followUpDelaysMs == [150, 800])
+        #expect(String(decoding: backend.followUp(), as: UTF8.self) == "\u{1B}_Ga=p,U=1,i=\(other),p=1,c=28,r=9,q=2\u{1B}\\")
+        // A third view reuses the first id; leaving frees both.
+        _ = state.handle(key("-"))
+        #expect(painter.frame(for: state).count(of: "i=\(1 | high << 24),") == 2)
+        let gone = painter.teardown()
+        #expect(gone.count(of: "a=d,d=i,i=\(1 | high << 24),") == 1 && gone.count(of: "a=d,d=i,i=\(other),") == 1)
     }
 }
 

@@ -63,8 +63,14 @@ import Testing
         #expect(picture.cells == PixelSize(width: 3, height: 2))
         #expect(picture.lines.count == 2)
         let first = String(decoding: picture.lines[0], as: UTF8.self)
-        #expect(first.hasPrefix("\u{1B}_Ga=T,f=100,i=33554474,U=1,c=3,r=2,q=2;"))
-        #expect(first.hasSuffix("\u{1B}[38;5;42m\u{10EEEE}\u{0305}\u{0305}\u{030E}\u{10EEEE}\u{10EEEE}\u{1B}[39m"))
+        // The upload, then its virtual placement as a command of its own
+        // (kitty redraws placeholder cells after a command that carries U=1).
+        #expect(first.hasPrefix("\u{1B}_Ga=t,f=100,i=33554474,q=2;"))
+        #expect(
+            first.hasSuffix(
+                "\u{1B}_Ga=p,U=1,i=33554474,p=1,c=3,r=2,q=2\u{1B}\\"
+                    + "\u{1B}[38;5;42m\u{10EEEE}\u{0305}\u{0305}\u{030E}\u{10EEEE}\u{10EEEE}\u{1B}[39m"))
+        #expect(first.components(separatedBy: "U=1").count == 2)
         #expect(
             String(decoding: picture.lines[1], as: UTF8.self)
                 == "\u{1B}[38;5;42m\u{10EEEE}\u{030D}\u{0305}\u{030E}\u{10EEEE}\u{10EEEE}\u{1B}[39m")
