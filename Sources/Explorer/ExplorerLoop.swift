@@ -5,6 +5,7 @@ import Foundation
 import Photos
 import Pixabay
 import Pixels
+import Plumbing
 import Rendering
 import Terminal
 
@@ -355,6 +356,14 @@ final class ExplorerLoop {
     private func handle(_ event: InputEvent) {
         if case .key(let key) = event, key.modifiers.contains(.control), key.code == .char("z") {
             suspend()
+            return
+        }
+        if case .key(let key) = event, key.modifiers.contains(.control), key.code == .char("c") {
+            // Raw mode makes Ctrl-C a key: pxview ends as SIGINT would have
+            // ended it, once the terminal is back (the shell sees 130, and
+            // a loop over pxview stops).
+            ProcessSignals.requestTermination(SIGINT)
+            exitStatus = 128 + SIGINT
             return
         }
         if case .unknown(let bytes) = event {

@@ -61,6 +61,8 @@ public struct InlineAnimation {
         case played
         /// A key came on `keys`.
         case key
+        /// Ctrl-C came on `keys` (raw mode makes it a byte, not SIGINT).
+        case interrupted
     }
 
     /// Plays to the end, or until a byte arrives on `keys` (a terminal in
@@ -77,7 +79,7 @@ public struct InlineAnimation {
                     var byte: UInt8 = 0
                     _ = read(keys, &byte, 1)
                     draw(ending)
-                    return .key
+                    return byte == 0x03 ? .interrupted : .key
                 }
             } else if wait > 0 {
                 usleep(UInt32(clamping: wait * 1000))

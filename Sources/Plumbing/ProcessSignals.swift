@@ -251,6 +251,15 @@ public enum ProcessSignals {
         _ = storage.pipeFD.compareExchange(expected: writeFD, desired: -1, ordering: .acquiringAndReleasing)
     }
 
+    /// Ctrl-C typed in raw mode (a key, not a signal): the process ends as
+    /// if `signal` had come, once the terminal is put back (`exit`), so
+    /// the shell sees 130 and a loop over pxview stops. No-op when a
+    /// termination signal came first.
+    public static func requestTermination(_ signal: Int32) {
+        install()
+        _ = storage.termination.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing)
+    }
+
     /// The first termination signal received, if any: the process is ending.
     public static var terminationRequested: Int32? {
         let signal = storage.termination.load(ordering: .acquiring)

@@ -3,6 +3,7 @@ import Explorer
 import Foundation
 import HTTP
 import Photos
+import Plumbing
 import Pixels
 import Rendering
 import Scaling
@@ -62,6 +63,8 @@ enum Show: PXCommand {
         var status = ExitCode.success
         var imageID = ImageIDs.base()
         for (input, path) in zip(parsed.positionals, parsed.positionalBytes) {
+            // Ctrl-C during an animation: the files after it are not drawn.
+            if ProcessSignals.terminationRequested != nil { break }
             defer { imageID += 1 }
             do {
                 let bytes = try await load(input, path: path, client: client)
@@ -138,7 +141,10 @@ enum Show: PXCommand {
         ) { renderer.pixels(decoded.frames[$0].image, viewport: viewport, screen: screen.backend.screen) }
         let keys = Output.isTerminal(0) ? try? TerminalSession(inputFD: 0, outputFD: 1, options: .rawModeOnly) : nil
         defer { keys?.restore() }
-        _ = player.play(keys: keys == nil ? nil : 0) { screen.draw($0) }
+        if player.play(keys: keys == nil ? nil : 0, draw: { screen.draw($0) }) == .interrupted {
+            // Ctrl-C in raw mode: end as SIGINT would (the shell sees 130).
+            ProcessSignals.requestTermination(SIGINT)
+        }
     }
 
     /// "GIF 400x250, 12 frames, 0.96 s" (one pass, as the viewer plays it), or "JPEG 1920x1280".

@@ -368,12 +368,35 @@ func expectRestored(_ session: PseudoTerminalSession) {
         #expect(session.waitForExit() == 0)
     }
 
-    @Test func viewerRestoresOnControlC() throws {
-        let session = try PseudoTerminalSession(arguments: ["show", "-i", fixtureImage], emulation: .sixel)
+    /// Raw mode makes Ctrl-C a key; pxview still ends as SIGINT ends a
+    /// program, so the shell sees 130 and a loop over pxview stops.
+    @Test(arguments: [["show", "-i", fixtureImage], ["--protocol", "sixel"]])
+    func controlCEndsByTheSignalOnceRestored(arguments: [String]) throws {
+        let session = try PseudoTerminalSession(arguments: arguments, emulation: .sixel)
         #expect(session.waitFor(sixelStart))
         session.send("\u{03}")
-        #expect(session.waitForExit() == 0)
+        _ = session.waitForExit()
+        #expect(endedBySignal(session.process, SIGINT))
         expectRestored(session)
+    }
+
+    /// The same for an animation played in place: Ctrl-C stops it, the
+    /// files after it are not drawn, and pxview ends by SIGINT.
+    @Test func controlCStopsAnAnimationAndTheFilesAfterIt() throws {
+        let formats = packageRoot().appendingPathComponent("Tests/Fixtures/formats").path
+        let session = try PseudoTerminalSession(
+            arguments: [
+                "show", "--protocol", "sixel", "--once", "--animate", "--loops", "1000", "\(formats)/anim.gif",
+                "\(formats)/china.gif",
+            ], emulation: .sixel)
+        #expect(session.waitFor(sixelStart, count: 2))
+        session.send("\u{03}")
+        _ = session.waitForExit()
+        #expect(endedBySignal(session.process, SIGINT))
+        // china.gif (one frame of another size) never came: every picture is anim.gif's.
+        let text = String(decoding: session.output, as: UTF8.self)
+        let sizes = Set(text.matches(of: /\u{1B}P0;1;0q"1;1;(\d+);(\d+)/).map { "\($0.1)x\($0.2)" })
+        #expect(sizes.count == 1)
     }
 
     @Test func viewerRestoresOnSIGTERM() throws {
