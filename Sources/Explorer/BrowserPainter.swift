@@ -73,7 +73,7 @@ public struct BrowserPlan: Equatable, Sendable {
         if state.showHelp {
             // The keys over the grid: every tile is taken down while they show.
             let title = state.folder != nil ? "folder keys" : "browser keys"
-            var lines = ["\(title) (any key closes this help)", ""] + KeyHelp.lines(KeyHelp.browser)
+            var lines = ["\(title) (any key closes this help)", ""] + KeyHelp.lines(state.keyTable.entries)
             if let notice = state.notice { lines += [""] + notice.helpLines(width: max(20, width - 4)) }
             let top = layout.searchRow + 1
             for row in top..<layout.detailsRow {

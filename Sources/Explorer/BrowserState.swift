@@ -290,32 +290,53 @@ public struct BrowserState: Equatable, Sendable {
         case open, search, favourite, favourites, help, quit
     }
 
-    /// The grid's keys: what they do and how help lists them.
-    public static let keys = KeyTable<KeyAction>([
-        .directions("move the selection", left: .left, right: .right, up: .up, down: .down),
-        KeyLine(
-            "Home, End (g, G)", "first, last photo (End loads every page)",
-            keys: [(KeyChord(.home), .first), (.char("g"), .first), (KeyChord(.end), .last), (.char("G"), .last)]),
-        KeyLine(
-            "PgUp, PgDn (p, n)", "a page of tiles up, down",
-            keys: [
-                (KeyChord(.pageUp), .pageUp), (.char("p"), .pageUp), (KeyChord(.pageDown), .pageDown), (.char("n"), .pageDown),
-            ]),
-        KeyLine(
-            "+ = / -", "larger / smaller tiles (kept while pxview runs)",
-            keys: [(.char("+"), .larger), (.char("="), .larger), (.char("-"), .smaller)]),
-        KeyLine("Enter, click", "open the viewer", keys: [(KeyChord(.enter), .open)]),
-        KeyLine("wheel", "scroll a row"),
-        KeyLine("/", "new search (Enter search, Esc cancel)", keys: [(.char("/"), .search)]),
-        KeyLine("f", "toggle favourite", keys: [(.char("f"), .favourite)]),
-        KeyLine("F", "favourites (again: back to the search)", keys: [(.char("F"), .favourites)]),
-        KeyLine("q, Ctrl-C", "quit", keys: [(.char("q"), .quit), (.ctrl("c"), .quit)]),
-        KeyLine("Ctrl-Z", "suspend to the shell (fg comes back)", keys: [(.ctrl("z"), nil)]),
-        KeyLine("?", "this help (any key closes it)", keys: [(.char("?"), .help)]),
-    ])
+    /// The grid's keys on Pixabay and the catalog: what they do and how help lists them.
+    public static let keys = table(folder: false)
+
+    /// The keys of a folder's grid (`show DIR`): no pages to load, `/`
+    /// filters the names, and no favourites (they keep Pixabay photos).
+    public static let folderKeys = table(folder: true)
+
+    /// The keys of this grid.
+    public var keyTable: KeyTable<KeyAction> { folder == nil ? Self.keys : Self.folderKeys }
+
+    private static func table(folder: Bool) -> KeyTable<KeyAction> {
+        var lines: [KeyLine<KeyAction>] = [
+            .directions("move the selection", left: .left, right: .right, up: .up, down: .down),
+            KeyLine(
+                "Home, End (g, G)", folder ? "first, last photo" : "first, last photo (End loads every page)",
+                keys: [(KeyChord(.home), .first), (.char("g"), .first), (KeyChord(.end), .last), (.char("G"), .last)]),
+            KeyLine(
+                "PgUp, PgDn (p, n)", "a page of tiles up, down",
+                keys: [
+                    (KeyChord(.pageUp), .pageUp), (.char("p"), .pageUp), (KeyChord(.pageDown), .pageDown),
+                    (.char("n"), .pageDown),
+                ]),
+            KeyLine(
+                "+ = / -", "larger / smaller tiles (kept while pxview runs)",
+                keys: [(.char("+"), .larger), (.char("="), .larger), (.char("-"), .smaller)]),
+            KeyLine("Enter, click", "open the viewer", keys: [(KeyChord(.enter), .open)]),
+            KeyLine("wheel", "scroll a row"),
+        ]
+        if folder {
+            lines.append(KeyLine("/", "show only names containing a text (Enter keep, Esc cancel)", keys: [(.char("/"), .search)]))
+        } else {
+            lines += [
+                KeyLine("/", "new search (Enter search, Esc cancel)", keys: [(.char("/"), .search)]),
+                KeyLine("f", "toggle favourite", keys: [(.char("f"), .favourite)]),
+                KeyLine("F", "favourites (again: back to the search)", keys: [(.char("F"), .favourites)]),
+            ]
+        }
+        lines += [
+            KeyLine("q, Ctrl-C", "quit", keys: [(.char("q"), .quit), (.ctrl("c"), .quit)]),
+            KeyLine("Ctrl-Z", "suspend to the shell (fg comes back)", keys: [(.ctrl("z"), nil)]),
+            KeyLine("?", "this help (any key closes it)", keys: [(.char("?"), .help)]),
+        ]
+        return KeyTable(lines)
+    }
 
     private mutating func handleKey(_ key: Key) -> [BrowserEffect] {
-        guard let action = Self.keys.action(for: key) else { return [] }
+        guard let action = keyTable.action(for: key) else { return [] }
         let screenful = layout.columns * layout.rows
         switch action {
         case .left: return moveSelection(to: selection - 1)
@@ -343,10 +364,6 @@ public struct BrowserState: Equatable, Sendable {
             }
             return [.toggleFavourite(hit)]
         case .favourites:
-            guard folder == nil else {
-                message = Self.favouritesArePixabays
-                return []
-            }
             if showingFavourites {
                 showingFavourites = false
                 return runSearch()
@@ -428,7 +445,7 @@ public struct BrowserState: Equatable, Sendable {
         return relayout(to: next)
     }
 
-    /// What `f` on a file and `F` in a folder say: favourites.json keeps Pixabay photos.
+    /// What `f` on a file says: favourites.json keeps Pixabay photos.
     static let favouritesArePixabays = "favourites are for Pixabay images"
 
     /// Pixabay's previews: 150 px on the long side.

@@ -103,8 +103,11 @@ public enum KeyHelp {
         public var action: String
     }
 
-    /// The grid browser (`pxview`, `search -i`, `show DIR`).
+    /// The grid browser (`pxview`, `search -i`).
     public static var browser: [Entry] { BrowserState.keys.entries }
+
+    /// A folder's grid (`show DIR`).
+    public static var folderGrid: [Entry] { BrowserState.folderKeys.entries }
 
     /// The viewer (`open ID`, `show FILE`, Enter in the browser).
     public static var viewer: [Entry] { ViewerState.keys.entries }

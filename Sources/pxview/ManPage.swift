@@ -80,7 +80,7 @@ struct ManPage {
             "Options of pxview alone; all but \\fB\\-\\-version\\fR work with every command too, before or after its name.",
         ]
         lines += root.options.flatMap(Self.option)
-        // Each table once, under every title it has (the grid's keys are also a folder's grid's).
+        // Each table once, under every title it has.
         var keyTables: [(titles: [String], entries: [KeyHelp.Entry])] = []
         for table in ([root] + commands).flatMap(\.keys) {
             if let index = keyTables.firstIndex(where: { $0.entries == table.entries }) {

@@ -74,5 +74,5 @@ enum ViewOption {
 enum KeyTables {
     static let grid: KeyTable = (title: "keys in the grid", entries: KeyHelp.browser)
     static let viewer: KeyTable = (title: "keys in the viewer", entries: KeyHelp.viewer)
-    static let folderGrid: KeyTable = (title: "keys in a folder's grid", entries: KeyHelp.browser)
+    static let folderGrid: KeyTable = (title: "keys in a folder's grid", entries: KeyHelp.folderGrid)
 }

@@ -1,5 +1,6 @@
 import Explorer
 import Pixels
+import Rendering
 import Terminal
 import Testing
 
@@ -23,6 +24,10 @@ func everyKey() -> [Key] {
     @Test func everyBoundKeyIsNamedInItsLineAndBoundOnce() {
         let tables: [(String, [(label: String, names: [String])], [KeyChord])] = [
             ("grid", BrowserState.keys.lines.map { ($0.label, $0.keys.map(\.chord.name)) }, BrowserState.keys.chords),
+            (
+                "folder grid", BrowserState.folderKeys.lines.map { ($0.label, $0.keys.map(\.chord.name)) },
+                BrowserState.folderKeys.chords
+            ),
             ("viewer", ViewerState.keys.lines.map { ($0.label, $0.keys.map(\.chord.name)) }, ViewerState.keys.chords),
         ]
         for (screen, lines, chords) in tables {
@@ -52,6 +57,63 @@ func everyKey() -> [Key] {
                 #expect(effects.isEmpty && state == base, "\(key) is handled but not in the grid's key table")
             }
         }
+    }
+
+    /// A folder's grid answers no key outside its own table (no `f`/`F`:
+    /// favourites keep Pixabay photos).
+    @Test func theFolderGridAnswersOnlyTheKeysItsTableLists() {
+        let listed = Set(BrowserState.folderKeys.chords)
+        #expect(!listed.contains(KeyChord(.char("f"))) && !listed.contains(KeyChord(.char("F"))))
+        var start = BrowserState(
+            layout: BrowserLayout(
+                geometry: BackendGeometry(
+                    graphics: .kitty, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16)),
+                nameLines: true),
+            query: "", offline: true, folder: "/photos")
+        _ = start.start()
+        _ = start.handle(
+            .searchFinished(
+                query: "", page: 1,
+                result: .page(
+                    photos: (1...30).map { filePhoto($0, "p\($0).jpg") }, totalHits: 30, totalPages: 1, note: "folder")))
+        for key in everyKey() where !listed.contains(KeyChord(key)) {
+            var state = start
+            let effects = state.handle(.input(.key(key)))
+            #expect(effects.isEmpty && state == start, "\(key) is handled but not in the folder grid's key table")
+        }
+    }
+
+    /// What `?` shows on each screen (and `--help` and the man page list),
+    /// line for line: only keys that work there.
+    @Test func eachScreensHelpListsItsOwnKeys() {
+        #expect(
+            KeyHelp.lines(KeyHelp.folderGrid) == [
+                "arrows, h j k l    move the selection",
+                "Home, End (g, G)   first, last photo",
+                "PgUp, PgDn (p, n)  a page of tiles up, down",
+                "+ = / -            larger / smaller tiles (kept while pxview runs)",
+                "Enter, click       open the viewer",
+                "wheel              scroll a row",
+                "/                  show only names containing a text (Enter keep, Esc cancel)",
+                "q, Ctrl-C          quit",
+                "Ctrl-Z             suspend to the shell (fg comes back)",
+                "?                  this help (any key closes it)",
+            ])
+        #expect(
+            KeyHelp.lines(KeyHelp.browser) == [
+                "arrows, h j k l    move the selection",
+                "Home, End (g, G)   first, last photo (End loads every page)",
+                "PgUp, PgDn (p, n)  a page of tiles up, down",
+                "+ = / -            larger / smaller tiles (kept while pxview runs)",
+                "Enter, click       open the viewer",
+                "wheel              scroll a row",
+                "/                  new search (Enter search, Esc cancel)",
+                "f                  toggle favourite",
+                "F                  favourites (again: back to the search)",
+                "q, Ctrl-C          quit",
+                "Ctrl-Z             suspend to the shell (fg comes back)",
+                "?                  this help (any key closes it)",
+            ])
     }
 
     /// The same for the viewer, zoomed in (so pans would move it).
