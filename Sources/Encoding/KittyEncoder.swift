@@ -207,6 +207,26 @@ public struct KittyEncoder: Sendable {
         command(keys: "a=d,d=I,i=\(imageID),q=2", payload: [])
     }
 
+    /// A command that changes nothing but has kitty draw its window again:
+    /// deletes the placements (`d=i`, lower case: no data is freed, not
+    /// even of other images) of an id nobody uses. kitty 0.48.2 sometimes
+    /// left a picture undrawn when its placement was the last thing it
+    /// read, until anything else came (seen: the grid after a resize, two
+    /// of five previews): sent 20 ms or more later, this shows it (10 of
+    /// 10 previews), sent at once it did not (2 of 10).
+    public func nudge() -> [UInt8] {
+        command(keys: "a=d,d=i,i=\(Self.nudgeImageID),q=2", payload: [])
+    }
+
+    /// The id `nudge` names: the last one, which pxview never uploads.
+    public static let nudgeImageID: UInt32 = 0xFFFF_FFFF
+
+    /// The same for every image whose id is in `imageIDs` (`d=R`, kitty
+    /// 0.33 and later; older ones ignore it).
+    public func delete(imageIDs: ClosedRange<UInt32>) -> [UInt8] {
+        command(keys: "a=d,d=R,x=\(imageIDs.lowerBound),y=\(imageIDs.upperBound),q=2", payload: [])
+    }
+
     // MARK: Building commands
 
     /// The commands of one upload, the action and image id first and `keys`

@@ -22,4 +22,8 @@ public enum DrawingMethod: String, CaseIterable, Sendable {
     /// Pictures made of characters (in tmux's grid like any text, so never
     /// passed through to the terminal outside).
     public var isText: Bool { self == .symbols || self == .blocks }
+
+    /// The kitty graphics protocol, placed or through placeholders: pictures
+    /// that live apart from the text and go by image id.
+    public var isKitty: Bool { self == .kitty || self == .kittyPlaceholders }
 }

@@ -354,6 +354,13 @@ final class KittyBackend: GraphicsBackend {
     /// but a full redraw re-places them anyway.
     func forgetScreen() { slots.forgetScreen() }
 
+    /// `KittyEncoder.nudge` 50 ms after a frame, and again at 400 ms for a
+    /// slow link or a busy terminal: kitty 0.48.2 left the grid's
+    /// thumbnails undrawn after a resize until a key came.
+    var followUpDelaysMs: [Int] { [50, 400] }
+
+    func followUp() -> [UInt8] { images.values.contains { $0.placedImage != nil } ? encoder.nudge() : [] }
+
     /// Where and how a picture is placed.
     struct Placement: Equatable {
         /// The first cell (absolute).

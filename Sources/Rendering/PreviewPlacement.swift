@@ -6,9 +6,29 @@ import Pixels
 /// clear`): a picture placed in a box of cells in one write that leaves the
 /// cursor where it was, and the bytes that take exactly that picture away.
 public enum PreviewPlacement {
-    /// The kitty image every preview uses: a fixed id, so `pxview clear`
-    /// (another process) deletes pxview's preview and nothing else.
-    public static let kittyImageID: UInt32 = 0x7078_7601
+    /// The kitty image ids previews use, one after another (`kittyImageID(after:)`):
+    /// `0x70` in the high byte and 1...255 in the low one, so Unicode
+    /// placeholders can name them too (inside tmux), apart from the ids
+    /// the grid and viewer use. A preview never reuses the id on screen:
+    /// kitty 0.48.2 showed every second of five previews replacing one
+    /// another under one id black (the old image's deletion seemed to take
+    /// the new one with it), where chafa, which never reuses an id, showed
+    /// them all.
+    public static let kittyImageIDs: ClosedRange<UInt32> = 0x7000_0001...0x7000_00FF
+
+    /// The one id previews of pxview before 0.x used; `clear` with nothing
+    /// remembered deletes it too.
+    public static let legacyKittyImageID: UInt32 = 0x7078_7601
+
+    /// The id after `previous`, wrapping within `kittyImageIDs`; with none
+    /// known, one at random (a preview drawn under an id deleted earlier
+    /// showed black in kitty 0.48.2, and nothing says which were).
+    public static func kittyImageID(
+        after previous: UInt32?, random: () -> UInt32 = { UInt32.random(in: kittyImageIDs) }
+    ) -> UInt32 {
+        guard let previous, kittyImageIDs.contains(previous) else { return random() }
+        return previous == kittyImageIDs.upperBound ? kittyImageIDs.lowerBound : previous + 1
+    }
 
     public enum Alignment: String, CaseIterable, Sendable {
         case center
@@ -26,35 +46,64 @@ public enum PreviewPlacement {
         return usable.columns > 0 && usable.rows > 0 ? usable : nil
     }
 
-    /// One preview: the cursor saved, whatever the last preview left in the
-    /// box taken away, `picture` (already fitted to `box`) placed row by row
-    /// as `alignment` says, the cursor restored.
-    public static func bytes(of picture: InlinePicture, in box: CellRect, alignment: Alignment, method: DrawingMethod)
-        -> [UInt8]
-    {
+    /// One preview: the cursor saved, the box blanked (sixel and text:
+    /// what the last preview left there), `picture` (already fitted to
+    /// `box`) placed row by row as `alignment` says, then the last kitty
+    /// preview (`replacing`, another id) deleted, so the new one is on
+    /// screen before the old one goes and the box is never empty; the
+    /// cursor restored.
+    public static func bytes(
+        of picture: InlinePicture, in box: CellRect, alignment: Alignment, method: DrawingMethod,
+        replacing previous: UInt32? = nil
+    ) -> [UInt8] {
         let left = alignment == .center ? max(0, (box.columns - picture.cells.width) / 2) : 0
         let top = alignment == .center ? max(0, (box.rows - picture.cells.height) / 2) : 0
-        var out = TerminalCommand.saveCursor + clearing(box, method: method)
+        var out = TerminalCommand.saveCursor
+        if !method.isKitty { out += clearing(box, method: method, kittyImageIDs: []) }
         for (line, row) in zip(picture.lines, picture.lineRows) {
             out += TerminalCommand.moveTo(row: box.row + top + row + 1, column: box.column + left + 1) + line
         }
+        if method.isKitty, let previous { out += KittyEncoder().delete(imageID: previous) }
         return out + TerminalCommand.restoreCursor
     }
 
-    /// `pxview clear`'s bytes: the preview taken away, the cursor left where it was.
-    public static func clearingBytes(_ box: CellRect?, method: DrawingMethod) -> [UInt8] {
-        let clearing = clearing(box, method: method)
+    /// How long a kitty preview waits before `followUp`: kitty 0.48.2 left
+    /// two of five previews undrawn until something else came; a nudge
+    /// 20 ms later showed all of them (10 of 10), one sent at once did not.
+    public static let followUpDelayMs = 50
+
+    /// What a kitty preview sends `followUpDelayMs` after its picture
+    /// (nothing for sixel and text): a nudge, and for placeholders the
+    /// virtual placement again, which has kitty draw their cells anew.
+    public static func followUp(_ picture: InlinePicture, imageID: UInt32, method: DrawingMethod) -> [UInt8] {
+        let encoder = KittyEncoder()
+        switch method {
+        case .kitty: return encoder.nudge()
+        case .kittyPlaceholders:
+            return encoder.placeVirtual(imageID: imageID, columns: picture.cells.width, rows: picture.cells.height)
+        case .sixel, .symbols, .blocks: return []
+        }
+    }
+
+    /// `pxview clear`'s bytes: the preview taken away, the cursor left
+    /// where it was. `kittyImageIDs`: the previews to delete, nil when
+    /// none is remembered (then every id previews use).
+    public static func clearingBytes(_ box: CellRect?, method: DrawingMethod, kittyImageIDs: [UInt32]?) -> [UInt8] {
+        let clearing = clearing(box, method: method, kittyImageIDs: kittyImageIDs)
         return clearing.isEmpty ? [] : TerminalCommand.saveCursor + clearing + TerminalCommand.restoreCursor
     }
 
-    /// kitty's preview by its id (placements and data); the others by
+    /// kitty's previews by their ids (placements and data; all of them by
+    /// range, kitty 0.33 and later, when none is known); the others by
     /// blanking the box's cells (ECH, which takes sixel pixels with it).
-    static func clearing(_ box: CellRect?, method: DrawingMethod) -> [UInt8] {
-        switch method {
-        case .kitty, .kittyPlaceholders:
-            return KittyEncoder().delete(imageID: kittyImageID)
-        case .sixel, .symbols, .blocks:
-            return box.map(FrameText.erase) ?? []
+    static func clearing(_ box: CellRect?, method: DrawingMethod, kittyImageIDs: [UInt32]?) -> [UInt8] {
+        if method.isKitty {
+            let encoder = KittyEncoder()
+            guard let ids = kittyImageIDs else {
+                return encoder.delete(imageIDs: Self.kittyImageIDs) + encoder.delete(imageID: legacyKittyImageID)
+            }
+            return ids.flatMap { encoder.delete(imageID: $0) }
         }
+        return box.map(FrameText.erase) ?? []
     }
 }

@@ -130,29 +130,69 @@ public struct TerminalMemory: Sendable {
 
     // MARK: The last preview
 
-    /// Where the last preview on this terminal was drawn (`pxview clear`
-    /// without a box blanks it for sixel and text).
-    public func rememberPreview(_ box: CellRect, method: String, now: Int = Int(time(nil))) {
-        guard let path = path("preview") else { return }
-        write(
-            [
-                "time": "\(now)", "method": method,
-                "box": box.placeText,
-            ], to: path)
+    /// What the last preview on this terminal drew: where (`pxview clear`
+    /// without a box blanks it for sixel and text), with what, under which
+    /// kitty image id, and when its pxview started (a `clear` started
+    /// before it leaves it alone: lf may run its cleaner for the last file
+    /// and the previewer for the next at once).
+    public struct PreviewRecord: Equatable, Sendable {
+        public var box: CellRect
+        public var method: String
+        public var kittyImageID: UInt32?
+        /// `nowMs()` when the previewing pxview started.
+        public var startedMs: Int
+        /// `pxview clear` took it away; its id is kept all the same, for
+        /// the next preview to go on from (kitty 0.48.2 showed a picture
+        /// under an id deleted before as black).
+        public var cleared: Bool
+
+        public init(box: CellRect, method: String, kittyImageID: UInt32? = nil, startedMs: Int, cleared: Bool = false) {
+            self.box = box
+            self.method = method
+            self.kittyImageID = kittyImageID
+            self.startedMs = startedMs
+            self.cleared = cleared
+        }
     }
 
-    /// The last preview's box and method, if one was kept.
-    public func lastPreview(now: Int = Int(time(nil))) -> (box: CellRect, method: String)? {
+    /// Wall-clock milliseconds: comparable between processes.
+    public static func nowMs() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+    }
+
+    public func rememberPreview(_ record: PreviewRecord, now: Int = Int(time(nil))) {
+        guard let path = path("preview") else { return }
+        var fields = [
+            "time": "\(now)", "method": record.method, "box": record.box.placeText, "started": "\(record.startedMs)",
+        ]
+        fields["kitty"] = record.kittyImageID.map { "\($0)" }
+        if record.cleared { fields["cleared"] = "1" }
+        write(fields, to: path)
+    }
+
+    /// The last preview, if one was kept.
+    public func lastPreview(now: Int = Int(time(nil))) -> PreviewRecord? {
         guard let path = path("preview"), let fields = read(path), let time = fields["time"].flatMap(Int.init),
             now - time <= Self.maxAgeSeconds, let method = fields["method"], let text = fields["box"],
             let box = CellRect(placeText: text)
         else { return nil }
-        return (box, method)
+        return PreviewRecord(
+            box: box, method: method, kittyImageID: fields["kitty"].flatMap(UInt32.init),
+            startedMs: fields["started"].flatMap(Int.init) ?? 0, cleared: fields["cleared"] == "1")
     }
 
-    public func forgetPreview() {
-        if let path = path("preview") { unlink(path) }
+    /// The last preview was taken away (`pxview clear`): kept as cleared,
+    /// unless it is no longer `record` (a newer preview has been
+    /// remembered meanwhile).
+    public func previewCleared(_ record: PreviewRecord) {
+        guard lastPreview() == record else { return }
+        var cleared = record
+        cleared.cleared = true
+        rememberPreview(cleared)
     }
+
 
     // MARK: Files
 

@@ -21,9 +21,10 @@ import Terminal
 ///   keystrokes (in lf, `e` from xterm's `XTerm` answer opened vim). The
 ///   protocol comes from `--protocol`/`PXVIEW_PROTOCOL`, an earlier probe of
 ///   the same terminal, tmux, or the environment (`recallTerminal`).
-/// - One write: cursor saved, the box blanked (sixel, text) or the
-///   last preview deleted (kitty), the picture placed row by row, the
-///   cursor restored, so the host cannot move the cursor in between.
+/// - One write: cursor saved, the box blanked (sixel, text), the picture
+///   placed row by row, the last preview deleted (kitty, which uses a new
+///   image id each time), the cursor restored, so the host cannot move
+///   the cursor in between and the box is never empty.
 /// - Never a scroll: a sixel that would touch the last row is one row
 ///   shorter; kitty places with `C=1`.
 /// - Inside tmux the box is the pane's (pane-relative, as lf passes it),
@@ -56,10 +57,17 @@ enum Preview {
     static func show(
         _ parsed: ParsedArguments, view: ViewOptions, box: CellRect, alignment: PreviewPlacement.Alignment
     ) async throws -> Int32 {
+        let started = TerminalMemory.nowMs()
         let environment = ProcessInfo.processInfo.environment
         let output = try terminalOutput()
         defer { output.close() }
         let (drawing, report) = Self.drawingPlan(view: view, environment: environment, ttyFD: output.fd)
+        let memory = TerminalMemory(environment: environment, ttyFD: output.fd)
+        // The last kitty id used: the next picture goes under the one after
+        // it, and replaces it when it is still on screen.
+        let last = memory.lastPreview()
+        var previous = last?.kittyImageID
+        var onScreen = last?.cleared == false ? previous : nil
         let backend = drawing.makeBackend()
         let window = drawing.geometry.windowCells
         guard let usable = PreviewPlacement.usableBox(box, window: window, method: drawing.method) else {
@@ -83,11 +91,24 @@ enum Preview {
                 let viewport = renderer.viewport(
                     for: decoded.fullSize, settings: view.settings, box: unitBox, screen: backend.screen)
                 let pixels = renderer.pixels(decoded.image, viewport: viewport, screen: backend.screen)
-                let picture = backend.inline(pixels, imageID: PreviewPlacement.kittyImageID)
+                let id = PreviewPlacement.kittyImageID(after: previous)
+                let picture = backend.inline(pixels, imageID: id)
+                // Remembered before it is drawn: a `clear` racing it then
+                // finds it newer than itself and leaves it.
+                memory.rememberPreview(
+                    TerminalMemory.PreviewRecord(
+                        box: usable, method: drawing.method.rawValue, kittyImageID: drawing.method.isKitty ? id : nil,
+                        startedMs: started))
                 try writer.write(
-                    PreviewPlacement.bytes(of: picture, in: usable, alignment: alignment, method: drawing.method))
-                TerminalMemory(environment: environment, ttyFD: output.fd)
-                    .rememberPreview(usable, method: drawing.method.rawValue)
+                    PreviewPlacement.bytes(
+                        of: picture, in: usable, alignment: alignment, method: drawing.method,
+                        replacing: onScreen == id ? nil : onScreen))
+                if drawing.method.isKitty {
+                    previous = id
+                    onScreen = id
+                    usleep(useconds_t(PreviewPlacement.followUpDelayMs * 1000))
+                    try writer.write(PreviewPlacement.followUp(picture, imageID: id, method: drawing.method))
+                }
             } catch let error as LocalFileError {
                 Output.err("pxview: \(error)\n")
                 status = ExitCode.failure
@@ -120,8 +141,9 @@ extension ViewOption {
 }
 
 /// `pxview clear [--place COLSxROWS@X,Y]`: takes pxview's preview away and
-/// nothing else: kitty's by the preview's own image id, sixel and
-/// text by blanking the box (the last preview's when none is given).
+/// nothing else: kitty's by the last preview's own image id (every id
+/// previews use when none is remembered), sixel and text by blanking the
+/// box (the last preview's when none is given).
 enum Clear: PXCommand {
     static let spec = CommandSpec(
         name: "clear", abstract: "take pxview's preview picture away (a file manager's cleaner)", arguments: "",
@@ -134,20 +156,28 @@ enum Clear: PXCommand {
         options: [ViewOption.place] + GlobalOption.all + [CommonOption.help], maxPositionals: 0)
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+        let started = TerminalMemory.nowMs()
         let environment = ProcessInfo.processInfo.environment
         let view = try ViewOptions(parsed, environment: environment)
         let output = try Preview.terminalOutput()
         defer { output.close() }
         let (drawing, report) = Preview.drawingPlan(view: view, environment: environment, ttyFD: output.fd)
         let memory = TerminalMemory(environment: environment, ttyFD: output.fd)
-        let box = try parsed.value(ViewOption.place) ?? memory.lastPreview()?.box
-        let clearing = PreviewPlacement.clearingBytes(box, method: drawing.method)
+        let last = memory.lastPreview()
+        // A preview started after this clear (lf runs the cleaner for the
+        // last file and the previewer for the next at once) is the one the
+        // user wants: it already replaced the last one.
+        if let last, last.startedMs > started { return ExitCode.success }
+        let box = try parsed.value(ViewOption.place) ?? (last?.cleared == false ? last?.box : nil)
+        let clearing = PreviewPlacement.clearingBytes(
+            box, method: drawing.method,
+            kittyImageIDs: last.map { $0.cleared ? [] : $0.kittyImageID.map { [$0] } ?? [] })
         if !clearing.isEmpty {
             var writer = FrameWriter(fd: output.fd, synchronizedOutput: false, multiplexer: drawing.multiplexer)
             writer.paneOrigin = report.tmuxPane?.screenOrigin
             try writer.write(clearing)
         }
-        memory.forgetPreview()
+        if let last { memory.previewCleared(last) }
         return ExitCode.success
     }
 }

@@ -91,6 +91,21 @@ import Testing
         #expect(backend(.sixel).inline(wide, imageID: 1).lines.count == 1)
     }
 
+    /// kitty 0.48.2 sometimes left the last picture placed undrawn until
+    /// more came: after a frame with a picture on screen, a nudge that
+    /// changes nothing (`d=i` of an id never used) follows.
+    @Test func kittyNudgesAfterAFrameWithPictures() {
+        let kitty = backend(.kitty)
+        #expect(kitty.followUp().isEmpty, "nothing on screen, nothing to nudge")
+        let area = CellRect(column: 2, row: 2, columns: 10, rows: 4)
+        _ = kitty.draw(Picture.centred(image: pixels, key: PictureKey(id: 1), area: area, screen: kitty.screen), slot: 3)
+        #expect(kitty.followUpDelaysMs == [50, 400])
+        #expect(String(decoding: kitty.followUp(), as: UTF8.self) == "\u{1B}_Ga=d,d=i,i=4294967295,q=2\u{1B}\\")
+        _ = kitty.erase(slot: 3)
+        #expect(kitty.followUp().isEmpty)
+        #expect(backend(.sixel).followUpDelaysMs.isEmpty && backend(.sixel).followUp().isEmpty)
+    }
+
     /// A tile whose new thumbnail has the old one's size and place is
     /// placed again: replacing the old image took its placement with it.
     @Test func kittyPlacesAReplacedPictureAgain() {

@@ -33,26 +33,39 @@ import Testing
         }
     }
 
-    /// kitty: the cursor saved, the last preview deleted by its own id,
-    /// the picture (`C=1`: the cursor does not move, nothing scrolls)
-    /// centred in the box, the cursor restored; nothing else.
+    /// kitty: the cursor saved, the picture (`C=1`: the cursor does not
+    /// move, nothing scrolls) centred in the box under a new id, then the
+    /// last preview deleted by its own id, the cursor restored; nothing else.
     @Test func aKittyPreviewsExactBytes() {
         let image = RGBAImage(width: 16, height: 16, fill: RGBA(r: 255, g: 0, b: 0))
-        let picture = backend(.kitty).inline(image, imageID: PreviewPlacement.kittyImageID)
+        #expect(PreviewPlacement.kittyImageID(after: nil, random: { 0x7000_0042 }) == 0x7000_0042)
+        #expect((0..<50).allSatisfy { _ in PreviewPlacement.kittyImageIDs.contains(PreviewPlacement.kittyImageID(after: nil)) })
+        #expect(PreviewPlacement.kittyImageID(after: 0x7000_0001) == 0x7000_0002)
+        #expect(PreviewPlacement.kittyImageID(after: 0x7000_00FF) == 0x7000_0001)
+        #expect(PreviewPlacement.kittyImageID(after: 0x7078_7601, random: { 0x7000_0007 }) == 0x7000_0007)
+        let picture = backend(.kitty).inline(image, imageID: 0x7000_0002)
         let bytes = PreviewPlacement.bytes(
-            of: picture, in: CellRect(column: 10, row: 2, columns: 8, rows: 5), alignment: .center, method: .kitty)
+            of: picture, in: CellRect(column: 10, row: 2, columns: 8, rows: 5), alignment: .center, method: .kitty,
+            replacing: 0x7000_0001)
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(
-            text.hasPrefix(
-                "\u{1B}7\u{1B}_Ga=d,d=I,i=1886942721,q=2\u{1B}\\\u{1B}[5;14H\u{1B}_Ga=T,f=100,i=1886942721,p=1,C=1,q=2;"))
-        #expect(text.hasSuffix("\u{1B}\\\u{1B}8"))
-        // Top-left: the box's own corner.
+        #expect(text.hasPrefix("\u{1B}7\u{1B}[5;14H\u{1B}_Ga=T,f=100,i=1879048194,p=1,C=1,q=2;"))
+        #expect(text.hasSuffix("\u{1B}\\\u{1B}_Ga=d,d=I,i=1879048193,q=2\u{1B}\\\u{1B}8"))
+        // Top-left: the box's own corner; the first preview deletes nothing.
         let topLeft = PreviewPlacement.bytes(
             of: picture, in: CellRect(column: 10, row: 2, columns: 8, rows: 5), alignment: .topLeft, method: .kitty)
-        #expect(String(decoding: topLeft, as: UTF8.self).contains("\u{1B}\\\u{1B}[3;11H\u{1B}_Ga=T"))
+        let topLeftText = String(decoding: topLeft, as: UTF8.self)
+        #expect(topLeftText.hasPrefix("\u{1B}7\u{1B}[3;11H\u{1B}_Ga=T"))
+        #expect(!topLeftText.contains("a=d"))
         #expect(
-            PreviewPlacement.clearingBytes(nil, method: .kitty)
-                == Array("\u{1B}7\u{1B}_Ga=d,d=I,i=1886942721,q=2\u{1B}\\\u{1B}8".utf8))
+            PreviewPlacement.clearingBytes(nil, method: .kitty, kittyImageIDs: [0x7000_0002])
+                == Array("\u{1B}7\u{1B}_Ga=d,d=I,i=1879048194,q=2\u{1B}\\\u{1B}8".utf8))
+        // Nothing remembered: every preview id, and the old single one.
+        #expect(
+            PreviewPlacement.clearingBytes(nil, method: .kitty, kittyImageIDs: nil)
+                == Array(
+                    ("\u{1B}7\u{1B}_Ga=d,d=R,x=1879048193,y=1879048447,q=2\u{1B}\\"
+                        + "\u{1B}_Ga=d,d=I,i=1886942721,q=2\u{1B}\\\u{1B}8").utf8))
+        #expect(PreviewPlacement.clearingBytes(nil, method: .kitty, kittyImageIDs: []).isEmpty)
     }
 
     /// Sixel and half-blocks: the box blanked first (ECH, which takes old
@@ -73,8 +86,9 @@ import Testing
                 "\u{1B}7\u{1B}[2;4H\u{1B}[0m\u{1B}[2X\u{1B}[3;4H\u{1B}[0m\u{1B}[2X\u{1B}[2;4H\u{1B}P0;1;0q\"1;1;8;2"))
         #expect(sixelText.hasSuffix("\u{1B}\\\u{1B}8"))
         #expect(
-            PreviewPlacement.clearingBytes(box, method: .sixel)
+            PreviewPlacement.clearingBytes(box, method: .sixel, kittyImageIDs: nil)
                 == Array("\u{1B}7\u{1B}[2;4H\u{1B}[0m\u{1B}[2X\u{1B}[3;4H\u{1B}[0m\u{1B}[2X\u{1B}8".utf8))
-        #expect(PreviewPlacement.clearingBytes(nil, method: .sixel).isEmpty, "no box known: nothing to blank")
+        #expect(
+            PreviewPlacement.clearingBytes(nil, method: .sixel, kittyImageIDs: nil).isEmpty, "no box known: nothing to blank")
     }
 }

@@ -57,16 +57,27 @@ import Testing
         #expect(mode as? Int == 0o600)
     }
 
-    @Test func theLastPreviewsBoxIsKeptUntilCleared() throws {
+    @Test func theLastPreviewIsKeptAndMarkedCleared() throws {
         let directory = try TemporaryDirectory()
         let memory = TerminalMemory(directory: directory.path, key: "abc")
         #expect(memory.lastPreview(now: 10) == nil)
-        memory.rememberPreview(CellRect(column: 60, row: 1, columns: 40, rows: 20), method: "sixel", now: 10)
-        #expect(memory.lastPreview(now: 20)?.box == CellRect(column: 60, row: 1, columns: 40, rows: 20))
-        #expect(memory.lastPreview(now: 20)?.method == "sixel")
-        memory.forgetPreview()
-        #expect(memory.lastPreview(now: 20) == nil)
+        let sixel = TerminalMemory.PreviewRecord(
+            box: CellRect(column: 60, row: 1, columns: 40, rows: 20), method: "sixel", startedMs: 1_000_000)
+        memory.rememberPreview(sixel, now: 10)
+        #expect(memory.lastPreview(now: 20) == sixel)
         #expect(TerminalMemory(directory: directory.path, key: nil).lastPreview() == nil)
+        // A clear marks only the preview it saw: a newer one stays as it is.
+        let kitty = TerminalMemory.PreviewRecord(
+            box: CellRect(column: 0, row: 0, columns: 10, rows: 5), method: "kitty", kittyImageID: 0x7000_0003,
+            startedMs: 2_000_000)
+        memory.rememberPreview(kitty)
+        memory.previewCleared(sixel)
+        #expect(memory.lastPreview() == kitty)
+        memory.previewCleared(kitty)
+        var cleared = kitty
+        cleared.cleared = true
+        // Cleared, its id is kept: the next preview goes on after it.
+        #expect(memory.lastPreview() == cleared)
     }
 
     @Test func theEnvironmentNamesTerminalsThatDrawPictures() {
