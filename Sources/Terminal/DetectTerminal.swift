@@ -72,16 +72,20 @@ public struct ProbeReport: Sendable {
 ///
 /// `extraQueries` go out first (DA1 stays last): the kitty transfer-medium
 /// queries, whose test objects the caller makes and removes.
+///
+/// `outputFD` is where the queries go and whose window is measured:
+/// standard output, or for `pxview doctor` whose output is a file the
+/// terminal itself (`/dev/tty`).
 public func detectTerminal(
-    probe: Bool, environment: [String: String], timeoutMs: Int? = nil,
+    probe: Bool, environment: [String: String], timeoutMs: Int? = nil, outputFD: Int32 = 1,
     runTmux: @escaping @Sendable ([String]) -> String? = Tmux.spawn, extraQueries: (Multiplexer) -> [UInt8] = { _ in [] }
 ) -> ProbeReport {
     let timeout = timeoutMs ?? ProbeTiming.timeoutMs(environment: environment)
     let tmux = Tmux(environment: environment, run: runTmux)
-    guard isatty(1) == 1, let window = windowSize(fd: 1) else {
+    guard isatty(outputFD) == 1, let window = windowSize(fd: outputFD) else {
         // No pane to ask about: graphics asked for explicitly are wrapped
         // as they would have to be to show.
-        let multiplexer: Multiplexer = tmux == nil ? .none : .tmux(passthrough: true)
+        let multiplexer: Multiplexer = tmux.map { .tmux(passthrough: $0.passthrough().passes) } ?? .none
         return ProbeReport(capabilities: nil, multiplexer: multiplexer, skipped: .notATerminal, timeoutMs: timeout)
     }
     var multiplexer: Multiplexer = tmux.map { .tmux(passthrough: $0.passthrough().passes) } ?? .none
@@ -109,18 +113,19 @@ public func detectTerminal(
     }
     let hint = TmuxHint(environment: environment)
     do {
-        let session = try TerminalSession(inputFD: input.fd, outputFD: 1, options: .rawModeOnly)
+        let session = try TerminalSession(inputFD: input.fd, outputFD: outputFD, options: .rawModeOnly)
         defer { session.restore() }
         var outcome: ProbeOutcome
         switch hint {
         case .none:
             outcome = try probeTerminal(
-                inputFD: input.fd, outputFD: 1, timeoutMs: timeout,
+                inputFD: input.fd, outputFD: outputFD, timeoutMs: timeout,
                 queries: extraQueries(multiplexer) + ProbeQuery.bytes(for: multiplexer))
         case .screenOrTmux, .tmux:
             if hint == .screenOrTmux {
                 // GNU screen takes an APC for its status line: ask first.
-                let who = try probeTerminal(inputFD: input.fd, outputFD: 1, timeoutMs: timeout, queries: ProbeQuery.whoIsThere)
+                let who = try probeTerminal(
+                    inputFD: input.fd, outputFD: outputFD, timeoutMs: timeout, queries: ProbeQuery.whoIsThere)
                 guard who.replies.multiplexerVersion != nil else {
                     report.outcome = who
                     report.capabilities = capabilities(from: who.replies, winsize: window)
@@ -128,7 +133,8 @@ public func detectTerminal(
                 }
             }
             outcome = try probeTerminal(
-                inputFD: input.fd, outputFD: 1, timeoutMs: timeout, queries: ProbeQuery.remoteTmux, expectedAnswers: 2)
+                inputFD: input.fd, outputFD: outputFD, timeoutMs: timeout, queries: ProbeQuery.remoteTmux,
+                expectedAnswers: 2)
             if outcome.replies.multiplexerVersion != nil {
                 multiplexer = .remoteTmux(passthrough: outcome.replies.deviceAttributeReplies >= 2)
                 // An answer with passthrough off is tmux's own DA1 alone: no graphics.
@@ -161,7 +167,7 @@ public func recallTerminal(
     guard let window = windowSize(fd: ttyFD) else {
         return ProbeReport(capabilities: nil, multiplexer: localTmux ?? .none, skipped: .notATerminal)
     }
-    if var remembered = memory.recalled(winsize: window) {
+    if var remembered = memory.recalled(winsize: window, tmuxPane: pane) {
         if let localTmux { remembered.multiplexer = localTmux }
         remembered.tmuxPane = pane
         remembered.knownFrom = "an earlier probe of this terminal"

@@ -13,7 +13,8 @@ import Plumbing
 /// One small file per terminal in `$XDG_RUNTIME_DIR/pxview` (else the
 /// cache folder), named after the terminal: its tty device and that
 /// device's creation time (a new terminal on a reused `/dev/pts/N` is
-/// another terminal), `TERM`, `KITTY_WINDOW_ID` and `WINDOWID`. Kept
+/// another terminal), `TERM`, `KITTY_WINDOW_ID` and `WINDOWID`; inside
+/// tmux the probe is kept per outer terminal (`probePath`). Kept
 /// `maxAgeSeconds`; written whole through `AtomicWrite` (0600).
 public struct TerminalMemory: Sendable {
     /// Long enough for a day's work in one window, short enough that a
@@ -89,9 +90,23 @@ public struct TerminalMemory: Sendable {
 
     // MARK: The probe
 
+    /// Where a probe is kept: inside tmux per outer terminal, named by the
+    /// tmux client's terminal device (and its creation time) and what tmux
+    /// calls the terminal, so that every pane of it finds what one pane
+    /// learnt (a new pane is a new pty: nnn's preview pane, fzf's popup);
+    /// elsewhere per terminal (`key`).
+    func probePath(tmuxPane: TmuxPaneState?) -> String? {
+        guard let client = tmuxPane?.clientTTY else { return path("terminal") }
+        var info = stat()
+        guard stat(client, &info) == 0 else { return path("terminal") }
+        let parts = ["tmux-client", client, "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)", tmuxPane?.clientTermType ?? ""]
+        return "\(directory)/terminal-" + Self.hash(parts.joined(separator: "\u{1F}"))
+    }
+
     /// Records what the probe found (nothing for a probe that timed out).
     public func remember(_ report: ProbeReport, now: Int = Int(time(nil))) {
-        guard let path = path("terminal"), let capabilities = report.capabilities, report.outcome?.timedOut == false
+        guard let path = probePath(tmuxPane: report.tmuxPane), let capabilities = report.capabilities,
+            report.outcome?.timedOut == false
         else { return }
         var fields: [String: String] = [
             "time": "\(now)", "kitty": capabilities.kittyGraphics ? "1" : "0", "sixel": capabilities.sixel ? "1" : "0",
@@ -106,10 +121,11 @@ public struct TerminalMemory: Sendable {
         write(fields, to: path)
     }
 
-    /// What an earlier probe on this terminal found, for a window of
+    /// What an earlier probe on this terminal (inside tmux: of the outer
+    /// terminal `tmuxPane`'s client is on) found, for a window of
     /// `winsize` now; nil when none was kept (or it is too old).
-    public func recalled(winsize: WindowSize, now: Int = Int(time(nil))) -> ProbeReport? {
-        guard let path = path("terminal"), let fields = read(path), let time = fields["time"].flatMap(Int.init),
+    public func recalled(winsize: WindowSize, tmuxPane: TmuxPaneState? = nil, now: Int = Int(time(nil))) -> ProbeReport? {
+        guard let path = probePath(tmuxPane: tmuxPane), let fields = read(path), let time = fields["time"].flatMap(Int.init),
             now - time <= Self.maxAgeSeconds, now >= time
         else { return nil }
         var capabilities = TerminalCapabilities(

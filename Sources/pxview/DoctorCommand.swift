@@ -25,12 +25,18 @@ enum Doctor: PXCommand {
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         let view = try ViewOptions(parsed, environment: environment)
-        let (report, drawing) = InlineDrawing.report(view: view, environment: environment, debugLines: false)
+        // The terminal itself, whatever standard output is: `pxview doctor
+        // > /dev/null` in a shell's rc primes the memory previews read.
+        let tty = ControllingTerminal.output()
+        defer { tty?.close() }
+        let ttyFD = tty?.fd ?? 1
+        let (report, drawing) = InlineDrawing.report(
+            view: view, environment: environment, debugLines: false, ttyFD: ttyFD)
         var findings = Findings(
             report: report, drawing: drawing, choice: view.protocolChoice, environment: environment)
         if report.capabilities != nil, report.outcome == nil || report.timedOut {
             // Nothing learnt now: what a preview would make of the terminal without asking it.
-            let (preview, previewReport) = Preview.drawingPlan(view: view, environment: environment, ttyFD: 1)
+            let (preview, previewReport) = Preview.drawingPlan(view: view, environment: environment, ttyFD: ttyFD)
             findings.preview = (preview.method, previewReport.knownFrom ?? "nothing")
         }
         Output.out(parsed.has(json) ? findings.json + "\n" : findings.lines.joined(separator: "\n") + "\n")
@@ -60,7 +66,7 @@ struct Findings {
     var entries: [(String, String)] {
         var out: [(String, String)] = []
         guard let capabilities = report.capabilities else {
-            out.append(("terminal", "none: standard output is not a terminal (pxview describes images instead of drawing)"))
+            out.append(("terminal", "none: no terminal to ask (pxview describes images instead of drawing)"))
             out.append(("multiplexer", report.multiplexer.description))
             out.append(("protocol", protocolLine))
             out.append(("locale", localeLine))

@@ -303,14 +303,16 @@ struct InlineDrawing {
     /// doctor` shows both).
     /// `debugLines`: `PXVIEW_DEBUG`'s lines and the tmux hint go to stderr
     /// (not for `doctor`, which says it all on stdout).
-    static func report(view: ViewOptions, environment: [String: String], debugLines: Bool = true)
+    /// `ttyFD`: the terminal asked and measured (standard output, or for
+    /// `doctor` writing to a file, `/dev/tty`).
+    static func report(view: ViewOptions, environment: [String: String], debugLines: Bool = true, ttyFD: Int32 = 1)
         -> (report: ProbeReport, drawing: DrawingPlan)
     {
         // kitty is also asked whether it reads pixels from this machine
         // (`PXVIEW_KITTY_TRANSFER=direct`: never ask, always through the pty).
         var mediumProbe: KittyMediumProbe?
         let report = detectTerminal(
-            probe: true, environment: environment,
+            probe: true, environment: environment, outputFD: ttyFD,
             extraQueries: { multiplexer in
                 mediumProbe = KittyMediumProbe(
                     multiplexer: multiplexer, asking: environment["PXVIEW_KITTY_TRANSFER"] != "direct")
@@ -319,11 +321,11 @@ struct InlineDrawing {
         mediumProbe?.cleanUp()
         if report.outcome != nil {
             // For the previews (`show --place`) that must not ask this terminal.
-            let memory = TerminalMemory(environment: environment, ttyFD: 1)
+            let memory = TerminalMemory(environment: environment, ttyFD: ttyFD)
             Chores.run { memory.remember(report) }
         }
         let geometry = TerminalGeometry(
-            capabilities: report.capabilities, window: windowSize(fd: 1), cellSizeOverride: view.cellSize)
+            capabilities: report.capabilities, window: windowSize(fd: ttyFD), cellSizeOverride: view.cellSize)
         let drawing = DrawingPlan.decide(
             choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
             sextants: view.sextants, linuxConsole: view.linuxConsole,

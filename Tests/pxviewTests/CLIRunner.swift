@@ -53,14 +53,17 @@ final class CLISandbox: @unchecked Sendable {
 }
 
 /// Runs `executable` to its end with stdin from `inputPath` (default
-/// /dev/null) and stdout and stderr captured to files in `scratch`.
+/// /dev/null) and stdout and stderr captured to files in `scratch`, in a
+/// session of its own (`setsid`): no controlling terminal, so nothing it
+/// does reaches the terminal the tests were started from (`doctor` asks
+/// `/dev/tty` when standard output is not one).
 func runCaptured(
     _ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
     inputPath: String = "/dev/null", scratch: TemporaryDirectory
 ) throws -> CLIResult {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+    process.arguments = ["--wait", executable] + arguments
     process.environment = environment
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let outPath = scratch.file("stdout-\(UUID().uuidString)")

@@ -40,9 +40,12 @@ final class FakeTmux: @unchecked Sendable {
         var active = true
         var windowActive = true
         var termType = "XTerm(379)"
+        /// The tmux client's terminal device (the outer terminal).
+        var clientTTY = "/dev/null"
 
         var answer: String {
-            "\(left)\t\(top)\t\(width)\t\(height)\t\(active ? 1 : 0)\t\(windowActive ? 1 : 0)\t0\t1\t8\t16\ton\tbottom\t/dev/null\t\(termType)\n"
+            "\(left)\t\(top)\t\(width)\t\(height)\t\(active ? 1 : 0)\t\(windowActive ? 1 : 0)\t0\t1\t8\t16\ton\tbottom\t"
+                + "\(clientTTY)\t\(termType)\n"
         }
     }
 
@@ -322,6 +325,57 @@ extension Array where Element == UInt8 {
         #expect(text.contains("kitty transfer through the terminal (inside tmux)\n"))
     }
 
+    /// `pxview doctor > /dev/null` (a line in a shell's rc) asks the
+    /// terminal itself and remembers it per outer terminal: a preview in
+    /// another pane of the same tmux client (a new pty: nnn's preview
+    /// pane) draws sixel from it; without it tmux's name for the terminal
+    /// (xterm) would have given text.
+    @Test func aProbePrimedInOnePaneIsFoundInAnother() throws {
+        let tmux = try FakeTmux()
+        let runtime = try TemporaryDirectory()
+        var environment = tmux.environment
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        let doctor = try PseudoTerminalSession(
+            arguments: ["-c", "pxview doctor >/dev/null 2>&1"], emulation: .sixel, rows: 20, columns: 60,
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            environment: environment.merging(["PATH": tmux.directory.file("bin") + ":" + Self.binaryFolder + ":/usr/bin:/bin"]) {
+                $1
+            }, controllingTerminal: true)
+        #expect(doctor.waitForExit() == 0)
+        #expect(doctor.output.containsSequence(Array("\u{1B}[c".utf8)) || doctor.output.containsSequence(Array("[c".utf8)))
+        environment["TMUX_PANE"] = "%2"
+        let preview = try PseudoTerminalSession(
+            arguments: [
+                "-c", "pxview show --once --place 20x8@10,2 '\(ReliabilityTests.photo)' </dev/null >/dev/null 2>&1",
+            ], emulation: .sixel, rows: 20, columns: 60, executable: URL(fileURLWithPath: "/bin/sh"),
+            environment: environment.merging(["PATH": tmux.directory.file("bin") + ":" + Self.binaryFolder + ":/usr/bin:/bin"]) {
+                $1
+            }, controllingTerminal: true)
+        #expect(preview.waitForExit() == 0)
+        #expect(preview.output.containsSequence(Array("P0;1;0q".utf8)), "the preview drew sixel")
+    }
+
+    /// `pxview doctor > report.txt` inside tmux with passthrough off says
+    /// so (it asks the terminal, not standard output) and names the fix.
+    @Test func doctorToAFileInsideTmuxTellsThePassthroughAsItIs() throws {
+        let tmux = try FakeTmux(passthrough: "off")
+        let runtime = try TemporaryDirectory()
+        let report = runtime.file("report.txt")
+        var environment = tmux.environment
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        environment["PATH"] = tmux.directory.file("bin") + ":" + Self.binaryFolder + ":/usr/bin:/bin"
+        let session = try PseudoTerminalSession(
+            arguments: ["-c", "pxview doctor > '\(report)'"], emulation: .sixel, rows: 20, columns: 100,
+            executable: URL(fileURLWithPath: "/bin/sh"), environment: environment, controllingTerminal: true)
+        #expect(session.waitForExit() == 0)
+        let text = Self.findings(Array((try String(contentsOfFile: report, encoding: .utf8)).utf8))
+        #expect(text.contains("passthrough off"), "\(text)")
+        #expect(text.contains("multiplexer tmux, allow-passthrough off\n"))
+        #expect(text.contains("fix add 'set -g allow-passthrough on' to ~/.tmux.conf"))
+    }
+
+    static var binaryFolder: String { PseudoTerminalSession.binary.deletingLastPathComponent().path }
+
     /// doctor's lines with the label column's padding made one space.
     static func findings(_ output: [UInt8]) -> String {
         String(decoding: output, as: UTF8.self).replacingOccurrences(of: "\r", with: "")
@@ -336,7 +390,7 @@ extension Array where Element == UInt8 {
         #expect(result.status == 0)
         #expect(
             result.out == """
-                terminal     none: standard output is not a terminal (pxview describes images instead of drawing)
+                terminal     none: no terminal to ask (pxview describes images instead of drawing)
                 multiplexer  none
                 protocol     symbols (auto: no terminal)
                 locale       C.UTF-8 (UTF-8)
