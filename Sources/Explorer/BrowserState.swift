@@ -28,6 +28,9 @@ public enum BrowserEffect: Equatable, Sendable {
 public enum BrowserEvent: Equatable, Sendable {
     case input(InputEvent)
     case resized(BrowserLayout)
+    /// Pictures are drawn another way now (a probe that could not be sent
+    /// at the start went out later): laid out anew, every thumbnail made again.
+    case graphicsChanged(BrowserLayout)
     /// A search finished: the page, or a one-line error.
     case searchFinished(query: String, page: Int, result: SearchOutcome)
     case thumbnailFinished(id: Int, loaded: Bool)
@@ -131,6 +134,10 @@ public struct BrowserState: Equatable, Sendable {
             return handleInput(input)
         case .resized(let newLayout):
             // The run's choices stay: the tile size, the names under tiles.
+            return relayout(
+                to: BrowserLayout(geometry: newLayout.geometry, slotTarget: tileChoice, nameLines: layout.nameLines))
+        case .graphicsChanged(let newLayout):
+            tiles = [:]
             return relayout(
                 to: BrowserLayout(geometry: newLayout.geometry, slotTarget: tileChoice, nameLines: layout.nameLines))
         case .searchFinished(let finishedQuery, let finishedPage, let result):

@@ -26,10 +26,13 @@ public struct ExplorerOptions: Sendable {
     /// its answers): handled first, so a `q` typed at once over a slow link
     /// still quits.
     public var typedAhead: [UInt8]
+    /// Asks the terminal again and decides anew how to draw, as at the
+    /// start (`ExplorerReprobe`); nil when it still could not ask.
+    public var reprobe: ExplorerReprobe?
 
     public init(
         favourites: FavouritesStore? = nil, save: ExplorerSaveAction? = nil, maxPixels: Int = DecodeOptions.defaultMaxPixels,
-        inputFD: Int32 = 0, outputFD: Int32 = 1, typedAhead: [UInt8] = []
+        inputFD: Int32 = 0, outputFD: Int32 = 1, typedAhead: [UInt8] = [], reprobe: ExplorerReprobe? = nil
     ) {
         self.favourites = favourites
         self.save = save
@@ -37,8 +40,14 @@ public struct ExplorerOptions: Sendable {
         self.inputFD = inputFD
         self.outputFD = outputFD
         self.typedAhead = typedAhead
+        self.reprobe = reprobe
     }
 }
+
+/// The start-up probe once more, for a pxview that could not ask at its
+/// start (its tmux pane was not the active one): the new drawing plan and
+/// the keys read with the answers; nil when it still could not ask.
+public typealias ExplorerReprobe = @Sendable () -> (drawing: DrawingPlan, typedAhead: [UInt8])?
 
 /// Why the explorer could not run.
 public enum ExplorerError: Error, CustomStringConvertible {

@@ -25,8 +25,9 @@ final class ExplorerLoop {
     private var drawing: DrawingPlan
     private let options: ExplorerOptions
     private let completions: CompletionQueue
-    /// The one backend of this run: the browser's tiles and the viewer's picture are its slots.
-    private let backend: any GraphicsBackend
+    /// The one backend of this run: the browser's tiles and the viewer's
+    /// picture are its slots (another one only after a late probe).
+    private var backend: any GraphicsBackend
     private var decoder = InputDecoder()
     private var writer: FrameWriter
     /// Inside tmux, with pictures going through passthrough: whether they
@@ -61,7 +62,21 @@ final class ExplorerLoop {
         pane = PaneKeeper(drawing: drawing, environment: ProcessInfo.processInfo.environment, nowMs: Self.nowMs())
         writer.paneOrigin = pane.origin
         pendingEvents = decoder.feed(options.typedAhead)
+        if options.reprobe != nil, drawing.shortfall == .notProbed(.paneNotActive) {
+            lateProbe = LateProbe(tmux: Tmux(environment: ProcessInfo.processInfo.environment))
+        }
     }
+
+    /// A probe not sent at the start (pxview's tmux pane was not the
+    /// active one: the outer terminal's answers would have been typed into
+    /// another pane), sent once the pane is active: a key or a click typed
+    /// there, focus coming to it, or tmux saying so when asked (every
+    /// `PaneWatch.intervalMs`).
+    private struct LateProbe {
+        let tmux: Tmux?
+        var lastCheckMs = 0
+    }
+    private var lateProbe: LateProbe?
 
     /// Why pictures are text, when the user can change it.
     private var notice: DisplayNotice? {
@@ -149,6 +164,7 @@ final class ExplorerLoop {
             ]
             var timeout = !pendingEvents.isEmpty ? 0 : decoder.hasPendingEscape ? Int(InputDecoder.escapeTimeoutMilliseconds) : -1
             timeout = pane.pollTimeout(timeout, nowMs: Self.nowMs())
+            if lateProbe?.tmux != nil, timeout < 0 || timeout > PaneWatch.intervalMs { timeout = PaneWatch.intervalMs }
             if let wake = viewerTimeout(), timeout < 0 || wake < timeout { timeout = wake }
             if let due = followUps.min() {
                 let wait = max(0, due - Self.nowMs())
@@ -188,6 +204,10 @@ final class ExplorerLoop {
                 for completion in completions.take() { apply(completion) }
                 dirty = true
             }
+            if lateProbe != nil, paneIsActiveNow(events: events) {
+                probeLate()
+                dirty = true
+            }
             for event in events where exitStatus == nil {
                 handle(event)
                 dirty = true
@@ -206,6 +226,62 @@ final class ExplorerLoop {
     private var session: TerminalSession?
     /// True between coming back from a stop and the SIGCONT that reports it.
     private var resumedFromStop = false
+
+    /// True when pxview's pane is the active one: a key or a click of its
+    /// own (tmux sends keys to the active pane only), focus coming in, or
+    /// tmux saying so (asked every `PaneWatch.intervalMs`).
+    private func paneIsActiveNow(events: [InputEvent]) -> Bool {
+        if events.contains(where: {
+            if case .unknown(let bytes) = $0 { return bytes == TerminalCommand.focusIn }
+            return true
+        }) {
+            return true
+        }
+        let now = Self.nowMs()
+        guard let tmux = lateProbe?.tmux, now - (lateProbe?.lastCheckMs ?? 0) >= PaneWatch.intervalMs else { return false }
+        lateProbe?.lastCheckMs = now
+        guard let state = tmux.paneState() else { return false }
+        return state.paneActive && state.windowActive
+    }
+
+    /// Asks the terminal now, as the start would have; with an answer,
+    /// draws the way it says from here on.
+    private func probeLate() {
+        guard let (newDrawing, typed) = options.reprobe?() else { return }
+        lateProbe = nil
+        pendingEvents += decoder.feed(typed)
+        switchDrawing(to: newDrawing)
+    }
+
+    /// Everything drawn the new way: the old pictures taken down, a new
+    /// backend, writer and pane keeper, both screens laid out for it, the
+    /// thumbnails made again and the viewer's photo decoded again at its
+    /// full size (what the old way needed may be far smaller).
+    private func switchDrawing(to newDrawing: DrawingPlan) {
+        write(backend.teardown())
+        drawing = newDrawing
+        drawing.geometry = drawing.geometry.resized(to: windowSize(fd: options.outputFD))
+        backend = drawing.makeBackend()
+        writer = FrameWriter(
+            fd: options.outputFD, synchronizedOutput: drawing.synchronizedOutput, multiplexer: drawing.multiplexer,
+            fenceInputFD: options.inputFD)
+        pane = PaneKeeper(drawing: drawing, environment: ProcessInfo.processInfo.environment, nowMs: Self.nowMs())
+        writer.paneOrigin = pane.origin
+        followUps = []
+        if browser != nil {
+            browserPainter = BrowserPainter(backend: backend, glyphs: drawing.glyphs)
+            thumbnails = [:]
+            browser?.notice = notice
+            perform(browser?.handle(.graphicsChanged(BrowserLayout(geometry: geometry))) ?? [])
+        }
+        if let old = viewerPainter {
+            viewerPainter = ViewerPainter(
+                frames: old.frames, backend: backend, pictureID: -viewerSerial, glyphs: drawing.glyphs)
+            viewer?.notice = notice
+            perform(viewer?.handle(.resized(ViewerLayout(geometry: geometry))) ?? [])
+            work.decodeFully(viewerBytes, visit: viewerSerial, drawing: drawing)
+        }
+    }
 
     /// A signal `ProcessSignals` reported through the pipe.
     private func handle(signal: Int32) {

@@ -36,7 +36,7 @@ enum Explore: PXCommand {
         let query = SearchQuery(q: stack.source.isOffline ? "" : Search.launchQuery)
         return try ExplorerApp.runBrowser(
             source: PixabayPhotos(stack.source), query: query, drawing: drawing,
-            options: ExplorerSetup.options(maxPixels: view.maxPixels, typedAhead: typedAhead))
+            options: ExplorerSetup.options(view, typedAhead: typedAhead))
     }
 }
 
@@ -62,9 +62,18 @@ enum ExplorerSetup {
         return (drawing, report.outcome?.leftover ?? [])
     }
 
-    static func options(maxPixels: Int, typedAhead: [UInt8]) -> ExplorerOptions {
+    /// The explorer's options for `view`: a pxview that could not ask the
+    /// terminal at its start (its tmux pane was not the active one) asks
+    /// again, the same way, once its pane is.
+    static func options(_ view: ViewOptions, typedAhead: [UInt8]) -> ExplorerOptions {
         ExplorerOptions(
-            favourites: FavouritesStore(), save: saveInCurrentDirectory, maxPixels: maxPixels, typedAhead: typedAhead)
+            favourites: FavouritesStore(), save: saveInCurrentDirectory, maxPixels: view.maxPixels, typedAhead: typedAhead,
+            reprobe: {
+                let (report, drawing) = InlineDrawing.report(
+                    view: view, environment: ProcessInfo.processInfo.environment, debugLines: false)
+                guard report.outcome != nil else { return nil }
+                return (drawing, report.outcome?.leftover ?? [])
+            })
     }
 
     /// `s` in the viewer: the viewed bytes under the name the photo says

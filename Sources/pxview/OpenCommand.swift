@@ -29,7 +29,7 @@ enum Open: PXCommand {
             let image = try await Download.image(id: id, size: .large, from: stack)
             return try ExplorerApp.runViewer(
                 bytes: image.bytes, photo: Photo(hit: image.hit), framing: view.settings, drawing: drawing,
-                options: ExplorerSetup.options(maxPixels: view.maxPixels, typedAhead: typedAhead))
+                options: ExplorerSetup.options(view, typedAhead: typedAhead))
         }
         let screen = InlineDrawing.prepare(view: view)
         let stack = try SourceContext.make(parsed, showProgress: true)

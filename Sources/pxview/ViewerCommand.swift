@@ -22,7 +22,7 @@ enum Viewer {
         if inputs.count == 1, !Show.isURL(inputs[0].0), RawFile.isDirectory(inputs[0].1) {
             return try ExplorerApp.runBrowser(
                 source: files, query: SearchQuery(q: ""), drawing: drawing,
-                options: ExplorerSetup.options(maxPixels: view.maxPixels, typedAhead: typedAhead),
+                options: ExplorerSetup.options(view, typedAhead: typedAhead),
                 folder: RawFile.display(inputs[0].1))
         }
         let photos = files.photos
@@ -41,7 +41,7 @@ enum Viewer {
             do {
                 let result = try ExplorerApp.runViewer(
                     bytes: bytes, photo: photo, framing: view.settings, drawing: drawing,
-                    options: ExplorerSetup.options(maxPixels: view.maxPixels, typedAhead: typedAhead), source: files,
+                    options: ExplorerSetup.options(view, typedAhead: typedAhead), source: files,
                     sequence: photos)
                 return max(status, result)
             } catch ExplorerError.decode(_, let error) {

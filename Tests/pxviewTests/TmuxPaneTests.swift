@@ -189,6 +189,25 @@ extension Array where Element == UInt8 {
         #expect(session.waitForExit() == 0)
     }
 
+    /// Started in a pane not active (`tmux split-window -d pxview`): text,
+    /// nothing asked; once tmux says the pane is active, the terminal is
+    /// asked and real pixels come, without a key (and with one, at once).
+    @Test(arguments: [false, true])
+    func aPaneNotActiveAtStartAsksOnceActiveAndDrawsPixels(withKey: Bool) throws {
+        let tmux = try FakeTmux(pane: .init(active: false))
+        let session = try PseudoTerminalSession(
+            arguments: ["--offline"], emulation: .sixel, rows: 20, columns: 100, environment: tmux.environment)
+        #expect(session.waitFor("the terminal was not asked (? for why)"))
+        usleep(700_000)
+        #expect(!session.output.containsSequence(Array("[c".utf8)), "nothing asked while another pane is active")
+        tmux.set(.init(active: true))
+        if withKey { session.send("l") }
+        #expect(session.waitFor(Self.sixelInPassthrough, seconds: 20), "sixel pictures once the pane is active")
+        #expect(session.output.containsSequence(Array("[c".utf8)), "the terminal was asked")
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+    }
+
     /// Over SSH from a tmux pane (no `$TMUX`, `TERM=tmux-256color`): tmux
     /// answers XTVERSION for itself, so every query goes wrapped and a raw
     /// kitty query never reaches tmux (it would become the pane title).
