@@ -5,6 +5,25 @@ import Terminal
 
 /// What is known about the terminal program itself, from its XTVERSION
 /// answer, where its graphics differ from the protocol's letter.
+///
+/// kitty, by version (each seen here; where pxview handles it):
+/// - 0.26.5 (Debian 12): no Unicode placeholders (placements through
+///   tmux's passthrough instead); `d=I` frees every image left without a
+///   placement, so pxview frees one image by swapping its data for a
+///   pixel (`KittyEncoder.release`).
+/// - 0.28 and later: Unicode placeholders (`supportsPlaceholders`,
+///   `KittyPlaceholderBackend`, inside tmux).
+/// - 0.33 and later: deletion by id range (`d=R`, `pxview clear` with
+///   nothing remembered; older versions ignore it).
+/// - 0.48.2: new data under an id takes the image's pictures away before
+///   it arrives, placeholder cells are drawn again only when their text
+///   changes or a `U=1` command comes (`KittyPlaceholderBackend`: two ids
+///   per slot, the virtual placement last), a preview under an id deleted
+///   just before showed black (`PreviewPlacement`: never reused), and the
+///   window is sometimes not drawn after the last picture command until
+///   more input comes (`GraphicsBackend.followUp`, a nudge 50 ms after a
+///   preview). The fixes are harmless in 0.26.5, so they are not
+///   switched by version.
 public struct TerminalTraits: Equatable, Sendable {
     /// kitty's version, when the terminal is kitty.
     public var kittyVersion: [Int]?
