@@ -55,16 +55,24 @@ final class ExplorerLoop {
         completions = try CompletionQueue()
         work = ExplorerWork(source: source, completions: completions, filters: SearchQuery(), maxPixels: options.maxPixels)
         favourites = ExplorerFavourites(store: options.favourites)
-        backend = drawing.makeBackend()
-        writer = FrameWriter(
-            fd: options.outputFD, synchronizedOutput: drawing.synchronizedOutput, multiplexer: drawing.multiplexer,
-            fenceInputFD: options.inputFD)
-        pane = PaneKeeper(drawing: drawing, environment: ProcessInfo.processInfo.environment, nowMs: Self.nowMs())
-        writer.paneOrigin = pane.origin
+        (backend, writer, pane) = Self.drawingParts(drawing, options: options)
         pendingEvents = decoder.feed(options.typedAhead)
         if options.reprobe != nil, drawing.shortfall == .notProbed(.paneNotActive) {
             lateProbe = LateProbe(tmux: Tmux(environment: ProcessInfo.processInfo.environment))
         }
+    }
+
+    /// What draws for `drawing`: its backend, the one writer, and the pane
+    /// keeper (the writer places pictures where it says the pane is).
+    private static func drawingParts(_ drawing: DrawingPlan, options: ExplorerOptions) -> (
+        any GraphicsBackend, FrameWriter, PaneKeeper
+    ) {
+        var writer = FrameWriter(
+            fd: options.outputFD, synchronizedOutput: drawing.synchronizedOutput, multiplexer: drawing.multiplexer,
+            fenceInputFD: options.inputFD)
+        let pane = PaneKeeper(drawing: drawing, environment: ProcessInfo.processInfo.environment, nowMs: nowMs())
+        writer.paneOrigin = pane.origin
+        return (drawing.makeBackend(), writer, pane)
     }
 
     /// A probe not sent at the start (pxview's tmux pane was not the
@@ -261,12 +269,7 @@ final class ExplorerLoop {
         write(backend.teardown())
         drawing = newDrawing
         drawing.geometry = drawing.geometry.resized(to: windowSize(fd: options.outputFD))
-        backend = drawing.makeBackend()
-        writer = FrameWriter(
-            fd: options.outputFD, synchronizedOutput: drawing.synchronizedOutput, multiplexer: drawing.multiplexer,
-            fenceInputFD: options.inputFD)
-        pane = PaneKeeper(drawing: drawing, environment: ProcessInfo.processInfo.environment, nowMs: Self.nowMs())
-        writer.paneOrigin = pane.origin
+        (backend, writer, pane) = Self.drawingParts(drawing, options: options)
         followUps = []
         if browser != nil {
             browserPainter = BrowserPainter(backend: backend, glyphs: drawing.glyphs)

@@ -75,12 +75,15 @@ import Testing
     /// A preview whose stdout is not the terminal (lf's pipe, /dev/null)
     /// draws on `/dev/tty`, and still finds what an earlier pxview on the
     /// same terminal learnt: sixel here, with nothing in the environment.
-    @Test func aPreviewOnDevTTYRemembersTheTerminal() throws {
+    /// `pxview doctor >/dev/null` (a line in a shell's rc) primes it too:
+    /// doctor asks the terminal itself whatever its standard output.
+    @Test(arguments: ["pxview show --once --size 40x30 '\(photo)'", "pxview doctor >/dev/null 2>&1"])
+    func aPreviewOnDevTTYRemembersTheTerminal(priming: String) throws {
         let runtime = try TemporaryDirectory()
         let session = try PseudoTerminalSession(
             arguments: [
                 "-c",
-                "pxview show --once --size 40x30 '\(Self.photo)' && printf 'PREVIEW-NEXT' && "
+                "\(priming) && printf 'PREVIEW-NEXT' && "
                     + "pxview show --once --place 20x8@10,2 '\(Self.photo)' </dev/null >/dev/null 2>&1",
             ], emulation: .sixel, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
             environment: Self.environment([:], runtime: runtime), controllingTerminal: true)
