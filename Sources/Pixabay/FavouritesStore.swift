@@ -251,7 +251,10 @@ public struct FavouritesStore: Sendable {
         } catch {
             throw .favourites("cannot encode favourites: \(error)")
         }
-        let temporary = "\(directory)/.\(Self.fileName).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        // What a pxview killed mid-save left (`kill -9`) goes first.
+        DirectoryListing.removeEntriesOfDeadProcesses(
+            in: Array(directory.utf8), prefix: Array(Self.temporaryPrefix.utf8), owner: Self.temporaryFileOwner)
+        let temporary = "\(directory)/\(Self.temporaryPrefix)\(getpid())-\(UInt32.random(in: 0 ... .max))"
         do throws(SystemError) {
             try AtomicWrite.write(bytes, to: Array(path.utf8), temporary: Array(temporary.utf8), permissions: 0o600)
         } catch  where error.call == .open {
@@ -260,6 +263,18 @@ public struct FavouritesStore: Sendable {
             // "write failed: …", "fsync failed: …", "rename failed: …".
             throw .favourites("cannot save \(path): \(error)")
         }
+    }
+
+    /// A save's temporary file is `.favourites.json.tmp-PID-RAND`.
+    static let temporaryPrefix = ".\(fileName).tmp-"
+
+    /// The process id in a temporary file's name, or nil for any other name.
+    static func temporaryFileOwner(_ name: String) -> pid_t? {
+        guard name.hasPrefix(temporaryPrefix) else { return nil }
+        let fields = name.dropFirst(temporaryPrefix.count).split(separator: "-", omittingEmptySubsequences: false)
+        guard fields.count == 2, !fields[1].isEmpty, fields[1].allSatisfy(\.isNumber), let pid = pid_t(fields[0]), pid > 0
+        else { return nil }
+        return pid
     }
 
     /// Creates the directory private to the user (0700): favourites say what someone looks at.

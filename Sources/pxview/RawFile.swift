@@ -13,25 +13,35 @@ enum RawFile {
         var reason: String
     }
 
-    /// The whole file, at most `limit` bytes (`/dev/zero` must not fill memory).
+    /// The whole file, at most `limit` bytes. Regular files only: opened
+    /// without waiting (`O_NONBLOCK`: opening a FIFO named `a.png` for
+    /// reading blocked until a writer came, for ever in a file manager's
+    /// preview loop) and refused unless `fstat` says it is one (a FIFO,
+    /// socket or device: `/dev/zero` must not fill memory either).
     static func read(_ path: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
-        let fd = withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        let fd = withPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard fd >= 0 else {
             switch errno {
             case ENOENT, ENOTDIR: throw Failure(reason: "no such file")
             case EACCES, EPERM: throw Failure(reason: "permission denied")
+            case ENXIO: throw Failure(reason: "not a regular file (a socket)")
             default: throw Failure(reason: String(cString: strerror(errno)))
             }
         }
         defer { close(fd) }
         var info = stat()
-        let known = fstat(fd, &info) == 0
-        if known, (info.st_mode & S_IFMT) == S_IFDIR { throw Failure(reason: "is a directory") }
-        if known, (info.st_mode & S_IFMT) == S_IFREG {
-            // A regular file says its size: too large is known before reading.
-            if info.st_size > limit { throw Failure(reason: "larger than \(limit >> 20) MB") }
-            if let whole = try readSized(fd, size: Int(info.st_size)) { return whole }
+        guard fstat(fd, &info) == 0 else { throw Failure(reason: "cannot be read") }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw Failure(reason: "is a directory")
+        case S_IFIFO: throw Failure(reason: "not a regular file (a FIFO)")
+        case S_IFSOCK: throw Failure(reason: "not a regular file (a socket)")
+        default: throw Failure(reason: "not a regular file (a device)")
         }
+        // A regular file says its size: too large is known before reading.
+        if info.st_size > limit { throw Failure(reason: "larger than \(limit >> 20) MB") }
+        if let whole = try readSized(fd, size: Int(info.st_size)) { return whole }
+        // It grew while being read: read on, within the limit.
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {

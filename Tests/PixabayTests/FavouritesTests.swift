@@ -21,6 +21,29 @@ import Testing
         webformatURL: "https://cdn/cat_640.jpg", imageWidth: 900, imageHeight: 600, likes: 12, userID: 4, user: "ann")
     let tree = PixabayHit(id: 9, tags: "tree", previewURL: "https://cdn/tree_150.jpg", user: "bo")
 
+    /// A save sweeps the temporary files of pxviews killed mid-save
+    /// (`kill -9`), and leaves a running one's and every other file.
+    @Test func aSaveSweepsTheTemporaryFilesOfDeadProcesses() throws {
+        let store = freshStore()
+        defer { cleanUp(store) }
+        #expect(try store.add(cat))
+        // A process id that no longer runs: a child that has ended.
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = store.directory + "/.favourites.json.tmp-\(child.processIdentifier)-12345"
+        let mine = store.directory + "/.favourites.json.tmp-\(getpid())-777"
+        let other = store.directory + "/.favourites.json.tmp-notes"
+        for path in [dead, mine, other] { #expect(FileManager.default.createFile(atPath: path, contents: Data("{".utf8))) }
+        #expect(try store.add(tree))
+        #expect(!FileManager.default.fileExists(atPath: dead))
+        #expect(FileManager.default.fileExists(atPath: mine) && FileManager.default.fileExists(atPath: other))
+        #expect(FavouritesStore.temporaryFileOwner(".favourites.json.tmp-42-9") == 42)
+        #expect(FavouritesStore.temporaryFileOwner(".favourites.json.tmp-42") == nil)
+        #expect(FavouritesStore.temporaryFileOwner("favourites.json") == nil)
+    }
+
     @Test func addListRemoveRoundTrip() throws {
         let store = freshStore()
         defer { cleanUp(store) }

@@ -185,6 +185,28 @@ import Testing
         #expect(text.hasSuffix("\u{1B}8"))
     }
 
+    /// A FIFO named like a photo (`mkfifo pipe.png`) is refused at once,
+    /// by a preview, the viewer and a drawing alike: opening it to read
+    /// had waited for a writer for ever. Devices are refused too.
+    @Test(arguments: [["show", "--once", "--place", "20x8@10,2"], ["show"], ["show", "--once"]])
+    func aFIFOOrADeviceIsOneLineAtOnce(command: [String]) throws {
+        let runtime = try TemporaryDirectory()
+        let fifo = runtime.file("pipe.png")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, kind) in [(fifo, "a FIFO"), ("/dev/zero", "a device")] {
+            let session = try PseudoTerminalSession(
+                arguments: command + [path], emulation: .sixel,
+                environment: Self.environment(["PXVIEW_PROTOCOL": "sixel"], runtime: runtime))
+            #expect(session.waitForExit() == 1)
+            // The message, after whatever the start asked of the terminal.
+            let lines = String(decoding: session.output, as: UTF8.self).split(separator: "\r\n").compactMap { line in
+                line.range(of: "pxview: ").map { String(line[$0.lowerBound...]) }
+            }
+            #expect(lines == ["pxview: cannot read \(path): not a regular file (\(kind))"])
+            #expect(!session.output.containsSequence(Array("\u{1B}P".utf8)))
+        }
+    }
+
     /// A file that is not an image: one line naming it, exit 1, nothing drawn.
     @Test func aBadFileIsOneLineAndNothingDrawn() throws {
         let runtime = try TemporaryDirectory()
