@@ -35,15 +35,22 @@ public enum PreviewPlacement {
         case topLeft = "top-left"
     }
 
+    /// `box` cut to the window; nil when none of it is inside.
+    public static func clamped(_ box: CellRect, window: PixelSize) -> CellRect? {
+        var inside = box
+        inside.columns = min(box.columns, window.width - box.column)
+        inside.rows = min(box.rows, window.height - box.row)
+        return inside.columns > 0 && inside.rows > 0 ? inside : nil
+    }
+
     /// The box a picture may use: `box` within the window, a row shorter
     /// for sixel when it reaches the window's last row (a sixel whose last
-    /// pixel row lands on the last text row scrolls the screen).
+    /// pixel row lands on the last text row scrolls the screen); nil when
+    /// nothing is left (a sixel box on the last row alone).
     public static func usableBox(_ box: CellRect, window: PixelSize, method: DrawingMethod) -> CellRect? {
-        var usable = box
-        usable.columns = min(box.columns, window.width - box.column)
-        usable.rows = min(box.rows, window.height - box.row)
+        guard var usable = clamped(box, window: window) else { return nil }
         if method == .sixel, usable.row + usable.rows >= window.height { usable.rows -= 1 }
-        return usable.columns > 0 && usable.rows > 0 ? usable : nil
+        return usable.rows > 0 ? usable : nil
     }
 
     /// One preview: the cursor saved, the box blanked (sixel and text:

@@ -61,7 +61,17 @@ enum Preview {
         let environment = ProcessInfo.processInfo.environment
         let output = try terminalOutput()
         defer { output.close() }
-        let (drawing, report) = Self.drawingPlan(view: view, environment: environment, ttyFD: output.fd)
+        var (drawing, report) = Self.drawingPlan(view: view, environment: environment, ttyFD: output.fd)
+        let window = drawing.geometry.windowCells
+        guard PreviewPlacement.clamped(box, window: window) != nil else {
+            throw UsageError(
+                message: "--place \(box.placeText) is outside the \(window.width)x\(window.height)-cell window",
+                command: parsed.command)
+        }
+        if PreviewPlacement.usableBox(box, window: window, method: drawing.method) == nil {
+            // A sixel there would scroll the screen: the last row gets a text picture.
+            drawing.method = .symbols
+        }
         let memory = TerminalMemory(environment: environment, ttyFD: output.fd)
         // The last kitty id used: the next picture goes under the one after
         // it, and replaces it when it is still on screen.
@@ -69,7 +79,6 @@ enum Preview {
         var previous = last?.kittyImageID
         var onScreen = last?.cleared == false ? previous : nil
         let backend = drawing.makeBackend()
-        let window = drawing.geometry.windowCells
         guard let usable = PreviewPlacement.usableBox(box, window: window, method: drawing.method) else {
             throw UsageError(
                 message: "--place \(box.placeText) is outside the \(window.width)x\(window.height)-cell window",
@@ -168,7 +177,11 @@ enum Clear: PXCommand {
         // last file and the previewer for the next at once) is the one the
         // user wants: it already replaced the last one.
         if let last, last.startedMs > started { return ExitCode.success }
-        let box = try parsed.value(ViewOption.place) ?? (last?.cleared == false ? last?.box : nil)
+        // Only the part inside the window (2048x2048 wrote 40 KB of erases past a 120x40 one).
+        let given = try parsed.value(ViewOption.place).map {
+            PreviewPlacement.clamped($0, window: drawing.geometry.windowCells)
+        }
+        let box = given ?? (last?.cleared == false ? last?.box : nil)
         let clearing = PreviewPlacement.clearingBytes(
             box, method: drawing.method,
             kittyImageIDs: last.map { $0.cleared ? [] : $0.kittyImageID.map { [$0] } ?? [] })

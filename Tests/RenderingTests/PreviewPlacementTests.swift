@@ -27,6 +27,14 @@ import Testing
         #expect(PreviewPlacement.usableBox(inside, window: window, method: .sixel) == inside)
         #expect(
             PreviewPlacement.usableBox(CellRect(column: 90, row: 0, columns: 5, rows: 5), window: window, method: .kitty) == nil)
+        // The last row is inside the window: one row for kitty and text, none for sixel.
+        let lastRow = CellRect(column: 0, row: 23, columns: 10, rows: 10)
+        #expect(PreviewPlacement.clamped(lastRow, window: window) == CellRect(column: 0, row: 23, columns: 10, rows: 1))
+        #expect(PreviewPlacement.usableBox(lastRow, window: window, method: .kitty)?.rows == 1)
+        #expect(PreviewPlacement.usableBox(lastRow, window: window, method: .sixel) == nil)
+        #expect(
+            PreviewPlacement.clamped(CellRect(column: 0, row: 0, columns: 2048, rows: 2048), window: window)
+                == CellRect(column: 0, row: 0, columns: 80, rows: 24))
         #expect(CellRect(placeText: "40x20@60,1") == CellRect(column: 60, row: 1, columns: 40, rows: 20))
         for bad in ["40x20", "40x20@60", "0x5@1,1", "4x5@-1,1", "axb@1,1", "4x5@1,1,1", ""] {
             #expect(CellRect(placeText: bad) == nil, "\(bad)")

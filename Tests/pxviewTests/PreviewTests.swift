@@ -207,6 +207,27 @@ import Testing
         }
     }
 
+    /// A box on the window's last row is inside it: drawn (as text where a
+    /// sixel would scroll the screen); `clear` of a box larger than the
+    /// window blanks only what is inside it.
+    @Test func theLastRowIsInsideAndClearStaysInTheWindow() throws {
+        let runtime = try TemporaryDirectory()
+        let environment = Self.environment(["PXVIEW_PROTOCOL": "sixel"], runtime: runtime)
+        let preview = try PseudoTerminalSession(
+            arguments: ["show", "--once", "--place", "10x10@0,23", Self.photo], emulation: .sixel, rows: 24, columns: 80,
+            environment: environment)
+        #expect(preview.waitForExit() == 0)
+        let drawn = String(decoding: preview.output, as: UTF8.self)
+        #expect(drawn.contains("\u{1B}[24;1H") && !drawn.contains("\u{1B}P"), "a text picture on row 24")
+        let clear = try PseudoTerminalSession(
+            arguments: ["clear", "--place", "2048x2048@0,0"], emulation: .sixel, rows: 24, columns: 80,
+            environment: environment)
+        #expect(clear.waitForExit() == 0)
+        let erased = String(decoding: clear.output, as: UTF8.self)
+        #expect(erased.components(separatedBy: "\u{1B}[80X").count - 1 == 24)
+        #expect(!erased.contains("\u{1B}[25;") && !erased.contains("2048X"))
+    }
+
     /// A file that is not an image: one line naming it, exit 1, nothing drawn.
     @Test func aBadFileIsOneLineAndNothingDrawn() throws {
         let runtime = try TemporaryDirectory()
