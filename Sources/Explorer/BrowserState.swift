@@ -326,7 +326,8 @@ public struct BrowserState: Equatable, Sendable {
             KeyLine("wheel", "scroll a row"),
         ]
         if folder {
-            lines.append(KeyLine("/", "show only names containing a text (Enter keep, Esc cancel)", keys: [(.char("/"), .search)]))
+            lines.append(
+                KeyLine("/", "show only names containing a text (Enter keep, Esc cancel)", keys: [(.char("/"), .search)]))
         } else {
             lines += [
                 KeyLine("/", "new search (Enter search, Esc cancel)", keys: [(.char("/"), .search)]),

@@ -209,7 +209,6 @@ public struct TerminalMemory: Sendable {
         rememberPreview(cleared)
     }
 
-
     // MARK: Files
 
     private func write(_ fields: [String: String], to path: String) {

@@ -3,8 +3,8 @@ import Explorer
 import Foundation
 import HTTP
 import Photos
-import Plumbing
 import Pixels
+import Plumbing
 import Rendering
 import Scaling
 import Terminal
