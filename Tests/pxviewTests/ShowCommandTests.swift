@@ -140,7 +140,7 @@ import Testing
         #expect(
             result.errLines == [
                 "pxview: cannot read /tmp: is a directory",
-                "pxview: cannot read /dev/zero: larger than 256 MB",
+                "pxview: cannot read /dev/zero: not a regular file (a device)",
             ])
     }
 
