@@ -75,9 +75,11 @@ public struct ProbeReport: Sendable {
 ///
 /// `outputFD` is where the queries go and whose window is measured:
 /// standard output, or for `pxview doctor` whose output is a file the
-/// terminal itself (`/dev/tty`).
+/// terminal itself (`/dev/tty`). `alreadyRaw`: the caller holds the
+/// terminal in raw mode (a running explorer asking late): no session of
+/// its own, which would take over what a signal restores.
 public func detectTerminal(
-    probe: Bool, environment: [String: String], timeoutMs: Int? = nil, outputFD: Int32 = 1,
+    probe: Bool, environment: [String: String], timeoutMs: Int? = nil, outputFD: Int32 = 1, alreadyRaw: Bool = false,
     runTmux: @escaping @Sendable ([String]) -> String? = Tmux.spawn, extraQueries: (Multiplexer) -> [UInt8] = { _ in [] }
 ) -> ProbeReport {
     let timeout = timeoutMs ?? ProbeTiming.timeoutMs(environment: environment)
@@ -113,8 +115,8 @@ public func detectTerminal(
     }
     let hint = TmuxHint(environment: environment)
     do {
-        let session = try TerminalSession(inputFD: input.fd, outputFD: outputFD, options: .rawModeOnly)
-        defer { session.restore() }
+        let session = alreadyRaw ? nil : try TerminalSession(inputFD: input.fd, outputFD: outputFD, options: .rawModeOnly)
+        defer { session?.restore() }
         var outcome: ProbeOutcome
         switch hint {
         case .none:

@@ -70,7 +70,7 @@ enum ExplorerSetup {
             favourites: FavouritesStore(), save: saveInCurrentDirectory, maxPixels: view.maxPixels, typedAhead: typedAhead,
             reprobe: {
                 let (report, drawing) = InlineDrawing.report(
-                    view: view, environment: ProcessInfo.processInfo.environment, debugLines: false)
+                    view: view, environment: ProcessInfo.processInfo.environment, debugLines: false, alreadyRaw: true)
                 guard report.outcome != nil else { return nil }
                 return (drawing, report.outcome?.leftover ?? [])
             })

@@ -305,14 +305,16 @@ struct InlineDrawing {
     /// (not for `doctor`, which says it all on stdout).
     /// `ttyFD`: the terminal asked and measured (standard output, or for
     /// `doctor` writing to a file, `/dev/tty`).
-    static func report(view: ViewOptions, environment: [String: String], debugLines: Bool = true, ttyFD: Int32 = 1)
-        -> (report: ProbeReport, drawing: DrawingPlan)
-    {
+    /// `alreadyRaw`: a running explorer asks (it holds the terminal raw).
+    static func report(
+        view: ViewOptions, environment: [String: String], debugLines: Bool = true, ttyFD: Int32 = 1,
+        alreadyRaw: Bool = false
+    ) -> (report: ProbeReport, drawing: DrawingPlan) {
         // kitty is also asked whether it reads pixels from this machine
         // (`PXVIEW_KITTY_TRANSFER=direct`: never ask, always through the pty).
         var mediumProbe: KittyMediumProbe?
         let report = detectTerminal(
-            probe: true, environment: environment, outputFD: ttyFD,
+            probe: true, environment: environment, outputFD: ttyFD, alreadyRaw: alreadyRaw,
             extraQueries: { multiplexer in
                 mediumProbe = KittyMediumProbe(
                     multiplexer: multiplexer, asking: environment["PXVIEW_KITTY_TRANSFER"] != "direct")
