@@ -7,17 +7,17 @@ import Pixels
 /// cursor where it was, and the bytes that take exactly that picture away.
 public enum PreviewPlacement {
     /// The kitty image ids previews use, one after another (`kittyImageID(after:)`):
-    /// `0x70` in the high byte and 1...255 in the low one, so Unicode
-    /// placeholders can name them too (inside tmux), apart from the ids
-    /// the grid and viewer use. A preview never reuses the id on screen:
-    /// kitty 0.48.2 showed every second of five previews replacing one
-    /// another under one id black (the old image's deletion seemed to take
-    /// the new one with it), where chafa, which never reuses an id, showed
-    /// them all.
-    public static let kittyImageIDs: ClosedRange<UInt32> = 0x7000_0001...0x7000_00FF
+    /// `0xFF` in the high byte and 1...255 in the low one, so Unicode
+    /// placeholders can name them too (inside tmux), apart from every id
+    /// the grid and viewer use (`KittyBackend`: below `0x8000_0000`;
+    /// `KittyPlaceholderBackend`: high bytes 1...254). A preview never
+    /// reuses the id on screen: kitty 0.48.2 showed every second of five
+    /// previews replacing one another under one id black, where chafa,
+    /// which never reuses an id, showed them all.
+    public static let kittyImageIDs: ClosedRange<UInt32> = 0xFF00_0001...0xFF00_00FF
 
-    /// The one id previews of pxview before 0.x used; `clear` with nothing
-    /// remembered deletes it too.
+    /// The one id previews used before they took turns; `clear` with
+    /// nothing remembered deletes it too.
     public static let legacyKittyImageID: UInt32 = 0x7078_7601
 
     /// The id after `previous`, wrapping within `kittyImageIDs`; with none

@@ -95,12 +95,15 @@ public struct TerminalMemory: Sendable {
     /// calls the terminal, so that every pane of it finds what one pane
     /// learnt (a new pane is a new pty: nnn's preview pane, fzf's popup);
     /// elsewhere per terminal (`key`).
-    func probePath(tmuxPane: TmuxPaneState?) -> String? {
-        guard let client = tmuxPane?.clientTTY else { return path("terminal") }
+    func probePath(tmuxPane: TmuxPaneState?) -> String? { outerPath("terminal", tmuxPane: tmuxPane) }
+
+    /// A file about the terminal outside tmux (`probePath`'s naming), of `kind`.
+    private func outerPath(_ kind: String, tmuxPane: TmuxPaneState?) -> String? {
+        guard let client = tmuxPane?.clientTTY else { return path(kind) }
         var info = stat()
-        guard stat(client, &info) == 0 else { return path("terminal") }
+        guard stat(client, &info) == 0 else { return path(kind) }
         let parts = ["tmux-client", client, "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)", tmuxPane?.clientTermType ?? ""]
-        return "\(directory)/terminal-" + Self.hash(parts.joined(separator: "\u{1F}"))
+        return "\(directory)/\(kind)-" + Self.hash(parts.joined(separator: "\u{1F}"))
     }
 
     /// Records what the probe found (nothing for a probe that timed out).
@@ -197,6 +200,19 @@ public struct TerminalMemory: Sendable {
         return PreviewRecord(
             box: box, method: method, kittyImageID: fields["kitty"].flatMap(UInt32.init),
             startedMs: fields["started"].flatMap(Int.init) ?? 0, cleared: fields["cleared"] == "1")
+    }
+
+    /// The kitty image id the last preview on this terminal used, kept per
+    /// outer terminal (one kitty window: every tmux pane of it shares its
+    /// ids), so previews in two panes never take the same one.
+    public func lastPreviewImageID(tmuxPane: TmuxPaneState?) -> UInt32? {
+        guard let path = outerPath("preview-id", tmuxPane: tmuxPane), let fields = read(path) else { return nil }
+        return fields["kitty"].flatMap(UInt32.init)
+    }
+
+    public func rememberPreviewImageID(_ id: UInt32, tmuxPane: TmuxPaneState?) {
+        guard let path = outerPath("preview-id", tmuxPane: tmuxPane) else { return }
+        write(["kitty": "\(id)"], to: path)
     }
 
     /// The last preview was taken away (`pxview clear`): kept as cleared,

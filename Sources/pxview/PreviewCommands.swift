@@ -76,8 +76,8 @@ enum Preview {
         // The last kitty id used: the next picture goes under the one after
         // it, and replaces it when it is still on screen.
         let last = memory.lastPreview()
-        var previous = last?.kittyImageID
-        var onScreen = last?.cleared == false ? previous : nil
+        var previous = memory.lastPreviewImageID(tmuxPane: report.tmuxPane) ?? last?.kittyImageID
+        var onScreen = last?.cleared == false ? last?.kittyImageID : nil
         let backend = drawing.makeBackend()
         guard let usable = PreviewPlacement.usableBox(box, window: window, method: drawing.method) else {
             throw UsageError(
@@ -115,6 +115,7 @@ enum Preview {
                 if drawing.method.isKitty {
                     previous = id
                     onScreen = id
+                    memory.rememberPreviewImageID(id, tmuxPane: report.tmuxPane)
                     usleep(useconds_t(PreviewPlacement.followUpDelayMs * 1000))
                     try writer.write(PreviewPlacement.followUp(picture, imageID: id, method: drawing.method))
                 }

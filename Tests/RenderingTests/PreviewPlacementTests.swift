@@ -1,3 +1,4 @@
+import Encoding
 import Pixels
 import Rendering
 import Terminal
@@ -46,18 +47,20 @@ import Testing
     /// last preview deleted by its own id, the cursor restored; nothing else.
     @Test func aKittyPreviewsExactBytes() {
         let image = RGBAImage(width: 16, height: 16, fill: RGBA(r: 255, g: 0, b: 0))
-        #expect(PreviewPlacement.kittyImageID(after: nil, random: { 0x7000_0042 }) == 0x7000_0042)
+        #expect(PreviewPlacement.kittyImageID(after: nil, random: { 0xFF00_0042 }) == 0xFF00_0042)
+        // Apart from every id a running grid or viewer uses, placeholders' (high bytes 1...254) too.
+        #expect(PreviewPlacement.kittyImageIDs.allSatisfy { KittyPlaceholders.canName($0) && $0 >> 24 == 0xFF })
         #expect((0..<50).allSatisfy { _ in PreviewPlacement.kittyImageIDs.contains(PreviewPlacement.kittyImageID(after: nil)) })
-        #expect(PreviewPlacement.kittyImageID(after: 0x7000_0001) == 0x7000_0002)
-        #expect(PreviewPlacement.kittyImageID(after: 0x7000_00FF) == 0x7000_0001)
-        #expect(PreviewPlacement.kittyImageID(after: 0x7078_7601, random: { 0x7000_0007 }) == 0x7000_0007)
-        let picture = backend(.kitty).inline(image, imageID: 0x7000_0002)
+        #expect(PreviewPlacement.kittyImageID(after: 0xFF00_0001) == 0xFF00_0002)
+        #expect(PreviewPlacement.kittyImageID(after: 0xFF00_00FF) == 0xFF00_0001)
+        #expect(PreviewPlacement.kittyImageID(after: 0x7078_7601, random: { 0xFF00_0007 }) == 0xFF00_0007)
+        let picture = backend(.kitty).inline(image, imageID: 0xFF00_0002)
         let bytes = PreviewPlacement.bytes(
             of: picture, in: CellRect(column: 10, row: 2, columns: 8, rows: 5), alignment: .center, method: .kitty,
-            replacing: 0x7000_0001)
+            replacing: 0xFF00_0001)
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.hasPrefix("\u{1B}7\u{1B}[5;14H\u{1B}_Ga=T,f=100,i=1879048194,p=1,C=1,q=2;"))
-        #expect(text.hasSuffix("\u{1B}\\\u{1B}_Ga=d,d=I,i=1879048193,q=2\u{1B}\\\u{1B}8"))
+        #expect(text.hasPrefix("\u{1B}7\u{1B}[5;14H\u{1B}_Ga=T,f=100,i=4278190082,p=1,C=1,q=2;"))
+        #expect(text.hasSuffix("\u{1B}\\\u{1B}_Ga=d,d=I,i=4278190081,q=2\u{1B}\\\u{1B}8"))
         // Top-left: the box's own corner; the first preview deletes nothing.
         let topLeft = PreviewPlacement.bytes(
             of: picture, in: CellRect(column: 10, row: 2, columns: 8, rows: 5), alignment: .topLeft, method: .kitty)
@@ -65,13 +68,13 @@ import Testing
         #expect(topLeftText.hasPrefix("\u{1B}7\u{1B}[3;11H\u{1B}_Ga=T"))
         #expect(!topLeftText.contains("a=d"))
         #expect(
-            PreviewPlacement.clearingBytes(nil, method: .kitty, kittyImageIDs: [0x7000_0002])
-                == Array("\u{1B}7\u{1B}_Ga=d,d=I,i=1879048194,q=2\u{1B}\\\u{1B}8".utf8))
+            PreviewPlacement.clearingBytes(nil, method: .kitty, kittyImageIDs: [0xFF00_0002])
+                == Array("\u{1B}7\u{1B}_Ga=d,d=I,i=4278190082,q=2\u{1B}\\\u{1B}8".utf8))
         // Nothing remembered: every preview id, and the old single one.
         #expect(
             PreviewPlacement.clearingBytes(nil, method: .kitty, kittyImageIDs: nil)
                 == Array(
-                    ("\u{1B}7\u{1B}_Ga=d,d=R,x=1879048193,y=1879048447,q=2\u{1B}\\"
+                    ("\u{1B}7\u{1B}_Ga=d,d=R,x=4278190081,y=4278190335,q=2\u{1B}\\"
                         + "\u{1B}_Ga=d,d=I,i=1886942721,q=2\u{1B}\\\u{1B}8").utf8))
         #expect(PreviewPlacement.clearingBytes(nil, method: .kitty, kittyImageIDs: []).isEmpty)
     }

@@ -68,7 +68,7 @@ import Testing
         #expect(TerminalMemory(directory: directory.path, key: nil).lastPreview() == nil)
         // A clear marks only the preview it saw: a newer one stays as it is.
         let kitty = TerminalMemory.PreviewRecord(
-            box: CellRect(column: 0, row: 0, columns: 10, rows: 5), method: "kitty", kittyImageID: 0x7000_0003,
+            box: CellRect(column: 0, row: 0, columns: 10, rows: 5), method: "kitty", kittyImageID: 0xFF00_0003,
             startedMs: 2_000_000)
         memory.rememberPreview(kitty)
         memory.previewCleared(sixel)

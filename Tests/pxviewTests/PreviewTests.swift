@@ -119,7 +119,7 @@ import Testing
             arguments: ["clear"], emulation: .kitty,
             environment: Self.environment(["PXVIEW_PROTOCOL": "kitty"], runtime: try TemporaryDirectory()))
         #expect(fresh.waitForExit() == 0)
-        #expect(String(decoding: fresh.output, as: UTF8.self).contains("d=R,x=1879048193,y=1879048447"))
+        #expect(String(decoding: fresh.output, as: UTF8.self).contains("d=R,x=4278190081,y=4278190335"))
 
         let shell = try PseudoTerminalSession(
             arguments: ["-c", "pxview show --once --place 3x2@10,2 '\(Self.photo)' && printf '|' && pxview clear"],
@@ -149,7 +149,7 @@ import Testing
         let placed = text.matches(of: /a=T,f=100,i=(\d+),/).compactMap { UInt32($0.1) }
         let deleted = text.matches(of: /a=d,d=I,i=(\d+),/).compactMap { UInt32($0.1) }
         #expect(placed.count == 3 && Set(placed).count == 3)
-        #expect(placed.allSatisfy { (0x7000_0001...0x7000_00FF).contains($0) })
+        #expect(placed.allSatisfy { (0xFF00_0001...0xFF00_00FF).contains($0) })
         #expect(deleted == Array(placed.prefix(2)))
         // Each deletion comes after the next picture's placement.
         #expect(text.range(of: "d=I,i=\(placed[0])")!.lowerBound > text.range(of: "i=\(placed[1]),")!.lowerBound)

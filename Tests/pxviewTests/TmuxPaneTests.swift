@@ -403,6 +403,29 @@ extension Array where Element == UInt8 {
         #expect(preview.output.containsSequence(Array("P0;1;0q".utf8)), "the preview drew sixel")
     }
 
+    /// kitty previews in two panes of one tmux client (one kitty window,
+    /// one id space) take turns in one sequence of ids: never the same one.
+    @Test func previewsInTwoPanesTakeDifferentIds() throws {
+        let tmux = try FakeTmux()
+        let runtime = try TemporaryDirectory()
+        var ids: [UInt32] = []
+        for pane in ["%1", "%2"] {
+            var environment = tmux.environment
+            environment["TMUX_PANE"] = pane
+            environment["XDG_RUNTIME_DIR"] = runtime.path
+            environment["PXVIEW_PROTOCOL"] = "kitty"
+            let session = try PseudoTerminalSession(
+                arguments: ["show", "--once", "--place", "20x8@10,2", ReliabilityTests.photo], emulation: .kitty, rows: 20,
+                columns: 60, environment: environment)
+            #expect(session.waitForExit() == 0)
+            let text = String(decoding: session.output, as: UTF8.self)
+            // Inside tmux the upload (a=t) and its placement go apart.
+            ids += text.matches(of: /a=t,f=100,i=(\d+),/).compactMap { UInt32($0.1) }
+        }
+        #expect(ids.count == 2 && ids[0] != ids[1], "\(ids)")
+        #expect(ids.count == 2 && ids[1] == (ids[0] == 0xFF00_00FF ? 0xFF00_0001 : ids[0] + 1))
+    }
+
     /// `pxview doctor > report.txt` inside tmux with passthrough off says
     /// so (it asks the terminal, not standard output) and names the fix.
     @Test func doctorToAFileInsideTmuxTellsThePassthroughAsItIs() throws {
