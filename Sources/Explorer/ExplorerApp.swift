@@ -121,8 +121,9 @@ public enum ExplorerApp {
 enum Completion: Sendable {
     case search(query: String, page: Int, outcome: SearchOutcome)
     /// `frames`: how many the file has (the image is the first).
-    case thumbnail(id: Int, image: RGBAImage?, fullSize: PixelSize?, frames: Int)
-    case viewerImage(photo: Photo, bytes: [UInt8], decoded: DecodedImage)
+    /// `drawing`: the `ExplorerWork.drawingGeneration` it was decoded for.
+    case thumbnail(id: Int, image: RGBAImage?, fullSize: PixelSize?, frames: Int, drawing: Int)
+    case viewerImage(photo: Photo, bytes: [UInt8], decoded: DecodedImage, drawing: Int)
     case viewerFailed(photo: Photo, message: String)
     /// The full decode (every frame) for viewer visit `visit`.
     case fullResolution([RGBAImage]?, visit: Int)

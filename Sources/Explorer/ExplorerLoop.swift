@@ -263,14 +263,18 @@ final class ExplorerLoop {
 
     /// Everything drawn the new way: the old pictures taken down, a new
     /// backend, writer and pane keeper, both screens laid out for it, the
-    /// thumbnails made again and the viewer's photo decoded again at its
-    /// full size (what the old way needed may be far smaller).
+    /// thumbnails made again, and the viewer's photo decoded at full size
+    /// when the new view needs more pixels (what text needed is far
+    /// smaller). Work still on its way for the old way is dropped when it
+    /// comes (`ExplorerWork.drawingGeneration`); a photo being opened is
+    /// asked for again.
     private func switchDrawing(to newDrawing: DrawingPlan) {
         write(backend.teardown())
         drawing = newDrawing
         drawing.geometry = drawing.geometry.resized(to: windowSize(fd: options.outputFD))
         (backend, writer, pane) = Self.drawingParts(drawing, options: options)
         followUps = []
+        work.drawingGeneration += 1
         if browser != nil {
             browserPainter = BrowserPainter(backend: backend, glyphs: drawing.glyphs)
             thumbnails = [:]
@@ -281,8 +285,8 @@ final class ExplorerLoop {
             viewerPainter = ViewerPainter(
                 frames: old.frames, backend: backend, pictureID: -viewerSerial, glyphs: drawing.glyphs)
             viewer?.notice = notice
+            // Asks for the full decode when the new view needs more pixels.
             perform(viewer?.handle(.resized(ViewerLayout(geometry: geometry))) ?? [])
-            work.decodeFully(viewerBytes, visit: viewerSerial, drawing: drawing)
         }
     }
 
@@ -595,7 +599,13 @@ final class ExplorerLoop {
         switch completion {
         case .search(let query, let page, let outcome):
             perform(browser?.handle(.searchFinished(query: query, page: page, result: outcome)) ?? [])
-        case .thumbnail(let id, let image, let fullSize, let frames):
+        case .thumbnail(_, _, _, _, let generation) where generation != work.drawingGeneration:
+            // Made for the way of drawing before a late probe: asked again since.
+            return
+        case .viewerImage(let photo, _, _, let generation) where generation != work.drawingGeneration:
+            // Decoded for the view before a late probe: open it again, for this one.
+            if opening == photo.id { open(photo) }
+        case .thumbnail(let id, let image, let fullSize, let frames, _):
             if frames > 1 { _ = browser?.handle(.animated(id: id, frames: frames)) }
             if let image {
                 if thumbnails[id] != nil { browserPainter?.thumbnailReplaced(id: id) }
@@ -605,7 +615,7 @@ final class ExplorerLoop {
                 _ = browser?.handle(.imageSize(id: id, width: fullSize.width, height: fullSize.height))
             }
             perform(browser?.handle(.thumbnailFinished(id: id, loaded: image != nil)) ?? [])
-        case .viewerImage(let photo, let bytes, let decoded):
+        case .viewerImage(let photo, let bytes, let decoded, _):
             guard opening == photo.id else { return }
             opening = nil
             browser?.message = nil

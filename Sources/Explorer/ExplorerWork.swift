@@ -14,6 +14,10 @@ struct ExplorerWork {
     /// The command line's filters, kept for every search the browser makes.
     var filters: SearchQuery
     let maxPixels: Int
+    /// Counts the ways of drawing this run has had (a late probe brings
+    /// another): thumbnails and photos decoded for an earlier one are too
+    /// small for the next and are dropped when they come.
+    var drawingGeneration = 0
 
     /// One page of `query`'s results.
     func search(query: String, page: Int) {
@@ -45,6 +49,7 @@ struct ExplorerWork {
         var files = DecodeSize.thumbnail(box: tileBox, screen: screen, maxPixels: maxPixels, local: true)
         previews.maxFrames = 1
         files.maxFrames = 1
+        let generation = drawingGeneration
         for photo in photos {
             let options = photo.hasRenditions ? previews : files
             Task.detached {
@@ -53,8 +58,9 @@ struct ExplorerWork {
                     decoded = try? drawing.decode(bytes, options: options)
                 }
                 queue.post(
-                    .thumbnail(id: photo.id, image: decoded?.image, fullSize: decoded?.fullSize, frames: decoded?.frameCount ?? 1)
-                )
+                    .thumbnail(
+                        id: photo.id, image: decoded?.image, fullSize: decoded?.fullSize, frames: decoded?.frameCount ?? 1,
+                        drawing: generation))
             }
         }
     }
@@ -65,11 +71,12 @@ struct ExplorerWork {
         let queue = completions
         let title = photo.title
         let options = DecodeSize.options(box: viewSize, screen: screen, settings: ViewSettings(), maxPixels: maxPixels)
+        let generation = drawingGeneration
         Task.detached {
             do {
                 let bytes = try await source.bytes(of: photo, size: .large)
                 let decoded = try drawing.decode(bytes, options: options)
-                queue.post(.viewerImage(photo: photo, bytes: bytes, decoded: decoded))
+                queue.post(.viewerImage(photo: photo, bytes: bytes, decoded: decoded, drawing: generation))
             } catch let error as LocalFileError {
                 // A local file's error already names it.
                 queue.post(.viewerFailed(photo: photo, message: "\(error)"))

@@ -237,6 +237,25 @@ extension Array where Element == UInt8 {
         expectRestored(session)
     }
 
+    /// The viewer the same way: once asked, the photo is drawn as sixel at
+    /// the view's size, not the text picture's few pixels scaled up.
+    @Test func aViewerInAPaneNotActiveDrawsItsPhotoWholeOnceActive() throws {
+        let tmux = try FakeTmux(pane: .init(width: 100, active: false))
+        let session = try PseudoTerminalSession(
+            arguments: ["show", ReliabilityTests.photo], emulation: .sixel, rows: 20, columns: 100,
+            environment: tmux.environment)
+        #expect(session.waitFor("the terminal was not asked"))
+        tmux.set(.init(width: 100, active: true))
+        #expect(session.waitFor(Self.sixelInPassthrough, seconds: 20))
+        #expect(session.waitForQuiet(quietMs: 800))
+        let text = String(decoding: session.output, as: UTF8.self)
+        let widths = text.matches(of: /P0;1;0q"1;1;(\d+);(\d+)/).compactMap { Int($0.1) }
+        // 100x19 cells of 8x16 px: the 640x427 photo fits 455x304 px.
+        #expect((widths.max() ?? 0) >= 400, "\(widths)")
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+    }
+
     /// Over SSH from a tmux pane (no `$TMUX`, `TERM=tmux-256color`): tmux
     /// answers XTVERSION for itself, so every query goes wrapped and a raw
     /// kitty query never reaches tmux (it would become the pane title).
