@@ -170,7 +170,8 @@ final class ExplorerLoop {
                 pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: completions.readFD, events: Int16(POLLIN), revents: 0),
             ]
-            var timeout = !pendingEvents.isEmpty ? 0 : decoder.hasPendingEscape ? Int(InputDecoder.escapeTimeoutMilliseconds) : -1
+            let escapeWait = Int(InputDecoder.escapeTimeoutMilliseconds) - (Self.nowMs() - lastInputMs)
+            var timeout = !pendingEvents.isEmpty ? 0 : decoder.hasPendingEscape ? max(0, escapeWait) : -1
             timeout = pane.pollTimeout(timeout, nowMs: Self.nowMs())
             if lateProbe?.tmux != nil, timeout < 0 || timeout > PaneWatch.intervalMs { timeout = PaneWatch.intervalMs }
             if let wake = viewerTimeout(), timeout < 0 || wake < timeout { timeout = wake }
@@ -194,7 +195,14 @@ final class ExplorerLoop {
             }
             var events = pendingEvents
             pendingEvents = []
-            if ready == 0 && events.isEmpty { events += decoder.flushPendingEscape() }
+            // A lone Esc only once no input has come for the escape timeout:
+            // other wake-ups (follow-ups, tmux checks) must not cut an arrow
+            // key split across reads into Esc and `[A`.
+            if events.isEmpty, fds[0].revents == 0, decoder.hasPendingEscape,
+                Self.nowMs() - lastInputMs >= Int(InputDecoder.escapeTimeoutMilliseconds)
+            {
+                events += decoder.flushPendingEscape()
+            }
             if fds[1].revents & Int16(POLLIN) != 0 {
                 for signal in signals.takeSignals() { handle(signal: signal) }
                 dirty = true
@@ -203,6 +211,7 @@ final class ExplorerLoop {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let count = buffer.withUnsafeMutableBytes { read(options.inputFD, $0.baseAddress, $0.count) }
                 if count > 0 {
+                    lastInputMs = Self.nowMs()
                     events += decoder.feed(Array(buffer.prefix(count)))
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                     exitStatus = 1  // the terminal went away
@@ -405,6 +414,10 @@ final class ExplorerLoop {
         guard let typed = try? writer.write(bytes), !typed.isEmpty else { return }
         pendingEvents += decoder.feed(typed)
     }
+
+    /// When input last came from the terminal: a pending Esc is a key of
+    /// its own only `InputDecoder.escapeTimeoutMilliseconds` after it.
+    private var lastInputMs = 0
 
     /// Events decoded from input read outside the poll loop.
     private var pendingEvents: [InputEvent] = []
