@@ -66,7 +66,9 @@ public enum PreviewPlacement {
         let left = alignment == .center ? max(0, (box.columns - picture.cells.width) / 2) : 0
         let top = alignment == .center ? max(0, (box.rows - picture.cells.height) / 2) : 0
         var out = TerminalCommand.saveCursor
-        if !method.isKitty { out += clearing(box, method: method, kittyImageIDs: []) }
+        // Text in the box's cells (sixel over them, text pictures, kitty's
+        // placeholders, which tmux keeps in its grid and scrollback) goes first.
+        if method != .kitty { out += FrameText.erase(box) }
         for (line, row) in zip(picture.lines, picture.lineRows) {
             out += TerminalCommand.moveTo(row: box.row + top + row + 1, column: box.column + left + 1) + line
         }
@@ -101,16 +103,20 @@ public enum PreviewPlacement {
     }
 
     /// kitty's previews by their ids (placements and data; all of them by
-    /// range, kitty 0.33 and later, when none is known); the others by
-    /// blanking the box's cells (ECH, which takes sixel pixels with it).
+    /// range, kitty 0.33 and later, when none is known); whatever is text
+    /// in the box's cells (sixel, text pictures, kitty's placeholders) by
+    /// blanking them (ECH, which takes sixel pixels with it).
     static func clearing(_ box: CellRect?, method: DrawingMethod, kittyImageIDs: [UInt32]?) -> [UInt8] {
+        var out: [UInt8] = []
         if method.isKitty {
             let encoder = KittyEncoder()
-            guard let ids = kittyImageIDs else {
-                return encoder.delete(imageIDs: Self.kittyImageIDs) + encoder.delete(imageID: legacyKittyImageID)
+            if let ids = kittyImageIDs {
+                out += ids.flatMap { encoder.delete(imageID: $0) }
+            } else {
+                out += encoder.delete(imageIDs: Self.kittyImageIDs) + encoder.delete(imageID: legacyKittyImageID)
             }
-            return ids.flatMap { encoder.delete(imageID: $0) }
         }
-        return box.map(FrameText.erase) ?? []
+        if method != .kitty { out += box.map(FrameText.erase) ?? [] }
+        return out
     }
 }

@@ -158,37 +158,73 @@ public struct TerminalMemory: Sendable {
         public var box: CellRect
         public var method: String
         public var kittyImageID: UInt32?
-        /// `nowMs()` when the previewing pxview started.
+        /// `wallClockMs()` when the previewing pxview started.
         public var startedMs: Int
         /// `pxview clear` took it away; its id is kept all the same, for
         /// the next preview to go on from (kitty 0.48.2 showed a picture
         /// under an id deleted before as black).
         public var cleared: Bool
+        /// When the last `pxview clear` on this terminal started (0: none),
+        /// kept from record to record: a preview that started before it
+        /// and has not drawn yet (a slow decode, lf's cleaner run as you
+        /// move onto a text file) draws nothing.
+        public var lastClearMs: Int
 
-        public init(box: CellRect, method: String, kittyImageID: UInt32? = nil, startedMs: Int, cleared: Bool = false) {
+        public init(
+            box: CellRect, method: String, kittyImageID: UInt32? = nil, startedMs: Int, cleared: Bool = false,
+            lastClearMs: Int = 0
+        ) {
             self.box = box
             self.method = method
             self.kittyImageID = kittyImageID
             self.startedMs = startedMs
             self.cleared = cleared
+            self.lastClearMs = lastClearMs
         }
+
+        /// A clear started after this preview did.
+        public var clearedSinceItStarted: Bool { lastClearMs > startedMs }
     }
 
     /// Wall-clock milliseconds: comparable between processes.
-    public static func nowMs() -> Int {
+    public static func wallClockMs() -> Int {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
     }
 
+    /// Records `record` as the last preview, keeping the last clear's time.
     public func rememberPreview(_ record: PreviewRecord, now: Int = Int(time(nil))) {
+        withPreviewLock {
+            var kept = record
+            kept.lastClearMs = max(record.lastClearMs, lastPreview(now: now)?.lastClearMs ?? 0)
+            writePreview(kept, now: now)
+        }
+    }
+
+    private func writePreview(_ record: PreviewRecord, now: Int) {
         guard let path = path("preview") else { return }
         var fields = [
             "time": "\(now)", "method": record.method, "box": record.box.placeText, "started": "\(record.startedMs)",
         ]
         fields["kitty"] = record.kittyImageID.map { "\($0)" }
         if record.cleared { fields["cleared"] = "1" }
+        if record.lastClearMs > 0 { fields["last-clear"] = "\(record.lastClearMs)" }
         write(fields, to: path)
+    }
+
+    /// `body` while holding this terminal's preview lock (`flock` on a file
+    /// beside the record): a clear and a preview read and write the record
+    /// one at a time.
+    private func withPreviewLock<T>(_ body: () -> T) -> T {
+        guard let path = path("preview") else { return body() }
+        makeDirectory()
+        let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return body() }
+        defer { close(fd) }
+        flock(fd, LOCK_EX)
+        defer { flock(fd, LOCK_UN) }
+        return body()
     }
 
     /// The last preview, if one was kept.
@@ -199,7 +235,8 @@ public struct TerminalMemory: Sendable {
         else { return nil }
         return PreviewRecord(
             box: box, method: method, kittyImageID: fields["kitty"].flatMap(UInt32.init),
-            startedMs: fields["started"].flatMap(Int.init) ?? 0, cleared: fields["cleared"] == "1")
+            startedMs: fields["started"].flatMap(Int.init) ?? 0, cleared: fields["cleared"] == "1",
+            lastClearMs: fields["last-clear"].flatMap(Int.init) ?? 0)
     }
 
     /// The kitty image id the last preview on this terminal used, kept per
@@ -215,24 +252,37 @@ public struct TerminalMemory: Sendable {
         write(["kitty": "\(id)"], to: path)
     }
 
-    /// The last preview was taken away (`pxview clear`): kept as cleared,
-    /// unless it is no longer `record` (a newer preview has been
-    /// remembered meanwhile).
-    public func previewCleared(_ record: PreviewRecord) {
-        guard lastPreview() == record else { return }
-        var cleared = record
-        cleared.cleared = true
-        rememberPreview(cleared)
+    /// A clear that started at `startedMs`: the last preview, if it is
+    /// the one the clear saw (`seen`), is marked cleared, and the clear's
+    /// time is kept for previews still on their way. Returns the record
+    /// as it is now.
+    @discardableResult
+    public func previewCleared(_ seen: PreviewRecord?, startedMs: Int) -> PreviewRecord? {
+        withPreviewLock {
+            // With none yet, one that says only when this clear started.
+            var current =
+                lastPreview()
+                ?? PreviewRecord(
+                    box: CellRect(column: 0, row: 0, columns: 1, rows: 1), method: "none", startedMs: 0, cleared: true)
+            if let seen, current == seen { current.cleared = true }
+            current.lastClearMs = max(current.lastClearMs, startedMs)
+            writePreview(current, now: Int(time(nil)))
+            return current
+        }
     }
 
     // MARK: Files
 
-    private func write(_ fields: [String: String], to path: String) {
+    private func makeDirectory() {
         var folder = ""
         for component in directory.split(separator: "/") {
             folder += "/" + component
             mkdir(folder, 0o700)
         }
+    }
+
+    private func write(_ fields: [String: String], to path: String) {
+        makeDirectory()
         let text = fields.keys.sorted().map { "\($0)=\(fields[$0] ?? "")\n" }.joined()
         let temporary = path + ".part-\(getpid())"
         try? AtomicWrite.write(

@@ -57,7 +57,7 @@ enum Preview {
     static func show(
         _ parsed: ParsedArguments, view: ViewOptions, box: CellRect, alignment: PreviewPlacement.Alignment
     ) async throws -> Int32 {
-        let started = TerminalMemory.nowMs()
+        let started = TerminalMemory.wallClockMs()
         let environment = ProcessInfo.processInfo.environment
         let output = try terminalOutput()
         defer { output.close() }
@@ -69,9 +69,11 @@ enum Preview {
                 command: parsed.command)
         }
         if PreviewPlacement.usableBox(box, window: window, method: drawing.method) == nil {
-            // A sixel there would scroll the screen: the last row gets a text picture.
-            drawing.method = .symbols
+            // A sixel on the last row alone would scroll the screen: text there.
+            drawing.method = view.linuxConsole ? .blocks : .symbols
         }
+        // Not nil: inside the window, and a text picture may use the last row.
+        let usable = PreviewPlacement.usableBox(box, window: window, method: drawing.method) ?? box
         let memory = TerminalMemory(environment: environment, ttyFD: output.fd)
         // The last kitty id used: the next picture goes under the one after
         // it, and replaces it when it is still on screen.
@@ -79,11 +81,6 @@ enum Preview {
         var previous = memory.lastPreviewImageID(tmuxPane: report.tmuxPane) ?? last?.kittyImageID
         var onScreen = last?.cleared == false ? last?.kittyImageID : nil
         let backend = drawing.makeBackend()
-        guard let usable = PreviewPlacement.usableBox(box, window: window, method: drawing.method) else {
-            throw UsageError(
-                message: "--place \(box.placeText) is outside the \(window.width)x\(window.height)-cell window",
-                command: parsed.command)
-        }
         let client = CurlClient(userAgent: SourceContext.userAgent)
         let renderer = ImageRenderer()
         let unitBox = backend.screen.unitBox(cells: CellCount(width: usable.columns, height: usable.rows))
@@ -102,6 +99,10 @@ enum Preview {
                 let pixels = renderer.pixels(decoded.image, viewport: viewport, screen: backend.screen)
                 let id = PreviewPlacement.kittyImageID(after: previous)
                 let picture = backend.inline(pixels, imageID: id)
+                // A clear that started after this preview (lf's cleaner, run
+                // as the selection moved on while this decoded) wins: nothing
+                // is drawn.
+                if memory.lastPreview()?.lastClearMs ?? 0 > started { break }
                 // Remembered before it is drawn: a `clear` racing it then
                 // finds it newer than itself and leaves it.
                 memory.rememberPreview(
@@ -116,7 +117,7 @@ enum Preview {
                     previous = id
                     onScreen = id
                     memory.rememberPreviewImageID(id, tmuxPane: report.tmuxPane)
-                    usleep(useconds_t(PreviewPlacement.followUpDelayMs * 1000))
+                    try? await Task.sleep(for: .milliseconds(PreviewPlacement.followUpDelayMs))
                     try writer.write(PreviewPlacement.followUp(picture, imageID: id, method: drawing.method))
                 }
             } catch let error as LocalFileError {
@@ -166,14 +167,19 @@ enum Clear: PXCommand {
         options: [ViewOption.place] + GlobalOption.all + [CommonOption.help], maxPositionals: 0)
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
-        let started = TerminalMemory.nowMs()
+        let started = TerminalMemory.wallClockMs()
         let environment = ProcessInfo.processInfo.environment
         let view = try ViewOptions(parsed, environment: environment)
         let output = try Preview.terminalOutput()
         defer { output.close() }
         let (drawing, report) = Preview.drawingPlan(view: view, environment: environment, ttyFD: output.fd)
         let memory = TerminalMemory(environment: environment, ttyFD: output.fd)
-        let last = memory.lastPreview()
+        // Noted first: a preview that started before this clear and has not
+        // drawn yet (a slow decode) then draws nothing. Nil: nothing was
+        // remembered.
+        let remembered = memory.lastPreview() != nil
+        let noted = memory.previewCleared(nil, startedMs: started)
+        let last = remembered ? noted : nil
         // A preview started after this clear (lf runs the cleaner for the
         // last file and the previewer for the next at once) is the one the
         // user wants: it already replaced the last one.
@@ -191,7 +197,7 @@ enum Clear: PXCommand {
             writer.paneOrigin = report.tmuxPane?.screenOrigin
             try writer.write(clearing)
         }
-        if let last { memory.previewCleared(last) }
+        if let last { memory.previewCleared(last, startedMs: started) }
         return ExitCode.success
     }
 }

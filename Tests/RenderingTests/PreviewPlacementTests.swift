@@ -79,6 +79,24 @@ import Testing
         #expect(PreviewPlacement.clearingBytes(nil, method: .kitty, kittyImageIDs: []).isEmpty)
     }
 
+    /// kitty's placeholders are text in tmux's grid: the box is blanked
+    /// before a new picture and by `clear`, with the image deleted.
+    @Test func placeholderPreviewsBlankTheirCells() {
+        let box = CellRect(column: 3, row: 1, columns: 2, rows: 2)
+        let blank = "\u{1B}[2;4H\u{1B}[0m\u{1B}[2X\u{1B}[3;4H\u{1B}[0m\u{1B}[2X"
+        let picture = backend(.kittyPlaceholders).inline(
+            RGBAImage(width: 8, height: 16, fill: RGBA(r: 1, g: 2, b: 3)), imageID: 0xFF00_0002)
+        let text = String(
+            decoding: PreviewPlacement.bytes(of: picture, in: box, alignment: .topLeft, method: .kittyPlaceholders), as: UTF8.self
+        )
+        #expect(text.hasPrefix("\u{1B}7" + blank + "\u{1B}[2;4H\u{1B}_Ga=t,"))
+        #expect(
+            String(
+                decoding: PreviewPlacement.clearingBytes(box, method: .kittyPlaceholders, kittyImageIDs: [0xFF00_0002]),
+                as: UTF8.self)
+                == "\u{1B}7\u{1B}_Ga=d,d=I,i=4278190082,q=2\u{1B}\\" + blank + "\u{1B}8")
+    }
+
     /// Sixel and half-blocks: the box blanked first (ECH, which takes old
     /// sixel pixels away), then the picture row by row.
     @Test func sixelAndHalfBlockPreviewsExactBytes() {

@@ -66,18 +66,33 @@ import Testing
         memory.rememberPreview(sixel, now: 10)
         #expect(memory.lastPreview(now: 20) == sixel)
         #expect(TerminalMemory(directory: directory.path, key: nil).lastPreview() == nil)
-        // A clear marks only the preview it saw: a newer one stays as it is.
+        // A clear marks only the preview it saw: a newer one stays as it is,
+        // but learns when the clear started.
         let kitty = TerminalMemory.PreviewRecord(
             box: CellRect(column: 0, row: 0, columns: 10, rows: 5), method: "kitty", kittyImageID: 0xFF00_0003,
             startedMs: 2_000_000)
         memory.rememberPreview(kitty)
-        memory.previewCleared(sixel)
-        #expect(memory.lastPreview() == kitty)
-        memory.previewCleared(kitty)
-        var cleared = kitty
+        memory.previewCleared(sixel, startedMs: 1_500_000)
+        var seen = kitty
+        seen.lastClearMs = 1_500_000
+        #expect(memory.lastPreview() == seen)
+        #expect(seen.clearedSinceItStarted == false)
+        memory.previewCleared(seen, startedMs: 2_500_000)
+        var cleared = seen
         cleared.cleared = true
+        cleared.lastClearMs = 2_500_000
         // Cleared, its id is kept: the next preview goes on after it.
         #expect(memory.lastPreview() == cleared)
+        #expect(cleared.clearedSinceItStarted)
+        // The next preview keeps the clear's time.
+        let next = TerminalMemory.PreviewRecord(box: kitty.box, method: "kitty", kittyImageID: 0xFF00_0004, startedMs: 2_400_000)
+        memory.rememberPreview(next)
+        #expect(memory.lastPreview()?.lastClearMs == 2_500_000)
+        #expect(memory.lastPreview()?.clearedSinceItStarted == true)
+        // A clear with nothing remembered still leaves its time.
+        let fresh = TerminalMemory(directory: directory.path, key: "other")
+        #expect(fresh.previewCleared(nil, startedMs: 7)?.lastClearMs == 7)
+        #expect(fresh.lastPreview()?.cleared == true)
     }
 
     @Test func theEnvironmentNamesTerminalsThatDrawPictures() {

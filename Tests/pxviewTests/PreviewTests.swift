@@ -169,6 +169,24 @@ import Testing
         #expect(String(decoding: clear.output, as: UTF8.self).hasSuffix("||"), "the newer preview was left alone")
     }
 
+    /// A preview still decoding when a clear starts (lf's cleaner as the
+    /// selection moves onto a text file) draws nothing: the clear's time,
+    /// made here to be ten minutes on, is after the preview's start.
+    @Test func aPreviewThatAClearStartedAfterDrawsNothing() throws {
+        let runtime = try TemporaryDirectory()
+        let session = try PseudoTerminalSession(
+            arguments: [
+                "-c",
+                "pxview clear && sed -i \"s/^last-clear=.*/last-clear=$(( $(date +%s%3N) + 600000 ))/\" "
+                    + "\"$XDG_RUNTIME_DIR\"/pxview/preview-????????????????* && printf '|' && "
+                    + "pxview show --once --place 20x8@10,2 '\(Self.photo)' && printf '|'",
+            ], emulation: .kitty, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
+            environment: Self.environment(["PXVIEW_PROTOCOL": "kitty"], runtime: runtime))
+        #expect(session.waitForExit() == 0)
+        let text = String(decoding: session.output, as: UTF8.self)
+        #expect(text.hasSuffix("||"), "nothing drawn: \(text.suffix(80).debugDescription)")
+    }
+
     /// Inside tmux the box is the pane's, drawn at the pane's place on the
     /// outer screen (inside the passthrough), whichever pane is active.
     @Test func insideTmuxTheBoxIsThePanes() throws {
