@@ -24,6 +24,9 @@ import Synchronization
 ///   restored, registered files removed, then the signal delivered again
 ///   with its default action, so a shell sees "killed by SIGINT" and a
 ///   script loop stops too.
+/// - Ctrl-C typed in raw mode is a byte, not SIGINT: the loop asks for the
+///   same end (`requestTermination(SIGINT)`, with the same alarm), so the
+///   shell sees 130 there too.
 /// - SIGTSTP (and, from raw mode, the Ctrl-Z byte, which the loop turns
 ///   into `stopProcess()`): the terminal is restored, the process stops,
 ///   and on SIGCONT raw mode and the screen's modes come back. A listening
@@ -257,7 +260,11 @@ public enum ProcessSignals {
     /// termination signal came first.
     public static func requestTermination(_ signal: Int32) {
         install()
-        _ = storage.termination.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing)
+        guard storage.termination.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        // As for the signal itself: a terminal that no longer reads cannot
+        // keep the process from ending.
+        alarm(gracefulSeconds)
     }
 
     /// The first termination signal received, if any: the process is ending.

@@ -24,7 +24,7 @@ enum RawFile {
             switch errno {
             case ENOENT, ENOTDIR: throw Failure(reason: "no such file")
             case EACCES, EPERM: throw Failure(reason: "permission denied")
-            case ENXIO: throw Failure(reason: "not a regular file (a socket)")
+            case ENXIO: throw Failure(reason: "not a regular file")
             default: throw Failure(reason: String(cString: strerror(errno)))
             }
         }

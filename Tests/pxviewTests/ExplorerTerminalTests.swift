@@ -417,6 +417,20 @@ func expectRestored(_ session: PseudoTerminalSession) {
         expectRestored(session)
     }
 
+    /// After a frame with pictures, kitty gets a command that changes
+    /// nothing, twice (50 and 400 ms on): kitty 0.48.2 sometimes left the
+    /// last picture undrawn until more input came.
+    @Test func kittyIsNudgedAfterAFrame() throws {
+        let session = try PseudoTerminalSession(arguments: ["show", "-i", fixtureImage], emulation: .kitty)
+        #expect(session.waitFor("\u{1B}_Ga=p,i=2,p=1"))
+        let nudge = "\u{1B}_Ga=d,d=i,i=4294967295,q=2\u{1B}\\"
+        #expect(session.waitFor(nudge, count: 2))
+        let text = String(decoding: session.output, as: UTF8.self)
+        #expect(text.range(of: nudge)!.lowerBound > text.range(of: "\u{1B}_Ga=p,i=2,p=1")!.lowerBound)
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+    }
+
     @Test func kittyTransmitsOnceThenZoomsByReplacingWithACrop() throws {
         let session = try PseudoTerminalSession(arguments: ["show", "-i", fixtureImage], emulation: .kitty)
         // Fitted, the photo is resampled to the view and placed 1:1 (image 2):
