@@ -9,10 +9,14 @@ import Terminal
 /// so what it says is what the grid and `show` get.
 enum Doctor: PXCommand {
     static let json = Flag("--json", help: "the findings as one JSON object, for scripts")
+    static let prime = Flag(
+        "--prime",
+        help: "ask the terminal only if nothing is remembered for it yet, and print nothing: a line for a shell's rc, "
+            + "so previews in this terminal know what it draws")
 
     static let spec = CommandSpec(
         name: "doctor", abstract: "what pxview found out about the terminal, and how to get real pixels",
-        arguments: "", usage: "pxview doctor [--json] [--protocol P]",
+        arguments: "", usage: "pxview doctor [--json | --prime] [--protocol P]",
         summary: """
             Asks the terminal what a run would ask and prints one line per finding: the terminal
             and its version, tmux and its passthrough, what the probe answered and how long it
@@ -20,7 +24,7 @@ enum Doctor: PXCommand {
             background colour, how kitty gets pixels, the locale; then a fix for each thing that
             limits the picture. Works inside tmux and without a terminal (then it says there is none).
             """,
-        options: [json] + GlobalOption.all + [CommonOption.help], maxPositionals: 0)
+        options: [json, prime] + GlobalOption.all + [CommonOption.help], maxPositionals: 0)
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
@@ -30,6 +34,19 @@ enum Doctor: PXCommand {
         let tty = ControllingTerminal.output()
         defer { tty?.close() }
         let ttyFD = tty?.fd ?? 1
+        if parsed.has(prime) {
+            // Every new shell runs it: a terminal already known is not asked
+            // again (asking discards keys typed meanwhile).
+            guard tty != nil else { return ExitCode.success }
+            let pane = Tmux(environment: environment)?.paneState()
+            if let window = windowSize(fd: ttyFD),
+                TerminalMemory(environment: environment, ttyFD: ttyFD).recalled(winsize: window, tmuxPane: pane) != nil
+            {
+                return ExitCode.success
+            }
+            _ = InlineDrawing.report(view: view, environment: environment, debugLines: false, ttyFD: ttyFD)
+            return ExitCode.success
+        }
         let (report, drawing) = InlineDrawing.report(
             view: view, environment: environment, debugLines: false, ttyFD: ttyFD)
         var findings = Findings(

@@ -77,7 +77,9 @@ import Testing
     /// same terminal learnt: sixel here, with nothing in the environment.
     /// `pxview doctor >/dev/null` (a line in a shell's rc) primes it too:
     /// doctor asks the terminal itself whatever its standard output.
-    @Test(arguments: ["pxview show --once --size 40x30 '\(photo)'", "pxview doctor >/dev/null 2>&1"])
+    @Test(arguments: [
+        "pxview show --once --size 40x30 '\(photo)'", "pxview doctor >/dev/null 2>&1", "pxview doctor --prime",
+    ])
     func aPreviewOnDevTTYRemembersTheTerminal(priming: String) throws {
         let runtime = try TemporaryDirectory()
         let session = try PseudoTerminalSession(
@@ -93,6 +95,21 @@ import Testing
         let preview = String(text[marker.upperBound...])
         #expect(preview.contains("\u{1B}P0;1;0q"), "the preview drew sixel")
         for query in Self.queries { #expect(!preview.contains(query), "\(query.debugDescription) sent") }
+    }
+
+    /// `pxview doctor --prime` (for a shell's rc) asks a terminal only once:
+    /// the next shell's finds it known, asks nothing and prints nothing.
+    @Test func primingAsksOnlyOnce() throws {
+        let runtime = try TemporaryDirectory()
+        let session = try PseudoTerminalSession(
+            arguments: ["-c", "pxview doctor --prime && printf '|' && pxview doctor --prime && printf '|'"],
+            emulation: .sixel, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
+            environment: Self.environment([:], runtime: runtime), controllingTerminal: true)
+        #expect(session.waitForExit() == 0)
+        let parts = String(decoding: session.output, as: UTF8.self).split(separator: "|", omittingEmptySubsequences: false)
+        #expect(parts.count == 3)
+        #expect(parts.first?.contains("\u{1B}[c") == true, "the first asked")
+        #expect(parts.dropFirst().first == "", "the second asked and printed nothing")
     }
 
     /// `clear` removes pxview's picture only: kitty's by the preview's own
