@@ -12,6 +12,7 @@ import Testing
     static let fixtures: [(name: String, format: ImageFormat)] = [
         ("china.gif", .gif), ("china-interlaced.gif", .gif), ("anim.gif", .gif), ("disposal.gif", .gif),
         ("china-lossy.webp", .webp), ("china-lossless.webp", .webp), ("chelsea-alpha.webp", .webp), ("anim.webp", .webp),
+        ("disposal-mixed.webp", .webp), ("anim-lossy.webp", .webp),
         ("china.avif", .avif), ("chelsea-alpha.avif", .avif), ("china-irot1-imir1.avif", .avif),
         ("china.heic", .heic), ("chelsea-alpha.heic", .heic), ("china-thumbnail.heic", .heic),
         ("china.jxl", .jxl), ("china-lossless.jxl", .jxl), ("chelsea-alpha.jxl", .jxl), ("anim.jxl", .jxl),

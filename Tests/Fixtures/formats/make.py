@@ -4,7 +4,7 @@ own encoder, and fingerprints each as that format's own decoder reads it
 (formats.json, for DecodingTests/FormatRoundTripTests):
 
   GIF      ImageMagick (frames, quantised) + gifsicle (animation, optimised)   reference: ImageMagick -coalesce
-  WebP     cwebp (lossy, lossless, alpha), img2webp (animation)                 reference: dwebp; the lossless animation's frames are its sources
+  WebP     cwebp (lossy, lossless, alpha), img2webp, gif2webp (animation)       reference: dwebp; the lossless animation's frames are its sources; gif2webp's, libwebp's WebPAnimDecoder
   AVIF     avifenc (8-bit 4:2:0, alpha, irot/imir)                              reference: avifdec; heif-convert for irot/imir
            (avifdec leaves them; libheif converts YUV with other rounding, so that one is compared within a tolerance)
   HEIC     heif-enc (x265)                                                      reference: heif-convert
@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageSequence
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 IMAGES = os.path.join(HERE, "..", "images")
@@ -116,6 +116,13 @@ def main():
         reference["china-lossy.webp@48x32"] = [fingerprint(rgba(os.path.join(tmp, "ref.png")))]
         run("img2webp", "-lossless", "-loop", "0", "-d", "80", *frames, "-o", out("anim.webp"))
         reference["anim.webp"] = [fingerprint(rgba(f)) for f in frames]
+        # Animations with blending, disposal and frames smaller than the
+        # canvas (gif2webp's), referenced by libwebp's own WebPAnimDecoder
+        # (through PIL), whose compositing pxview's shim ports.
+        run("gif2webp", "-q", "70", "-mixed", out("disposal.gif"), "-o", out("disposal-mixed.webp"))
+        run("gif2webp", "-lossy", "-q", "50", out("anim.gif"), "-o", out("anim-lossy.webp"))
+        for name in ["disposal-mixed.webp", "anim-lossy.webp"]:
+            reference[name] = [fingerprint(np.asarray(f.convert("RGBA"))) for f in ImageSequence.Iterator(Image.open(out(name)))]
 
         # AVIF.
         for name, args, source in [
