@@ -121,7 +121,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "PlumbingTests", dependencies: ["Plumbing"]),
         .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),
-        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Pixels"]),
+        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Pixels", "TestSupport"]),
         .testTarget(name: "ScalingTests", dependencies: ["Scaling", "Pixels", "GraphicsReadback"]),
         .testTarget(
             name: "EncodingTests", dependencies: ["Encoding", "Pixels", "Decoding", "Scaling", "CZlib", "GraphicsReadback"]),

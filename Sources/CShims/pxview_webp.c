@@ -10,16 +10,22 @@
 /// decoding when a smaller size is asked for; an animation is composited
 /// here, frame after frame, as libwebpdemux's WebPAnimDecoder does (the
 /// same key frames, blending and disposal, ported from its anim_decode.c,
-/// so the pixels are the same), but walking the frames with the demuxer's
-/// iterator: WebPAnimDecoder looks frame N up from the first each time,
-/// and a 1x1 WebP of 100000 frames took 28-51 s.
+/// so the pixels are the same), its ANMF chunks walked here in order:
+/// libwebpdemux finds frame N, for WebPAnimDecoder and its iterator alike,
+/// by walking its list from the first frame, and a 1x1 WebP of 100000
+/// frames took 28-51 s. The demuxer still checks the container at `open`.
+typedef struct webp_frame {
+    int x, y, width, height, duration, dispose_background, blend, has_alpha, number;
+    const uint8_t *bytes;  ///< the frame's ALPH and VP8/VP8L chunks, as WebPDecode takes them
+    size_t size;
+} webp_frame;
+
 typedef struct webp_decoder {
     WebPData data;
     int animated;
     unsigned width, height;
-    WebPDemuxer *demux;      ///< made on the first frame
-    WebPIterator iter;       ///< the frame just drawn
-    int have_frame;
+    size_t next_chunk;       ///< where the walk for the next ANMF chunk goes on (0: not started)
+    webp_frame frame;        ///< the frame just drawn
     unsigned char *canvas;   ///< the current frame's canvas
     unsigned char *disposed; ///< the last canvas after its frame's disposal
     /// The last frame: its rectangle, disposal and whether it was a key frame.
@@ -48,8 +54,6 @@ static pxview_codec_status webp_status(VP8StatusCode code, pxview_codec_info *in
 void pxview_webp_close(void *handle) {
     webp_decoder *decoder = handle;
     if (!decoder) return;
-    if (decoder->have_frame) WebPDemuxReleaseIterator(&decoder->iter);
-    if (decoder->demux) WebPDemuxDelete(decoder->demux);
     free(decoder->canvas);
     free(decoder->disposed);
     free(decoder);
@@ -129,16 +133,45 @@ static void blend_row(unsigned char *canvas, const unsigned char *before, int co
     }
 }
 
+static uint32_t le24(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16; }
+static uint32_t le32(const uint8_t *p) { return le24(p) | (uint32_t)p[3] << 24; }
+
+/// The next ANMF chunk after `d->next_chunk`: 1 with `frame` filled in, 0
+/// at the end, -1 for a chunk that runs past the data.
+static int next_anmf(webp_decoder *d, webp_frame *frame) {
+    const uint8_t *data = d->data.bytes;
+    size_t size = d->data.size;
+    if (d->next_chunk == 0) d->next_chunk = 12;  // after "RIFF" size "WEBP"
+    while (d->next_chunk + 8 <= size) {
+        const uint8_t *header = data + d->next_chunk;
+        const size_t length = le32(header + 4);
+        const size_t payload = d->next_chunk + 8;
+        if (length > size - payload) return -1;
+        d->next_chunk = payload + length + (length & 1);
+        if (memcmp(header, "ANMF", 4) != 0) continue;
+        if (length < 16) return -1;
+        const uint8_t *p = data + payload;
+        frame->x = (int)le24(p) * 2;
+        frame->y = (int)le24(p + 3) * 2;
+        frame->width = (int)le24(p + 6) + 1;
+        frame->height = (int)le24(p + 9) + 1;
+        frame->duration = (int)le24(p + 12);
+        frame->dispose_background = p[15] & 1;
+        frame->blend = !(p[15] & 2);
+        frame->bytes = p + 16;
+        frame->size = length - 16;
+        frame->number++;
+        return 1;
+    }
+    return 0;
+}
+
 /// The next frame of an animation composited onto the canvas, copied to `out`.
 static pxview_codec_status next_animation_frame(webp_decoder *d, unsigned char *out, unsigned *delay_ms,
                                                 pxview_codec_info *info) {
     const size_t canvas_bytes = (size_t)d->width * d->height * 4;
-    if (!d->demux) {
-        d->demux = WebPDemux(&d->data);
-        if (!d->demux) {
-            pxview_codec_message(info, "the animation could not be read");
-            return PXVIEW_CODEC_CORRUPT;
-        }
+    if (d->done) return PXVIEW_CODEC_END;
+    if (!d->canvas) {
         // Two canvases, as WebPAnimDecoder has; the caller checked their size.
         d->canvas = calloc(canvas_bytes ? canvas_bytes : 1, 1);
         d->disposed = calloc(canvas_bytes ? canvas_bytes : 1, 1);
@@ -147,23 +180,30 @@ static pxview_codec_status next_animation_frame(webp_decoder *d, unsigned char *
         d->config.output.colorspace = MODE_RGBA;
         d->config.output.is_external_memory = 1;
         d->config.options.use_threads = 1;
-        if (!WebPDemuxGetFrame(d->demux, 1, &d->iter)) return PXVIEW_CODEC_END;
-        d->have_frame = 1;
-    } else {
-        if (d->done || !WebPDemuxNextFrame(&d->iter)) {
-            d->done = 1;
-            return PXVIEW_CODEC_END;
-        }
     }
-    const WebPIterator *it = &d->iter;
+    webp_frame *it = &d->frame;
+    int found = next_anmf(d, it);
+    if (found <= 0) {
+        d->done = 1;
+        if (found == 0) return PXVIEW_CODEC_END;
+        pxview_codec_message(info, "a frame's chunk runs past the data");
+        return PXVIEW_CODEC_CORRUPT;
+    }
     const int width = (int)d->width, height = (int)d->height;
-    if (it->x_offset < 0 || it->y_offset < 0 || it->width <= 0 || it->height <= 0 || it->x_offset + it->width > width ||
-        it->y_offset + it->height > height) {
+    if (it->x + it->width > width || it->y + it->height > height) {
         pxview_codec_message(info, "a frame lies outside the canvas");
         return PXVIEW_CODEC_CORRUPT;
     }
+    WebPBitstreamFeatures features;
+    VP8StatusCode status = WebPGetFeatures(it->bytes, it->size, &features);
+    if (status != VP8_STATUS_OK) return webp_status(status, info) == PXVIEW_CODEC_OK ? PXVIEW_CODEC_CORRUPT : webp_status(status, info);
+    if (features.width != it->width || features.height != it->height) {
+        pxview_codec_message(info, "a frame's picture is not the size its chunk says");
+        return PXVIEW_CODEC_CORRUPT;
+    }
+    it->has_alpha = features.has_alpha;
     const int full = it->width == width && it->height == height;
-    int key = it->frame_num == 1 || ((!it->has_alpha || it->blend_method == WEBP_MUX_NO_BLEND) && full) ||
+    int key = it->number == 1 || ((!it->has_alpha || !it->blend) && full) ||
               (d->last_dispose_background &&
                ((d->last_width == width && d->last_height == height) || d->last_was_key));
     if (key) {
@@ -172,26 +212,26 @@ static pxview_codec_status next_animation_frame(webp_decoder *d, unsigned char *
         memcpy(d->canvas, d->disposed, canvas_bytes);
     }
     const size_t stride = (size_t)width * 4;
-    d->config.output.u.RGBA.rgba = d->canvas + (size_t)it->y_offset * stride + (size_t)it->x_offset * 4;
+    d->config.output.u.RGBA.rgba = d->canvas + (size_t)it->y * stride + (size_t)it->x * 4;
     d->config.output.u.RGBA.stride = (int)stride;
     d->config.output.u.RGBA.size = (size_t)it->height * stride;
-    VP8StatusCode status = WebPDecode(it->fragment.bytes, it->fragment.size, &d->config);
+    status = WebPDecode(it->bytes, it->size, &d->config);
     if (status != VP8_STATUS_OK) {
         pxview_codec_status failure = webp_status(status, info);
         return failure == PXVIEW_CODEC_OK ? PXVIEW_CODEC_CORRUPT : failure;
     }
-    if (it->frame_num > 1 && it->blend_method == WEBP_MUX_BLEND && !key) {
+    if (it->number > 1 && it->blend && !key) {
         for (int y = 0; y < it->height; y++) {
-            const int canvas_y = it->y_offset + y;
-            int left1 = it->x_offset, width1 = it->width, left2 = -1, width2 = 0;
+            const int canvas_y = it->y + y;
+            int left1 = it->x, width1 = it->width, left2 = -1, width2 = 0;
             if (d->last_dispose_background) {
                 // The last frame's rectangle is transparent now: nothing to
                 // blend there (anim_decode.c FindBlendRangeAtRow).
-                const int src_max_x = it->x_offset + it->width;
+                const int src_max_x = it->x + it->width;
                 const int dst_max_x = d->last_x + d->last_width;
-                if (!(canvas_y < d->last_y || canvas_y >= d->last_y + d->last_height || it->x_offset >= dst_max_x ||
+                if (!(canvas_y < d->last_y || canvas_y >= d->last_y + d->last_height || it->x >= dst_max_x ||
                       src_max_x <= d->last_x)) {
-                    width1 = it->x_offset < d->last_x ? d->last_x - it->x_offset : 0;
+                    width1 = it->x < d->last_x ? d->last_x - it->x : 0;
                     if (src_max_x > dst_max_x) {
                         left2 = dst_max_x;
                         width2 = src_max_x - dst_max_x;
@@ -203,16 +243,16 @@ static pxview_codec_status next_animation_frame(webp_decoder *d, unsigned char *
             if (width2 > 0) blend_row(d->canvas + row + (size_t)left2 * 4, d->disposed + row + (size_t)left2 * 4, width2);
         }
     }
-    d->last_x = it->x_offset;
-    d->last_y = it->y_offset;
+    d->last_x = it->x;
+    d->last_y = it->y;
     d->last_width = it->width;
     d->last_height = it->height;
-    d->last_dispose_background = it->dispose_method == WEBP_MUX_DISPOSE_BACKGROUND;
+    d->last_dispose_background = it->dispose_background;
     d->last_was_key = key;
     memcpy(d->disposed, d->canvas, canvas_bytes);
     if (d->last_dispose_background) {
         for (int y = 0; y < it->height; y++) {
-            memset(d->disposed + (size_t)(it->y_offset + y) * stride + (size_t)it->x_offset * 4, 0, (size_t)it->width * 4);
+            memset(d->disposed + (size_t)(it->y + y) * stride + (size_t)it->x * 4, 0, (size_t)it->width * 4);
         }
     }
     memcpy(out, d->canvas, canvas_bytes);

@@ -1,3 +1,5 @@
+import Pixels
+
 /// Why an image could not be decoded.
 ///
 /// `description` is a short lower-case reason meant to follow a file name,
@@ -14,6 +16,14 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case corrupt
         /// The header declares more pixels than `DecodeOptions.maxPixels` allows.
         case tooLarge(width: Int, height: Int, limit: Int)
+        /// One frame of an animation declares more pixels than the limit,
+        /// whatever the canvas it is drawn on (a 65535x65535 frame on a 16x16 GIF).
+        case frameTooLarge(width: Int, height: Int, canvas: PixelSize, limit: Int)
+        /// Compositing an animation needs `canvases` canvases of its size
+        /// at once, more than the limit's pixels (4 bytes each) allow.
+        case animationTooLarge(canvas: PixelSize, frames: Int, canvases: Int, limit: Int)
+        /// More memory than half this machine's, whatever the limit says.
+        case beyondMemory(bytes: Int, machineBytes: Int)
         /// The header declares zero width or height.
         case zeroSize
         /// Valid data using a feature the decoder lacks (lossless JPEG, odd colour spaces, ...).
@@ -50,6 +60,15 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
             return "corrupt \(formatName) data" + suffix
         case .tooLarge(let width, let height, let limit):
             return "image is \(width)x\(height) (\(width * height) pixels), over the \(limit)-pixel limit"
+        case .frameTooLarge(let width, let height, let canvas, let limit):
+            return "a frame of \(width)x\(height) (\(width * height) pixels) on a \(canvas.width)x\(canvas.height) "
+                + "\(formatName) is over the \(limit)-pixel limit"
+        case .animationTooLarge(let canvas, let frames, let canvases, let limit):
+            let needed = canvas.width * canvas.height * canvases * 4
+            return "animation canvas \(canvas.width)x\(canvas.height) with \(frames) frames needs "
+                + "\(megabytes(needed)) to decode, over the \(megabytes(limit * 4)) the \(limit)-pixel limit allows"
+        case .beyondMemory(let bytes, let machineBytes):
+            return "decoding needs \(megabytes(bytes)), more than half of this machine's \(megabytes(machineBytes))"
         case .zeroSize:
             return "image has zero width or height"
         case .unsupported:
@@ -60,6 +79,14 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
             return "no \(formatName) decoder" + suffix
         }
     }
+}
+
+/// "384 MB", "1.2 GB": a size for a message.
+func megabytes(_ bytes: Int) -> String {
+    let mb = Double(bytes) / 1_048_576
+    guard mb >= 1024 else { return "\(Int(mb.rounded(.up))) MB" }
+    let tenths = Int((mb / 1024 * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10) GB"
 }
 
 /// Library messages start with a capital ("Bogus marker length"); messages

@@ -1,6 +1,10 @@
 import CShims
 import Pixels
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A format decoded through a library behind CShims' one decoder shape
 /// (`pxview_codec.h`): GIF, WebP, AVIF, HEIF, JPEG XL. `decodeFrames` is
 /// the one driver for all of them: header, size checks, frames, orientation.
@@ -16,6 +20,28 @@ struct LibraryCodec: @unchecked Sendable {
     static let avif = LibraryCodec(format: .avif, open: pxview_avif_open, frame: pxview_avif_frame, close: pxview_avif_close)
     static let heif = LibraryCodec(format: .heic, open: pxview_heif_open, frame: pxview_heif_frame, close: pxview_heif_close)
     static let jxl = LibraryCodec(format: .jxl, open: pxview_jxl_open, frame: pxview_jxl_frame, close: pxview_jxl_close)
+
+    /// Canvases of the animation's size that exist at once while its
+    /// frames are composited: the frame handed out, and the library's or
+    /// the shim's own (GIF: the canvas and the copy disposal 3 restores;
+    /// WebP: the canvas and the last one disposed; the others decode each
+    /// frame whole into their own buffer).
+    var animationCanvases: Int {
+        switch format {
+        case .gif, .webp: return 3
+        default: return 2
+        }
+    }
+
+    /// The same for an animation's first frame alone (a grid tile): GIF
+    /// draws it straight into the picture; WebP sets up both canvases anyway.
+    var firstFrameCanvases: Int {
+        switch format {
+        case .gif: return 1
+        case .webp: return 3
+        default: return 2
+        }
+    }
 
     /// The header through the library: the shown size and the frames.
     func readInfo(_ bytes: [UInt8]) throws(DecodeError) -> ImageInfo {
@@ -108,6 +134,30 @@ private func decodeOpened(
     let fullSize = orientation.displaySize(ofStored: stored)
     let frameCount = max(1, knownFrames ?? Int(info.frame_count))
     let budget = max(1, options.maxPixels)
+    // How many frames are wanted at most, and whether compositing them all
+    // fits the budget: the canvases an animation needs at once count
+    // against it (4 bytes a pixel), before any is allocated. A 140-byte
+    // WebP of two 1x1 frames on a 16000x6000 canvas had peaked at 1.2 GB.
+    var wantedAtMost = min(frameCount, max(1, options.maxFrames ?? Int.max))
+    var warnings: [String] = []
+    if frameCount > 1, wantedAtMost == 1, stored.area * codec.firstFrameCanvases > budget {
+        throw DecodeError(
+            .animationTooLarge(canvas: stored, frames: frameCount, canvases: codec.firstFrameCanvases, limit: budget),
+            format: format)
+    }
+    if wantedAtMost > 1, stored.area * codec.animationCanvases > budget {
+        // GIF draws its first frame straight into the picture (reduced as it
+        // is read): the rest of the animation goes, with a warning.
+        guard info.reduces != 0 else {
+            throw DecodeError(
+                .animationTooLarge(canvas: stored, frames: frameCount, canvases: codec.animationCanvases, limit: budget),
+                format: format)
+        }
+        wantedAtMost = 1
+        warnings.append(
+            "only the first of \(frameCount) frames: compositing the \(stored.width)x\(stored.height) animation "
+                + "needs \(codec.animationCanvases) canvases, over the \(budget)-pixel limit")
+    }
 
     // The size the library writes, and the whole factor frames are then reduced by.
     var written = stored
@@ -122,7 +172,7 @@ private func decodeOpened(
         // decode, into 400x300 half size (49.1 dB; whole 52.2, by 4 46.0),
         // and a 24 MP photo into 800x600 decodes at a third (10 MB, not 96).
         written = reduced(stored, by: max(1, pngReduction(imageSize: fullSize, target: options.targetSize) / 2))
-    } else if info.reduces != 0, frameCount == 1 {
+    } else if info.reduces != 0, wantedAtMost == 1 {
         // A still GIF shrinks by whole-factor block averages as it is read,
         // by half the factor the box allows as WebP does, the resampler
         // doing at least the last 2x: a 1920x1280 GIF into 800x600 reduced
@@ -139,14 +189,21 @@ private func decodeOpened(
     // the grid's tiles of a folder of phone photos decode about 320x240
     // each instead of 12 megapixels.
     let preview = PixelSize(width: Int(info.preview_width), height: Int(info.preview_height))
-    if !preview.isEmpty, frameCount == 1, let target = options.targetSize, !target.isEmpty {
+    if !preview.isEmpty, wantedAtMost == 1, let target = options.targetSize, !target.isEmpty {
         let needed = fittedSize(of: fullSize, in: target)
         let shown = orientation.displaySize(ofStored: preview)
         if shown.width >= needed.width && shown.height >= needed.height { written = preview }
     }
     let kept = reduced(written, by: factor)
     let keepable = max(1, budget / max(minimumFrameCost, kept.area))
-    let wanted = min(frameCount, options.maxFrames ?? Int.max, keepable)
+    let wanted = min(wantedAtMost, keepable)
+    // Whatever the limit says (`--max-pixels 4294967296`), never more than
+    // half the machine's memory at once: past that an allocation aborts.
+    let canvases = frameCount == 1 ? 1 : wanted > 1 ? codec.animationCanvases : codec.firstFrameCanvases
+    let working = written.area * 4 * canvases
+    if let machine = physicalMemoryBytes(), working > machine / 2 {
+        throw DecodeError(.beyondMemory(bytes: working, machineBytes: machine), format: format)
+    }
 
     var frames: [Frame] = []
     var reachedEnd = false
@@ -170,7 +227,6 @@ private func decodeOpened(
         frames.append(Frame(image: image.oriented(orientation), delayMs: Int(delay)))
     }
     guard !frames.isEmpty else { throw DecodeError(.corrupt, format: format, detail: "no image in the file") }
-    var warnings: [String] = []
     if frames.count < frameCount, frames.count == keepable, options.maxFrames.map({ frames.count < $0 }) ?? true {
         warnings.append("only the first \(frames.count) of \(frameCount) frames fit in the \(budget)-pixel limit")
     }
@@ -178,6 +234,14 @@ private func decodeOpened(
     return DecodedImage(
         frames: frames, fullSize: fullSize, format: format, warnings: warnings, loopCount: frames.count > 1 ? loops : 1,
         frameCount: reachedEnd ? frames.count : frameCount)
+}
+
+/// This machine's memory in bytes (`sysconf`), nil when it cannot say.
+func physicalMemoryBytes() -> Int? {
+    let pages = sysconf(Int32(_SC_PHYS_PAGES))
+    let size = sysconf(Int32(_SC_PAGESIZE))
+    guard pages > 0, size > 0 else { return nil }
+    return pages.multipliedReportingOverflow(by: size).overflow ? Int.max : pages * size
 }
 
 /// `size` reduced by a whole factor, rounding up (a partial block is a pixel).

@@ -14,6 +14,9 @@ struct GIFStructure: Equatable {
     var isComplete = false
     /// The data ran out inside a block.
     var isTruncated = false
+    /// The largest frame rectangle declared (by pixels), whatever the
+    /// screen: giflib decodes a frame's every row, even those off the screen.
+    var largestFrame = PixelSize(width: 0, height: 0)
 
     init(scanning bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { walk($0) }
@@ -39,6 +42,9 @@ struct GIFStructure: Equatable {
                 end = skipSubBlocks(data, from: i + 2)
                 if end != nil, data[i + 1] == 0xFF { readLoopCount(data, first: i + 2) }
             case 0x2C where i + 10 <= data.count:
+                let frame = PixelSize(
+                    width: Int(data[i + 5]) | Int(data[i + 6]) << 8, height: Int(data[i + 7]) | Int(data[i + 8]) << 8)
+                if frame.area > largestFrame.area { largestFrame = frame }
                 let packed = data[i + 9]
                 // The local colour table, then the LZW minimum code size.
                 let codes = i + 10 + (packed & 0x80 != 0 ? 3 << (Int(packed & 7) + 1) : 0) + 1
@@ -96,6 +102,15 @@ func decodeGIF(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> 
     // Only the frames the walk found are decoded: a cut after one of them
     // would otherwise pass for a shorter animation.
     if structure.isTruncated { throw DecodeError(.truncated, format: .gif) }
+    // A frame is decoded whole, its rows off the screen too: one larger
+    // than its screen and over the limit (65535x65535 on a 16x16 screen
+    // took a minute) is refused here; the screen's own size is checked next.
+    let frame = structure.largestFrame
+    if frame.area > options.maxPixels, frame.area > structure.screen.area {
+        throw DecodeError(
+            .frameTooLarge(width: frame.width, height: frame.height, canvas: structure.screen, limit: options.maxPixels),
+            format: .gif)
+    }
     return try decodeFrames(
         bytes, options: options, codec: .gif, frameCount: structure.frameCount, loopCount: structure.loopCount)
 }
