@@ -43,7 +43,16 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     public init(_ kind: Kind, format: ImageFormat? = nil, detail: String = "") {
         self.kind = kind
         self.format = format
-        self.detail = detail
+        self.detail = Self.printable(detail)
+    }
+
+    /// A library's words made safe to print: control characters (libheif
+    /// put a file's bytes 0x00-0x0F into its text) become `?`, whatever
+    /// prints them after.
+    public static func printable(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0 }))
     }
 
     public var description: String {

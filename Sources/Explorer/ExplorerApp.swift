@@ -29,11 +29,16 @@ public struct ExplorerOptions: Sendable {
     /// Asks the terminal again and decides anew how to draw, as at the
     /// start (`ExplorerReprobe`); nil when it still could not ask.
     public var reprobe: ExplorerReprobe?
+    /// What the image libraries wrote to stderr while the explorer ran
+    /// (captured, never on the screen), once the terminal is restored.
+    public var librarySaid: (@Sendable ([UInt8]) -> Void)?
 
     public init(
         favourites: FavouritesStore? = nil, save: ExplorerSaveAction? = nil, maxPixels: Int = DecodeOptions.defaultMaxPixels,
-        inputFD: Int32 = 0, outputFD: Int32 = 1, typedAhead: [UInt8] = [], reprobe: ExplorerReprobe? = nil
+        inputFD: Int32 = 0, outputFD: Int32 = 1, typedAhead: [UInt8] = [], reprobe: ExplorerReprobe? = nil,
+        librarySaid: (@Sendable ([UInt8]) -> Void)? = nil
     ) {
+        self.librarySaid = librarySaid
         self.favourites = favourites
         self.save = save
         self.maxPixels = maxPixels

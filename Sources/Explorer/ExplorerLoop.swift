@@ -149,6 +149,9 @@ final class ExplorerLoop {
             return 1
         }
         self.session = session
+        // Whatever the image libraries print goes to a file while the
+        // screen is pxview's (libjxl's JXL_FAILURE lines scrolled the grid).
+        let libraryOutput = StderrCapture()
         defer {
             if !pane.mayDraw(nowMs: Self.nowMs()), pane.tmux != nil {
                 hidePictures(clientTTY: pane.watch?.pane?.clientTTY)
@@ -157,6 +160,7 @@ final class ExplorerLoop {
             }
             session.restore()
             self.session = nil
+            if let said = libraryOutput?.finish(), !said.isEmpty { options.librarySaid?(said) }
         }
         start()
         var dirty = true

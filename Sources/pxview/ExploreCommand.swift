@@ -73,7 +73,7 @@ enum ExplorerSetup {
                     view: view, environment: ProcessInfo.processInfo.environment, debugLines: false, alreadyRaw: true)
                 guard report.outcome != nil else { return nil }
                 return (drawing, report.outcome?.leftover ?? [])
-            })
+            }, librarySaid: { Output.librarySaid($0) })
     }
 
     /// `s` in the viewer: the viewed bytes under the name the photo says

@@ -1,3 +1,4 @@
+import Foundation
 import Plumbing
 import Terminal
 
@@ -22,6 +23,18 @@ enum Output {
     static func err(_ text: String) { write(Array(text.utf8), fd: 2) }
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// What an image library wrote while its output was captured
+    /// (`StderrCapture`): nothing, unless `PXVIEW_DEBUG` asks, then one
+    /// sanitized line each.
+    static func librarySaid(_ text: [UInt8]) { librarySaid(text, environment: ProcessInfo.processInfo.environment) }
+
+    static func librarySaid(_ text: [UInt8], environment: [String: String]) {
+        guard !(environment["PXVIEW_DEBUG"] ?? "").isEmpty else { return }
+        for line in String(decoding: text, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            err("pxview: a library said: \(TerminalText.sanitize(String(line)))\n")
+        }
+    }
 }
 
 /// Exit codes scripts can rely on.

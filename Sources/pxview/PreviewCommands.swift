@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import Photos
 import Pixels
+import Plumbing
 import Rendering
 import Terminal
 
@@ -91,9 +92,12 @@ enum Preview {
             let name = TerminalText.sanitize(input)
             do {
                 let bytes = try await Show.load(input, path: path, client: client)
-                let decoded = try renderer.decode(
-                    bytes, settings: view.settings, box: unitBox, drawing: drawing, screen: backend.screen,
-                    maxPixels: view.maxPixels)
+                // The host's screen must not get the libraries' stderr lines.
+                let decoded = try StderrCapture.around(said: Output.librarySaid) { () throws(DecodeError) in
+                    try renderer.decode(
+                        bytes, settings: view.settings, box: unitBox, drawing: drawing, screen: backend.screen,
+                        maxPixels: view.maxPixels)
+                }
                 let viewport = renderer.viewport(
                     for: decoded.fullSize, settings: view.settings, box: unitBox, screen: backend.screen)
                 let pixels = renderer.pixels(decoded.image, viewport: viewport, screen: backend.screen)

@@ -96,9 +96,13 @@ enum Show: PXCommand {
             let pixels: RGBAImage
             do {
                 // A drawing shows an animation's first frame; a description counts them all.
-                let decoded = try renderer.decode(
-                    bytes, settings: view.settings, box: screen.box, drawing: screen.drawing, screen: screen.backend.screen,
-                    maxPixels: view.maxPixels, maxFrames: screen.drawsGraphics && animation == nil ? 1 : nil)
+                // The libraries' own stderr lines are not pxview's one line.
+                let decoded = try StderrCapture.around(said: Output.librarySaid) { () throws(DecodeError) in
+                    try renderer.decode(
+                        bytes, settings: view.settings, box: screen.box, drawing: screen.drawing,
+                        screen: screen.backend.screen, maxPixels: view.maxPixels,
+                        maxFrames: screen.drawsGraphics && animation == nil ? 1 : nil)
+                }
                 for warning in decoded.warnings {
                     Output.err("pxview: warning: \(name): \(TerminalText.sanitize(warning))\n")
                 }

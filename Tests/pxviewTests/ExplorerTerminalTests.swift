@@ -579,6 +579,25 @@ func expectRestored(_ session: PseudoTerminalSession) {
         expectRestored(session)
     }
 
+    /// A damaged JPEG XL among a folder's photos: libjxl's JXL_FAILURE
+    /// lines never reach the screen (they scrolled the grid), in the grid
+    /// and in the viewer; the tile says "no image".
+    @Test func aLibrarysStderrNeverReachesTheScreen() throws {
+        let folder = try TemporaryDirectory()
+        let bad = packageRoot().appendingPathComponent("Tests/Fixtures/bad/damaged.jxl").path
+        try FileManager.default.copyItem(atPath: bad, toPath: folder.file("a-damaged.jxl"))
+        try FileManager.default.copyItem(atPath: fixtureImage, toPath: folder.file("b.jpg"))
+        let session = try PseudoTerminalSession(arguments: ["show", folder.path], emulation: .sixel, rows: 24, columns: 80)
+        #expect(session.waitFor("no image"))
+        session.send("\r")
+        #expect(session.waitFor("cannot"))
+        #expect(session.waitForQuiet(quietMs: 500))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        #expect(!session.output.containsSequence(Array("JXL_".utf8)), "a library's line on the screen")
+        expectRestored(session)
+    }
+
     /// A folder of one file of each format in the codec table: every one is
     /// a tile with its picture (never "no image"), its size in the details.
     @Test func aFolderOfEveryFormatShowsThemAll() throws {

@@ -20,6 +20,17 @@ import Testing
         return environment.merging(extra) { $1 }
     }
 
+    /// `script` run by /bin/sh on a 24x80 terminal, as a host's shell runs previews.
+    static func shell(
+        _ script: String, emulation: PseudoTerminalSession.Emulation, environment: [String: String],
+        controllingTerminal: Bool = false
+    ) throws -> PseudoTerminalSession {
+        try PseudoTerminalSession(
+            arguments: ["-c", script], emulation: emulation, rows: 24, columns: 80,
+            executable: URL(fileURLWithPath: "/bin/sh"), environment: environment,
+            controllingTerminal: controllingTerminal)
+    }
+
     /// Bytes typed at the terminal meanwhile stay there for the host.
     func unreadInput(_ session: PseudoTerminalSession) -> [UInt8] {
         let fd = open(session.slavePath, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
@@ -62,10 +73,8 @@ import Testing
     @Test func withStdoutAPipeThePictureGoesToTheTerminal() throws {
         let runtime = try TemporaryDirectory()
         let out = runtime.file("stdout")
-        let session = try PseudoTerminalSession(
-            arguments: [
-                "-c", "exec pxview show --once --place 20x8@10,2 '\(Self.photo)' </dev/null >'\(out)' 2>&1",
-            ], emulation: .sixel, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
+        let session = try Self.shell(
+            "exec pxview show --once --place 20x8@10,2 '\(Self.photo)' </dev/null >'\(out)' 2>&1", emulation: .sixel,
             environment: Self.environment(["PXVIEW_PROTOCOL": "sixel"], runtime: runtime), controllingTerminal: true)
         #expect(session.waitForExit() == 0)
         #expect(session.output.containsSequence(Array("\u{1B}P0;1;0q".utf8)))
@@ -82,12 +91,9 @@ import Testing
     ])
     func aPreviewOnDevTTYRemembersTheTerminal(priming: String) throws {
         let runtime = try TemporaryDirectory()
-        let session = try PseudoTerminalSession(
-            arguments: [
-                "-c",
-                "\(priming) && printf 'PREVIEW-NEXT' && "
-                    + "pxview show --once --place 20x8@10,2 '\(Self.photo)' </dev/null >/dev/null 2>&1",
-            ], emulation: .sixel, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
+        let session = try Self.shell(
+            "\(priming) && printf 'PREVIEW-NEXT' && "
+                + "pxview show --once --place 20x8@10,2 '\(Self.photo)' </dev/null >/dev/null 2>&1", emulation: .sixel,
             environment: Self.environment([:], runtime: runtime), controllingTerminal: true)
         #expect(session.waitForExit() == 0)
         let text = String(decoding: session.output, as: UTF8.self)
@@ -101,9 +107,8 @@ import Testing
     /// the next shell's finds it known, asks nothing and prints nothing.
     @Test func primingAsksOnlyOnce() throws {
         let runtime = try TemporaryDirectory()
-        let session = try PseudoTerminalSession(
-            arguments: ["-c", "pxview doctor --prime && printf '|' && pxview doctor --prime && printf '|'"],
-            emulation: .sixel, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
+        let session = try Self.shell(
+            "pxview doctor --prime && printf '|' && pxview doctor --prime && printf '|'", emulation: .sixel,
             environment: Self.environment([:], runtime: runtime), controllingTerminal: true)
         #expect(session.waitForExit() == 0)
         let parts = String(decoding: session.output, as: UTF8.self).split(separator: "|", omittingEmptySubsequences: false)
@@ -117,12 +122,9 @@ import Testing
     /// none is given (remembered for this terminal).
     @Test func clearTakesAwayOnlyPxviewsPreview() throws {
         let runtime = try TemporaryDirectory()
-        let kitty = try PseudoTerminalSession(
-            arguments: [
-                "-c",
-                "pxview show --once --place 3x2@10,2 '\(Self.photo)' && printf '|' && pxview clear --place 20x8@10,2 "
-                    + "&& printf '|' && pxview clear",
-            ], emulation: .kitty, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
+        let kitty = try Self.shell(
+            "pxview show --once --place 3x2@10,2 '\(Self.photo)' && printf '|' && pxview clear --place 20x8@10,2 "
+                + "&& printf '|' && pxview clear", emulation: .kitty,
             environment: Self.environment(["PXVIEW_PROTOCOL": "kitty"], runtime: runtime))
         #expect(kitty.waitForExit() == 0)
         let parts = String(decoding: kitty.output, as: UTF8.self).split(separator: "|", omittingEmptySubsequences: false)
@@ -138,9 +140,8 @@ import Testing
         #expect(fresh.waitForExit() == 0)
         #expect(String(decoding: fresh.output, as: UTF8.self).contains("d=R,x=4278190081,y=4278190335"))
 
-        let shell = try PseudoTerminalSession(
-            arguments: ["-c", "pxview show --once --place 3x2@10,2 '\(Self.photo)' && printf '|' && pxview clear"],
-            emulation: .sixel, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
+        let shell = try Self.shell(
+            "pxview show --once --place 3x2@10,2 '\(Self.photo)' && printf '|' && pxview clear", emulation: .sixel,
             environment: Self.environment(["PXVIEW_PROTOCOL": "sixel"], runtime: runtime))
         #expect(shell.waitForExit() == 0)
         let cleared = String(decoding: shell.output, as: UTF8.self).split(separator: "|").last.map(String.init)
@@ -154,13 +155,9 @@ import Testing
     @Test func kittyPreviewsTakeTurnsBetweenIdsAndAnOlderClearLeavesTheNewest() throws {
         let runtime = try TemporaryDirectory()
         let environment = Self.environment(["PXVIEW_PROTOCOL": "kitty"], runtime: runtime)
-        let shell = try PseudoTerminalSession(
-            arguments: [
-                "-c",
-                "pxview show --once --place 20x8@10,2 '\(Self.photo)' '\(Self.photo)' && printf '|' && "
-                    + "pxview show --once --place 20x8@10,2 '\(Self.photo)'",
-            ], emulation: .kitty, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
-            environment: environment)
+        let shell = try Self.shell(
+            "pxview show --once --place 20x8@10,2 '\(Self.photo)' '\(Self.photo)' && printf '|' && "
+                + "pxview show --once --place 20x8@10,2 '\(Self.photo)'", emulation: .kitty, environment: environment)
         #expect(shell.waitForExit() == 0)
         let text = String(decoding: shell.output, as: UTF8.self)
         let placed = text.matches(of: /a=T,f=100,i=(\d+),/).compactMap { UInt32($0.1) }
@@ -174,14 +171,10 @@ import Testing
 
         // A clear that started before the last preview was remembered
         // (its record made to say it started ten minutes from now).
-        let clear = try PseudoTerminalSession(
-            arguments: [
-                "-c",
-                "pxview show --once --place 20x8@10,2 '\(Self.photo)' && "
-                    + "sed -i \"s/^started=.*/started=$(( $(date +%s%3N) + 600000 ))/\" \"$XDG_RUNTIME_DIR\"/pxview/preview-* && "
-                    + "printf '|' && pxview clear --place 20x8@10,2 && printf '|'",
-            ], emulation: .kitty, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
-            environment: environment)
+        let clear = try Self.shell(
+            "pxview show --once --place 20x8@10,2 '\(Self.photo)' && "
+                + "sed -i \"s/^started=.*/started=$(( $(date +%s%3N) + 600000 ))/\" \"$XDG_RUNTIME_DIR\"/pxview/preview-* && "
+                + "printf '|' && pxview clear --place 20x8@10,2 && printf '|'", emulation: .kitty, environment: environment)
         #expect(clear.waitForExit() == 0)
         #expect(String(decoding: clear.output, as: UTF8.self).hasSuffix("||"), "the newer preview was left alone")
     }
@@ -191,13 +184,10 @@ import Testing
     /// made here to be ten minutes on, is after the preview's start.
     @Test func aPreviewThatAClearStartedAfterDrawsNothing() throws {
         let runtime = try TemporaryDirectory()
-        let session = try PseudoTerminalSession(
-            arguments: [
-                "-c",
-                "pxview clear && sed -i \"s/^last-clear=.*/last-clear=$(( $(date +%s%3N) + 600000 ))/\" "
-                    + "\"$XDG_RUNTIME_DIR\"/pxview/preview-????????????????* && printf '|' && "
-                    + "pxview show --once --place 20x8@10,2 '\(Self.photo)' && printf '|'",
-            ], emulation: .kitty, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
+        let session = try Self.shell(
+            "pxview clear && sed -i \"s/^last-clear=.*/last-clear=$(( $(date +%s%3N) + 600000 ))/\" "
+                + "\"$XDG_RUNTIME_DIR\"/pxview/preview-????????????????* && printf '|' && "
+                + "pxview show --once --place 20x8@10,2 '\(Self.photo)' && printf '|'", emulation: .kitty,
             environment: Self.environment(["PXVIEW_PROTOCOL": "kitty"], runtime: runtime))
         #expect(session.waitForExit() == 0)
         let text = String(decoding: session.output, as: UTF8.self)
@@ -296,9 +286,8 @@ import Testing
         let runtime = try TemporaryDirectory()
         let out = runtime.file("stdout")
         let environment = Self.environment(["PXVIEW_PROTOCOL": "sixel"], runtime: runtime)
-        let preview = try PseudoTerminalSession(
-            arguments: ["-c", "'\(contrib)/lf/pxview-preview' '\(Self.photo)' 21 8 10 2 </dev/null >'\(out)'"],
-            emulation: .sixel, rows: 24, columns: 80, executable: URL(fileURLWithPath: "/bin/sh"),
+        let preview = try Self.shell(
+            "'\(contrib)/lf/pxview-preview' '\(Self.photo)' 21 8 10 2 </dev/null >'\(out)'", emulation: .sixel,
             environment: environment, controllingTerminal: true)
         #expect(preview.waitForExit() == 1)
         let drawn = String(decoding: preview.output, as: UTF8.self)
@@ -306,9 +295,9 @@ import Testing
         #expect(drawn.contains("\u{1B}P0;1;0q"))
         #expect((try? Data(contentsOf: URL(fileURLWithPath: out)))?.isEmpty == true)
 
-        let clean = try PseudoTerminalSession(
-            arguments: ["-c", "'\(contrib)/lf/pxview-clean' '\(Self.photo)' 21 2 10 2"], emulation: .sixel, rows: 24,
-            columns: 80, executable: URL(fileURLWithPath: "/bin/sh"), environment: environment, controllingTerminal: true)
+        let clean = try Self.shell(
+            "'\(contrib)/lf/pxview-clean' '\(Self.photo)' 21 2 10 2", emulation: .sixel, environment: environment,
+            controllingTerminal: true)
         #expect(clean.waitForExit() == 0)
         #expect(
             String(decoding: clean.output, as: UTF8.self)

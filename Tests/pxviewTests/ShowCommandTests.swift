@@ -134,6 +134,24 @@ import Testing
         #expect(result.err.contains("over the 1000-pixel limit"))
     }
 
+    /// A damaged JPEG XL makes libjxl print JXL_FAILURE lines on stderr:
+    /// pxview's stderr is its own one line, every byte printable; with
+    /// PXVIEW_DEBUG the library's lines come too, sanitized and named.
+    @Test func theLibrariesSayNothingButPxviewsOneLine() throws {
+        let sandbox = try CLISandbox()
+        let file = "\(bad)/damaged.jxl"
+        let result = try sandbox.run(["show", "--once", "--protocol", "kitty", "--size", "100x100", file])
+        #expect(result.status == 1)
+        #expect(result.errLines == ["pxview: cannot decode \(file): corrupt JPEG XL data (libjxl refused the data)"])
+        #expect(result.stderr.allSatisfy { $0 >= 0x20 || $0 == 0x0A })
+        let debug = try sandbox.run(
+            ["show", "--once", "--protocol", "kitty", "--size", "100x100", file], environment: ["PXVIEW_DEBUG": "1"])
+        #expect(debug.errLines.contains { $0.hasPrefix("pxview: a library said: ") && $0.contains("JXL_FAILURE") })
+        #expect(
+            DecodeError(.corrupt, format: .heic, detail: "bad \u{01}iloc\u{0F} method").description
+                == "corrupt HEIC data (bad ?iloc? method)")
+    }
+
     @Test func directoriesAndEndlessFilesAreRefusedByName() throws {
         let result = try CLISandbox().run(["show", "/tmp", "/dev/zero"])
         #expect(result.status == 1)

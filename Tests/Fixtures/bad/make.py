@@ -77,4 +77,13 @@ write("zero_0x0.png", pngwriter.SIGNATURE + pngwriter.ihdr(0, 0, 8, 2)
       + pngwriter.chunk(b"IDAT", zlib.compress(b"")) + pngwriter.chunk(b"IEND", b""))
 # A genuine PNG under a JPEG name: the format comes from the magic bytes.
 write("png_named.jpg", logo)
+# The JPEG XL fixture with three random bytes changed (seed 7, the first
+# draw): libjxl refuses it and prints JXL_FAILURE lines to stderr.
+with open(os.path.join(HERE, "..", "formats", "china.jxl"), "rb") as f:
+    damaged = bytearray(f.read())
+draw = random.Random(7)
+for _ in range(3):
+    at = draw.randrange(10, len(damaged))
+    damaged[at] = draw.randrange(256)
+write("damaged.jxl", bytes(damaged))
 print("bad fixtures written to", HERE)
