@@ -88,28 +88,20 @@ public enum ExplorerApp {
         return loop.runBrowser(query: query, folder: folder)
     }
 
-    /// Opens the viewer on `photo`'s already-fetched bytes, framed as
-    /// `framing` says (`--fit`, `--zoom`, `--center`). With a `sequence`
-    /// (several files given to `show`), `n`/`p` step through it, fetching
-    /// from `source`. Decoding errors are thrown before the screen changes.
+    /// Opens the viewer on `photo`: its `bytes` when the command fetched
+    /// them, else fetched from `source`; framed as `framing` says (`--fit`,
+    /// `--zoom`, `--center`). With a `sequence` (several files given to
+    /// `show`), `n`/`p` step through it. The screen answers keys from the
+    /// start (`q` while a photo still decodes); a photo that cannot be
+    /// opened before the viewer shows one is a line of `failures` (for
+    /// stderr, once the terminal is back) and the next is tried.
     public static func runViewer(
-        bytes: [UInt8], photo: Photo, framing: ViewSettings = ViewSettings(), drawing: DrawingPlan,
+        photo: Photo, bytes: [UInt8]? = nil, framing: ViewSettings = ViewSettings(), drawing: DrawingPlan,
         options: ExplorerOptions = ExplorerOptions(), source: (any PhotoSource)? = nil, sequence: [Photo] = []
-    ) throws(ExplorerError) -> Int32 {
+    ) throws(ExplorerError) -> (status: Int32, failures: [String]) {
         try checkTerminal(options, viewer: true)
-        // The loop owns the run's one backend; nothing is drawn until it runs.
         let loop = try ExplorerLoop(source: source, drawing: drawing, options: options)
-        let screen = loop.geometry
-        // Zoomed in from the start: decode enough pixels for that zoom.
-        let decodeOptions = DecodeSize.options(
-            box: ViewerLayout(geometry: screen).viewSize, screen: screen, settings: framing, maxPixels: options.maxPixels)
-        let decoded: DecodedImage
-        do {
-            decoded = try loop.decode(bytes, options: decodeOptions)
-        } catch {
-            throw .decode(photo.title, error)
-        }
-        return loop.runViewer(bytes: bytes, decoded: decoded, photo: photo, framing: framing, sequence: sequence)
+        return loop.runViewer(photo: photo, bytes: bytes, framing: framing, sequence: sequence)
     }
 
     /// The one "is this a terminal" check of every explorer entry point:
@@ -130,6 +122,8 @@ enum Completion: Sendable {
     case thumbnail(id: Int, image: RGBAImage?, fullSize: PixelSize?, frames: Int, drawing: Int)
     case viewerImage(photo: Photo, bytes: [UInt8], decoded: DecodedImage, drawing: Int)
     case viewerFailed(photo: Photo, message: String)
+    /// `photo`'s bytes are in: its decode has begun (the clock for giving up starts).
+    case decoding(photo: Photo)
     /// The full decode (every frame) for viewer visit `visit`.
     case fullResolution([RGBAImage]?, visit: Int)
 }

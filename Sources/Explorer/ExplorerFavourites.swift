@@ -58,6 +58,9 @@ struct PhotoSequence {
         index = photo.flatMap { shown in photos.firstIndex { $0.id == shown.id } } ?? 0
     }
 
+    /// Whether a photo follows the one shown.
+    var hasNext: Bool { index + 1 < photos.count }
+
     /// The photo `delta` away, or what to say at either end.
     mutating func step(by delta: Int) -> Result<Photo, ExplorerMessage> {
         guard photos.count > 1 else { return .failure(ExplorerMessage(text: "this is the only photo")) }

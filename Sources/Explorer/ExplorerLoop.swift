@@ -42,8 +42,26 @@ final class ExplorerLoop {
     private var viewer: ViewerState?
     private var viewerPainter: ViewerPainter?
     private var viewerBytes: [UInt8] = []
-    /// The photo whose large image is on its way (a newer request wins).
-    private var opening: Int?
+    /// The photo whose large image is on its way (a newer request wins);
+    /// the work for any other stops before its decode.
+    private var opening: Int? {
+        didSet {
+            work.wanted.set(opening)
+            if opening != oldValue { decodingSinceMs = nil }
+        }
+    }
+    /// The photo `opening` names.
+    private var openingPhoto: Photo?
+    /// When the photo on its way began decoding (its bytes came).
+    private var decodingSinceMs: Int?
+    /// A decode running this long is given up (its result dropped, the
+    /// viewer told): a 100-megapixel PNG, the largest `--max-pixels`
+    /// allows, decodes in 2.2 s here; a hostile file in at most 0.9 s.
+    static let giveUpDecodingAfterMs = 10_000
+    /// The viewer opened directly, before its first photo has come.
+    private var waiting: OpeningState?
+    /// What was last drawn of `waiting` (drawn again only when it changes).
+    private var waitingDrawn: [UInt8] = []
     private var exitStatus: Int32?
 
     init(source: (any PhotoSource)?, drawing: DrawingPlan, options: ExplorerOptions) throws(ExplorerError) {
@@ -96,11 +114,6 @@ final class ExplorerLoop {
     /// The window in the backend's units.
     var geometry: BackendGeometry { backend.screen }
 
-    /// Decodes as this run's drawing plan decodes (the viewer's first picture).
-    func decode(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodedImage {
-        try drawing.decode(bytes, options: options)
-    }
-
     func runBrowser(query: SearchQuery, folder: String? = nil) -> Int32 {
         work.filters = query
         var state = BrowserState(
@@ -121,14 +134,23 @@ final class ExplorerLoop {
 
     /// `sequence`: the photos `n`/`p` step through (the files given to
     /// `show`), `photo` among them.
+    /// `bytes`: `photo`'s, when the command fetched them (else `source` does).
+    /// The screen answers keys at once; the photo is fetched and decoded
+    /// off the loop (`OpeningState`). `failures`: a line for each photo
+    /// that could not be opened before the viewer opened.
     func runViewer(
-        bytes: [UInt8], decoded: DecodedImage, photo: Photo, framing: ViewSettings, sequence: [Photo] = []
-    ) -> Int32 {
+        photo: Photo, bytes: [UInt8]?, framing: ViewSettings, sequence: [Photo] = []
+    ) -> (status: Int32, failures: [String]) {
         self.sequence = PhotoSequence(sequence, showing: photo)
         self.framing = framing
-        openViewer(bytes: bytes, decoded: decoded, photo: photo, directly: true, framing: framing)
-        return run {}
+        waiting = OpeningState(title: photo.title, hasNext: self.sequence.hasNext)
+        let status = run { self.open(photo, bytes: bytes) }
+        let failures = waiting?.failures ?? failedBeforeViewer
+        return (failures.isEmpty ? status : max(status, 1), failures)
     }
+
+    /// The lines of the photos that failed before the viewer opened.
+    private var failedBeforeViewer: [String] = []
 
     // MARK: The loop
 
@@ -179,6 +201,10 @@ final class ExplorerLoop {
             timeout = pane.pollTimeout(timeout, nowMs: Self.nowMs())
             if lateProbe?.tmux != nil, timeout < 0 || timeout > PaneWatch.intervalMs { timeout = PaneWatch.intervalMs }
             if let wake = viewerTimeout(), timeout < 0 || wake < timeout { timeout = wake }
+            if let since = decodingSinceMs {
+                let wait = max(0, since + Self.giveUpDecodingAfterMs - Self.nowMs())
+                if timeout < 0 || wait < timeout { timeout = wait }
+            }
             if let due = followUps.min() {
                 let wait = max(0, due - Self.nowMs())
                 if timeout < 0 || wait < timeout { timeout = wait }
@@ -238,6 +264,7 @@ final class ExplorerLoop {
             // ask for a frame.
             if !events.isEmpty { pane.keyArrived(nowMs: Self.nowMs()) }
             if tickViewer() { dirty = true }
+            if giveUpDecodingIfDue() { dirty = true }
             writeFollowUp()
         }
         return exitStatus ?? 0
@@ -391,6 +418,10 @@ final class ExplorerLoop {
             frame = viewerPainter.frame(for: viewer)
         } else if let browser, let browserPainter {
             frame = browserPainter.frame(for: browser, thumbnails: thumbnails)
+        } else if let waiting {
+            frame = ViewerPainter.waitingFrame(waiting, layout: ViewerLayout(geometry: geometry), glyphs: drawing.glyphs)
+            if frame == waitingDrawn { return }
+            waitingDrawn = frame
         } else {
             return
         }
@@ -479,7 +510,9 @@ final class ExplorerLoop {
             }
             return
         }
-        if viewer != nil {
+        if waiting != nil {
+            if case .key(let key) = event, let effect = OpeningState.effect(for: key) { perform([effect]) }
+        } else if viewer != nil {
             perform(viewer?.handle(.input(event, timeMs: Self.nowMs())) ?? [])
         } else if browser != nil {
             perform(browser?.handle(.input(event)) ?? [])
@@ -595,6 +628,7 @@ final class ExplorerLoop {
             case .success(let photo): target = photo
             case .failure(let message):
                 _ = viewer?.handle(.message(message.text))
+                waiting?.message = message.text
                 return
             }
         }
@@ -603,13 +637,34 @@ final class ExplorerLoop {
 
     /// Fetches and decodes `photo` for the viewer; the screen stays as it is
     /// (the grid, or the viewer on the previous photo) until it arrives.
-    private func open(_ photo: Photo) {
-        guard let source else { return }
+    private func open(_ photo: Photo, bytes: [UInt8]? = nil) {
+        guard source != nil || bytes != nil else { return }
         opening = photo.id
-        let title = photo.title
-        let note = "opening \(title)…"
-        if viewer != nil { _ = viewer?.handle(.message(note)) } else { perform(browser?.handle(.message(note)) ?? []) }
-        work.open(photo, viewSize: ViewerLayout(geometry: geometry).viewSize, screen: geometry, drawing: drawing)
+        openingPhoto = photo
+        let note = "opening \(photo.title)…"
+        if waiting != nil {
+            waiting?.title = photo.title
+            waiting?.hasNext = sequence.hasNext
+            waiting?.message = nil
+        } else if viewer != nil {
+            _ = viewer?.handle(.message(note))
+        } else {
+            perform(browser?.handle(.message(note)) ?? [])
+        }
+        // Opened directly, every photo is framed as the command line says.
+        work.open(
+            photo, bytes: bytes, viewSize: ViewerLayout(geometry: geometry).viewSize, screen: geometry, drawing: drawing,
+            settings: browser == nil ? framing : ViewSettings())
+    }
+
+    /// A decode past `giveUpDecodingAfterMs` is given up as a failure; true when one was.
+    private func giveUpDecodingIfDue() -> Bool {
+        guard let since = decodingSinceMs, let photo = openingPhoto, opening == photo.id,
+            Self.nowMs() - since >= Self.giveUpDecodingAfterMs
+        else { return false }
+        let seconds = Self.giveUpDecodingAfterMs / 1000
+        apply(.viewerFailed(photo: photo, message: "gave up on \(photo.title): still decoding after \(seconds) s"))
+        return true
     }
 
     private func apply(_ completion: Completion) {
@@ -619,9 +674,11 @@ final class ExplorerLoop {
         case .thumbnail(_, _, _, _, let generation) where generation != work.drawingGeneration:
             // Made for the way of drawing before a late probe: asked again since.
             return
-        case .viewerImage(let photo, _, _, let generation) where generation != work.drawingGeneration:
+        case .viewerImage(let photo, let bytes, _, let generation) where generation != work.drawingGeneration:
             // Decoded for the view before a late probe: open it again, for this one.
-            if opening == photo.id { open(photo) }
+            if opening == photo.id { open(photo, bytes: bytes) }
+        case .decoding(let photo):
+            if opening == photo.id { decodingSinceMs = Self.nowMs() }
         case .thumbnail(let id, let image, let fullSize, let frames, _):
             if frames > 1 { _ = browser?.handle(.animated(id: id, frames: frames)) }
             if let image {
@@ -638,7 +695,9 @@ final class ExplorerLoop {
             browser?.message = nil
             let isFavourite = browser?.favouriteIDs.contains(photo.id) ?? false
             // Stepping with n/p: the new photo replaces the one on screen.
-            let directly = viewer?.openedDirectly ?? false
+            let directly = waiting != nil || (viewer?.openedDirectly ?? false)
+            if let failures = waiting?.failures { failedBeforeViewer = failures }
+            waiting = nil
             if let painter = viewerPainter { write(painter.teardown()) }
             browser?.select(id: photo.id)
             openViewer(
@@ -647,6 +706,15 @@ final class ExplorerLoop {
         case .viewerFailed(let photo, let message):
             guard opening == photo.id else { return }
             opening = nil
+            if waiting != nil {
+                // Before the viewer opened: the line is for stderr, and the next photo is tried.
+                if waiting?.failed(message) == true, case .success(let next) = sequence.step(by: 1) {
+                    open(next)
+                } else {
+                    exitStatus = 1
+                }
+                return
+            }
             if viewer != nil { _ = viewer?.handle(.message(message)) } else { perform(browser?.handle(.message(message)) ?? []) }
         case .fullResolution(let frames, let visit):
             // A decode for a photo since closed is not this one's; an

@@ -1,7 +1,9 @@
 import Decoding
+import Foundation
 import Photos
 import Pixabay
 import Pixels
+import Plumbing
 import Rendering
 
 /// The explorer's work off the loop: searches, thumbnails, a photo opened
@@ -65,23 +67,54 @@ struct ExplorerWork {
         }
     }
 
-    /// `photo`'s large image, fetched and decoded for a view of `viewSize`.
-    func open(_ photo: Photo, viewSize: PixelSize, screen: BackendGeometry, drawing: DrawingPlan) {
-        guard let source else { return }
+    /// The photo the viewer waits for (`ExplorerLoop.opening`): work for one
+    /// left behind stops before its decode.
+    let wanted = WantedPhoto()
+
+    /// `photo`'s large image (or `bytes`, when the command fetched them),
+    /// fetched and decoded for a view of `viewSize` framed by `settings`.
+    /// The decode runs on a thread of its own: decodes of photos `n` has
+    /// already stepped past (each up to ~1 s of hostile file, unstoppable
+    /// inside a C library) must not hold the two threads of the shared pool
+    /// on a 2-core machine while the next photo waits behind them.
+    func open(
+        _ photo: Photo, bytes known: [UInt8]? = nil, viewSize: PixelSize, screen: BackendGeometry, drawing: DrawingPlan,
+        settings: ViewSettings = ViewSettings()
+    ) {
         let queue = completions
         let title = photo.title
-        let options = DecodeSize.options(box: viewSize, screen: screen, settings: ViewSettings(), maxPixels: maxPixels)
+        let options = DecodeSize.options(box: viewSize, screen: screen, settings: settings, maxPixels: maxPixels)
         let generation = drawingGeneration
+        let wanted = self.wanted
+        wanted.set(photo.id)
+        let source = self.source
         Task.detached {
+            let bytes: [UInt8]
             do {
-                let bytes = try await source.bytes(of: photo, size: .large)
-                let decoded = try drawing.decode(bytes, options: options)
-                queue.post(.viewerImage(photo: photo, bytes: bytes, decoded: decoded, drawing: generation))
+                if let known {
+                    bytes = known
+                } else if let source {
+                    bytes = try await source.bytes(of: photo, size: .large)
+                } else {
+                    return
+                }
             } catch let error as LocalFileError {
                 // A local file's error already names it.
                 queue.post(.viewerFailed(photo: photo, message: "\(error)"))
+                return
             } catch {
                 queue.post(.viewerFailed(photo: photo, message: "cannot open \(title): \(error)"))
+                return
+            }
+            guard wanted.is(photo.id) else { return }
+            queue.post(.decoding(photo: photo))
+            switch await OwnThread.run({ () -> Result<DecodedImage, DecodeError> in
+                Result { () throws(DecodeError) in try drawing.decode(bytes, options: options) }
+            }) {
+            case .success(let decoded):
+                queue.post(.viewerImage(photo: photo, bytes: bytes, decoded: decoded, drawing: generation))
+            case .failure(let error):
+                queue.post(.viewerFailed(photo: photo, message: "cannot decode \(title): \(error)"))
             }
         }
     }
@@ -93,6 +126,26 @@ struct ExplorerWork {
         Task.detached {
             let frames = try? drawing.decode(bytes, options: DecodeOptions(maxPixels: maxPixels)).frames.map(\.image)
             queue.post(.fullResolution(frames, visit: visit))
+        }
+    }
+}
+
+/// Which photo the viewer is waiting for, shared with the work fetching it.
+final class WantedPhoto: Sendable {
+    private let lock = Lock()
+    nonisolated(unsafe) private var id: Int?
+
+    func set(_ id: Int?) { lock.withLock { self.id = id } }
+
+    func `is`(_ id: Int) -> Bool { lock.withLock { self.id == id } }
+}
+
+/// Work on a thread of its own, outside Swift's cooperative pool (as wide
+/// as the machine has cores).
+enum OwnThread {
+    static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: body()) }
         }
     }
 }

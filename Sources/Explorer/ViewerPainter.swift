@@ -200,6 +200,15 @@ public final class ViewerPainter {
     }
 
     /// The bytes of one frame for `state`.
+    /// The screen while the viewer waits for its first photo
+    /// (`OpeningState`): blank, with the status line.
+    static func waitingFrame(_ state: OpeningState, layout: ViewerLayout, glyphs: Glyphs) -> [UInt8] {
+        let width = layout.geometry.windowCells.width
+        let status = StatusLine.compose(left: state.status, right: "", width: width, glyphs: glyphs)
+        return FrameText.eraseRows(0..<layout.geometry.windowCells.height, width: width)
+            + FrameText.row(layout.statusRow, status, width: width, style: TerminalCommand.inverse, glyphs: glyphs)
+    }
+
     public func frame(for state: ViewerState) -> [UInt8] {
         let plan = ViewerPlan(state, glyphs: glyphs)
         let layout = state.layout

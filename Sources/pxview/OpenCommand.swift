@@ -27,9 +27,10 @@ enum Open: PXCommand {
             let (drawing, typedAhead) = try ExplorerSetup.drawingPlan(view, command: parsed.command, viewer: true)
             let stack = try SourceContext.make(parsed, showProgress: true)
             let image = try await Download.image(id: id, size: .large, from: stack)
-            return try ExplorerApp.runViewer(
-                bytes: image.bytes, photo: Photo(hit: image.hit), framing: view.settings, drawing: drawing,
-                options: ExplorerSetup.options(view, typedAhead: typedAhead))
+            return Viewer.finish(
+                try ExplorerApp.runViewer(
+                    photo: Photo(hit: image.hit), bytes: image.bytes, framing: view.settings, drawing: drawing,
+                    options: ExplorerSetup.options(view, typedAhead: typedAhead)))
         }
         let screen = InlineDrawing.prepare(view: view)
         let stack = try SourceContext.make(parsed, showProgress: true)

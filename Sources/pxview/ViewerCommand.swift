@@ -25,31 +25,20 @@ enum Viewer {
                 options: ExplorerSetup.options(view, typedAhead: typedAhead),
                 folder: RawFile.display(inputs[0].1))
         }
+        // The viewer opens at once and fetches and decodes off its loop
+        // (q works while a file decodes); a file that cannot be opened before
+        // one can is a line on stderr once the terminal is back.
         let photos = files.photos
-        var status = ExitCode.success
-        // The first image that loads and decodes opens the viewer; the ones
-        // before it get their line on stderr (still readable after q).
-        for (entry, photo) in zip(files.entries, photos) {
-            let bytes: [UInt8]
-            do {
-                bytes = try await entry.load()
-            } catch {
-                Output.err("pxview: \(error)\n")
-                status = ExitCode.failure
-                continue
-            }
-            do {
-                let result = try ExplorerApp.runViewer(
-                    bytes: bytes, photo: photo, framing: view.settings, drawing: drawing,
-                    options: ExplorerSetup.options(view, typedAhead: typedAhead), source: files,
-                    sequence: photos)
-                return max(status, result)
-            } catch ExplorerError.decode(_, let error) {
-                Output.err("pxview: cannot decode \(TerminalText.sanitize(photo.title)): \(error)\n")
-                status = ExitCode.failure
-            }
-        }
-        return ExitCode.failure
+        let outcome = try ExplorerApp.runViewer(
+            photo: photos[0], framing: view.settings, drawing: drawing,
+            options: ExplorerSetup.options(view, typedAhead: typedAhead), source: files, sequence: photos)
+        return finish(outcome)
+    }
+
+    /// The viewer's exit status, after its failures on stderr.
+    static func finish(_ outcome: (status: Int32, failures: [String])) -> Int32 {
+        for line in outcome.failures { Output.err("pxview: \(TerminalText.sanitize(line))\n") }
+        return outcome.status
     }
 }
 

@@ -25,6 +25,39 @@ import Testing
         #expect(refusal(single.step(by: 1)) == "this is the only photo")
     }
 
+    /// The viewer before its first photo: the viewer's keys that make sense
+    /// without a photo (quit, step), nothing else; the status line says
+    /// what it waits for and the keys; failures are kept, and say whether
+    /// another photo is left to try.
+    @Test func theViewerWaitingForItsFirstPhotoAnswersQuitAndStep() {
+        #expect(OpeningState.effect(for: Key(.char("q"))) == .quit)
+        #expect(OpeningState.effect(for: Key(.escape)) == .quit)
+        #expect(OpeningState.effect(for: Key(.char("n"))) == .step(1))
+        #expect(OpeningState.effect(for: Key(.char(" "))) == .step(1))
+        #expect(OpeningState.effect(for: Key(.char("p"))) == .step(-1))
+        #expect(OpeningState.effect(for: Key(.char("+"))) == nil)
+        #expect(OpeningState.effect(for: Key(.char("s"))) == nil)
+        var state = OpeningState(title: "a.jpg", hasNext: true)
+        #expect(state.status == "opening a.jpg… · q quits · n skips to the next")
+        let another = state.failed("cannot decode a.jpg: not an image")
+        #expect(another)
+        state.title = "b.jpg"
+        state.hasNext = false
+        #expect(state.status == "opening b.jpg… · q quits")
+        state.message = "this is the last photo"
+        #expect(state.status == "opening b.jpg… · this is the last photo")
+        let yetAnother = state.failed("cannot read b.jpg: no such file")
+        #expect(!yetAnother)
+        #expect(state.failures == ["cannot decode a.jpg: not an image", "cannot read b.jpg: no such file"])
+        let frame = ViewerPainter.waitingFrame(
+            state, layout: ViewerLayout(geometry: smallGeometry(.sixel)), glyphs: .ascii)
+        // Every row blanked, then the status line (inverse, cut to the 40 columns).
+        let blank = (1...12).map { "\u{1B}[\($0);1H\u{1B}[0m\u{1B}[40X" }.joined()
+        #expect(
+            String(decoding: frame, as: UTF8.self)
+                == blank + "\u{1B}[12;1H\u{1B}[0m\u{1B}[7mopening b.jpg... - this is the last...  \u{1B}[0m")
+    }
+
     /// Outside tmux's passthrough nothing changes the loop's sleep and
     /// pictures may always be drawn; a tmux that cannot be asked draws only
     /// after a key of pxview's own, and wakes for nothing.

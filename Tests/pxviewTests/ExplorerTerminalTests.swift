@@ -505,7 +505,8 @@ func expectRestored(_ session: PseudoTerminalSession) {
         let names = ["p01_china_640x427.jpg", "p02_coffee_600x400.png", "p06_chelsea_alpha_451x300.png"]
         let session = try PseudoTerminalSession(
             arguments: ["show"] + names.map { folder + "/" + $0 }, emulation: .kitty, rows: 24, columns: 80)
-        #expect(session.waitFor(names[0]))
+        // The title and a space: the viewer's status line, not "opening NAME…".
+        #expect(session.waitFor(names[0] + " "))
         session.send("i")
         #expect(session.waitFor("640x427  fit contain  view 0,0 640x427"))
         session.send("n")
@@ -522,7 +523,7 @@ func expectRestored(_ session: PseudoTerminalSession) {
         session.send("\u{7F}")
         #expect(session.waitFor(names[1], count: 2))
         session.send("p")
-        #expect(session.waitFor(names[0], count: 2))
+        #expect(session.waitFor(names[0] + " ", count: 2))
         // Three photos, each uploaded once.
         #expect(session.output.occurrences(of: Array("\u{1B}_Ga=t,".utf8)) >= 3)
         session.send("q")
@@ -530,10 +531,64 @@ func expectRestored(_ session: PseudoTerminalSession) {
         expectRestored(session)
     }
 
+    /// The viewer answers keys before its first photo has come: `q` quits
+    /// while the photo is still on its way (nothing drawn, the terminal
+    /// whole), and `n` steps past photos still loading or decoding to the
+    /// next (their work dropped): here three URLs a server holds for a
+    /// minute, then a small file.
+    @Test func theViewerAnswersKeysWhileItsPhotoIsOnItsWay() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/slow.jpg") { _ in TestHTTPServer.Response(body: [], delay: 60) }
+        let quitting = try PseudoTerminalSession(
+            arguments: ["show", server.url("/slow.jpg")], emulation: .sixel, rows: 24, columns: 80)
+        #expect(quitting.waitFor("q quits"))
+        quitting.send("q")
+        #expect(quitting.waitForExit() == 0)
+        #expect(!quitting.output.containsSequence(Array(sixelStart.utf8)))
+        expectRestored(quitting)
+
+        let slow = (1...3).map { server.url("/slow.jpg?\($0)") }
+        let stepping = try PseudoTerminalSession(
+            arguments: ["show"] + slow + [fixtureImage], emulation: .sixel, rows: 24, columns: 80)
+        for _ in 1...3 {
+            #expect(stepping.waitFor("n skips to the next"))
+            stepping.send("n")
+        }
+        #expect(stepping.waitFor((fixtureImage as NSString).lastPathComponent + " "))
+        #expect(stepping.waitFor(sixelStart))
+        stepping.send("q")
+        #expect(stepping.waitForExit() == 0)
+        expectRestored(stepping)
+    }
+
+    /// Files that cannot be opened before the viewer shows one are each a
+    /// line on stderr once the terminal is back (the viewer opens on the
+    /// first that decodes; exit 1); none at all: exit 1 at once.
+    @Test func filesThatFailBeforeTheViewerOpensAreLinesAfterIt() throws {
+        let directory = try TemporaryDirectory()
+        let junk = directory.file("junk.jpg")
+        try Data("not a photo".utf8).write(to: URL(fileURLWithPath: junk))
+        let missing = directory.file("missing.jpg")
+        let session = try PseudoTerminalSession(
+            arguments: ["show", junk, missing, fixtureImage], emulation: .sixel, rows: 24, columns: 80)
+        #expect(session.waitFor(sixelStart))
+        session.send("q")
+        #expect(session.waitForExit() == 1)
+        expectRestored(session)
+        let after = String(decoding: session.output.after(last: alternateScreenOff), as: UTF8.self)
+        #expect(after.contains("pxview: cannot decode junk.jpg: not a JPEG"))
+        #expect(after.contains("pxview: cannot read \(missing): no such file"))
+
+        let none = try PseudoTerminalSession(arguments: ["show", junk], emulation: .sixel, rows: 24, columns: 80)
+        #expect(none.waitForExit() == 1)
+        #expect(String(decoding: none.output, as: UTF8.self).contains("pxview: cannot decode junk.jpg: not a JPEG"))
+    }
+
     /// A file given to `show` that fails when `n` steps to it says so on the
     /// status line in one line naming it: gone since, `cannot read PATH:
     /// REASON` as typed (its own error, not wrapped again); not an image,
-    /// `cannot open NAME: …`. The viewer stays on the photo it shows.
+    /// `cannot decode NAME: …`. The viewer stays on the photo it shows.
     @Test func aFileThatFailsLaterSaysSoInOneLineNamingIt() throws {
         let directory = try TemporaryDirectory()
         let first = directory.file("first.jpg")
@@ -543,13 +598,13 @@ func expectRestored(_ session: PseudoTerminalSession) {
         let session = try PseudoTerminalSession(
             arguments: ["show", first, directory.file("gone.jpg"), directory.file("junk.jpg")], emulation: .kitty, rows: 24,
             columns: 160)
-        #expect(session.waitFor("first.jpg"))
+        #expect(session.waitFor("first.jpg "))
         try FileManager.default.removeItem(atPath: directory.file("gone.jpg"))
         session.send("n")
         #expect(session.waitFor("cannot read \(directory.file("gone.jpg")): no such file"))
         #expect(!session.output.containsSequence(Array("cannot open gone.jpg".utf8)))
         session.send("n")
-        #expect(session.waitFor("cannot open junk.jpg: "))
+        #expect(session.waitFor("cannot decode junk.jpg: "))
         session.send("q")
         #expect(session.waitForExit() == 0)
         expectRestored(session)
