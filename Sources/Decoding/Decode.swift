@@ -113,8 +113,9 @@ public func decodeImage(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions
 /// with header dimensions, before the pixel buffer exists.
 func checkHeaderSize(width: Int, height: Int, format: ImageFormat, options: DecodeOptions) throws(DecodeError) {
     if width <= 0 || height <= 0 { throw DecodeError(.zeroSize, format: format) }
-    // Each side fits in 32 bits, so the product cannot overflow Int.
-    if width * height > options.maxPixels {
+    // Two unsigned 32-bit sides (a HEIF grid's) can overflow Int.
+    let (area, overflow) = width.multipliedReportingOverflow(by: height)
+    if overflow || area > options.maxPixels {
         throw DecodeError(.tooLarge(width: width, height: height, limit: options.maxPixels), format: format)
     }
 }

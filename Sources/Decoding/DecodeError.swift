@@ -68,7 +68,9 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corrupt:
             return "corrupt \(formatName) data" + suffix
         case .tooLarge(let width, let height, let limit):
-            return "image is \(width)x\(height) (\(width * height) pixels), over the \(limit)-pixel limit"
+            // In 64 unsigned bits: two 32-bit sides (a HEIF grid's) overflow Int.
+            let pixels = UInt64(max(0, width)) * UInt64(max(0, height))
+            return "image is \(width)x\(height) (\(pixels) pixels), over the \(limit)-pixel limit"
         case .frameTooLarge(let width, let height, let canvas, let limit):
             return "a frame of \(width)x\(height) (\(width * height) pixels) on a \(canvas.width)x\(canvas.height) "
                 + "\(formatName) is over the \(limit)-pixel limit"

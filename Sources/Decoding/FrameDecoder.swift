@@ -43,6 +43,22 @@ struct LibraryCodec: @unchecked Sendable {
         }
     }
 
+    /// Sizes the file declares besides what the library's header gives,
+    /// held against `--max-pixels` before the library is asked: a HEIF
+    /// image's `ispe` (libavif and libheif refuse past their own limits in
+    /// words that do not say so), and a grid's or overlay's own canvas,
+    /// which libheif allocates whatever the `ispe` says (see `HEIFStructure`).
+    func declaredSizes(_ bytes: [UInt8]) -> [PixelSize] {
+        guard format == .heic || format == .avif else { return [] }
+        let structure = HEIFStructure(scanning: bytes)
+        return [structure.primarySize, structure.derivedCanvas].compactMap { $0 }
+    }
+
+    /// The longest side libavif 0.11 accepts (its default limit is
+    /// 16384x16384 pixels; libheif's is 32768 a side): past it they refuse
+    /// to read the header at all.
+    static let libraryLimitSide = 16384
+
     /// The header through the library: the shown size and the frames.
     func readInfo(_ bytes: [UInt8]) throws(DecodeError) -> ImageInfo {
         let result = bytes.withUnsafeBufferPointer { data -> Result<ImageInfo, DecodeError> in
@@ -50,7 +66,13 @@ struct LibraryCodec: @unchecked Sendable {
             var handle: UnsafeMutableRawPointer?
             let status = open(data.baseAddress, data.count, &info, &handle)
             defer { if let handle { close(handle) } }
-            guard status == PXVIEW_CODEC_OK else { return .failure(error(status, info)) }
+            guard status == PXVIEW_CODEC_OK else {
+                // Past the library's own limit, the boxes still tell the size.
+                if let size = declaredSizes(bytes).first, max(size.width, size.height) > Self.libraryLimitSide {
+                    return .success(ImageInfo(format: format, size: size, frameCount: 1))
+                }
+                return .failure(error(status, info))
+            }
             let stored = PixelSize(width: Int(info.width), height: Int(info.height))
             let size = Orientation(exifValue: Int(info.orientation)).displaySize(ofStored: stored)
             return .success(ImageInfo(format: format, size: size, frameCount: max(1, Int(info.frame_count))))
@@ -108,6 +130,9 @@ func decodeFrames(
     _ bytes: [UInt8], options: DecodeOptions, codec: LibraryCodec, frameCount knownFrames: Int? = nil,
     loopCount knownLoops: Int? = nil
 ) throws(DecodeError) -> DecodedImage {
+    for size in codec.declaredSizes(bytes) {
+        try checkHeaderSize(width: size.width, height: size.height, format: codec.format, options: options)
+    }
     let result = bytes.withUnsafeBufferPointer { data -> Result<DecodedImage, DecodeError> in
         var info = pxview_codec_info()
         var handle: UnsafeMutableRawPointer?

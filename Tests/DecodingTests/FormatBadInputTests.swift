@@ -58,7 +58,7 @@ import Testing
         var width: Int
         var height: Int
         var make: @Sendable ([UInt8]) -> [UInt8]
-        var description: String { name }
+        var description: String { "\(name) \(width)x\(height)" }
     }
 
     /// Each file's header claims far more pixels than it holds; the limit
@@ -84,6 +84,11 @@ import Testing
         Bomb(name: "china.avif", width: 12000, height: 12000) { patchingISPE($0, width: 12000, height: 12000) },
         Bomb(name: "china.heic", width: 12000, height: 12000) { patchingISPE($0, width: 12000, height: 12000) },
         Bomb(name: "china.jxl", width: 12000, height: 12000) { jxlWithSize(12000, codestream: $0) },
+        // Past libavif's and libheif's own limits (16384² and 32768²): read
+        // from the boxes, not from those libraries' words ("BMFF parsing
+        // failed", "not enough memory to decode the image").
+        Bomb(name: "china.avif", width: 60000, height: 60000) { patchingISPE($0, width: 60000, height: 60000) },
+        Bomb(name: "china.heic", width: 60000, height: 60000) { patchingISPE($0, width: 60000, height: 60000) },
     ]
 
     @Test(arguments: bombs)

@@ -83,4 +83,34 @@ import Testing
         #expect(decoded.frames.count == 3000)
         #expect(decoded.frames.allSatisfy { $0.delayMs == 100 && $0.image[0, 0] == RGBA(r: 255, g: 0, b: 0) })
     }
+
+    /// A HEIF grid or overlay declares its own canvas, which libheif 1.15
+    /// allocates whatever the item's `ispe` says (found by the fuzzer: an
+    /// `iovl` of a few hundred bytes, 2.8 GB). Held against the limit first.
+    @Test(arguments: ["grid", "iovl"], [false, true])
+    func aHEIFGridsOwnCanvasIsHeldAgainstTheLimit(type: String, wideFields: Bool) throws {
+        let canvas = HostileImages.Rect(width: 30000, height: 30000)
+        let bytes = HostileImages.heif(derived: type, canvas: canvas, wideFields: wideFields)
+        let structure = HEIFStructure(scanning: bytes)
+        #expect(structure.primaryType == type && structure.derivedCanvas == PixelSize(width: 30000, height: 30000))
+        #expect(refusal(bytes)?.description == "image is 30000x30000 (900000000 pixels), over the 100000000-pixel limit")
+        // 32-bit sides whose product overflows Int (found by the fuzzer).
+        let widest = HostileImages.heif(
+            derived: type, canvas: HostileImages.Rect(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF), wideFields: true)
+        #expect(
+            refusal(widest)?.description
+                == "image is 4294967295x4294967295 (18446744065119617025 pixels), over the 100000000-pixel limit")
+        // Within the limit, the same file gets as far as libheif's decoder (the tile is empty).
+        let small = HostileImages.heif(derived: type, canvas: HostileImages.Rect(width: 16, height: 16), wideFields: wideFields)
+        guard case .corrupt = refusal(small)?.kind else {
+            Issue.record("a 16x16 canvas: \(String(describing: refusal(small)))")
+            return
+        }
+    }
+
+    /// The phones' and heif-enc's single coded images are not derived.
+    @Test func aCodedHEIFImageHasNoCanvasOfItsOwn() throws {
+        let structure = HEIFStructure(scanning: try Fixtures.format("china.heic"))
+        #expect(structure.primaryType == "hvc1" && structure.derivedCanvas == nil)
+    }
 }

@@ -52,4 +52,46 @@ public enum HostileImages {
         for _ in 0..<frames { body += frame }
         return Array("RIFF".utf8) + le32(body.count) + body
     }
+
+    /// A derived HEIF image: the primary item a `grid` (one tile) or an
+    /// `iovl` (one layer) whose own data declares a `canvas`, while its
+    /// `ispe` says 16x16; the one tile is an `hvc1` item with an empty
+    /// configuration and 64 zero bytes of data. libheif 1.15 allocates a
+    /// grid's canvas before decoding any tile (30000x30000: 2.6 GB).
+    public static func heif(derived type: String, canvas: Rect, wideFields: Bool = false) -> [UInt8] {
+        func be(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(value >> (8 * (count - 1 - $0)) & 0xFF) } }
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { be(8 + payload.count, 4) + Array(type.utf8) + payload }
+        func full(_ type: String, _ version: UInt8, _ payload: [UInt8]) -> [UInt8] { box(type, [version, 0, 0, 0] + payload) }
+        let field = wideFields ? 4 : 2
+        let size = be(canvas.width, field) + be(canvas.height, field)
+        let derived: [UInt8] =
+            type == "iovl"
+            ? [0, wideFields ? 1 : 0] + [UInt8](repeating: 0, count: 8) + size + be(0, field) + be(0, field)
+            : [0, wideFields ? 1 : 0, 0, 0] + size
+        let tile = [UInt8](repeating: 0, count: 64)
+        let ftyp = box("ftyp", Array("heic".utf8) + be(0, 4) + Array("mif1heic".utf8))
+        let hdlr = full("hdlr", 0, be(0, 4) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
+        let pitm = full("pitm", 0, be(1, 2))
+        let iinf = full(
+            "iinf", 0,
+            be(2, 2) + full("infe", 2, be(1, 2) + be(0, 2) + Array(type.utf8) + [0])
+                + full("infe", 2, be(2, 2) + be(0, 2) + Array("hvc1".utf8) + [0]))
+        let iref = full("iref", 0, box("dimg", be(1, 2) + be(1, 2) + be(2, 2)))
+        let ispe = full("ispe", 0, be(16, 4) + be(16, 4))
+        let hvcC = box("hvcC", [1] + [UInt8](repeating: 0, count: 20) + [3, 0])
+        let ipma = full("ipma", 0, be(2, 4) + be(1, 2) + [1, 0x81] + be(2, 2) + [2, 0x82, 0x83])
+        let iprp = box("iprp", box("ipco", ispe + ispe + hvcC) + ipma)
+        // Version 1: 4-byte offsets and lengths; the derived item's data
+        // in `idat` (construction method 1), the tile's in `mdat`.
+        func iloc(tileAt offset: Int) -> [UInt8] {
+            full(
+                "iloc", 1,
+                [0x44, 0] + be(2, 2) + be(1, 2) + be(1, 2) + be(0, 2) + be(1, 2) + be(0, 4) + be(derived.count, 4)
+                    + be(2, 2) + be(0, 2) + be(0, 2) + be(1, 2) + be(offset, 4) + be(tile.count, 4))
+        }
+        func head(tileAt offset: Int) -> [UInt8] {
+            ftyp + full("meta", 0, hdlr + pitm + iloc(tileAt: offset) + iinf + iref + box("idat", derived) + iprp)
+        }
+        return head(tileAt: head(tileAt: 0).count + 8) + box("mdat", tile)
+    }
 }
