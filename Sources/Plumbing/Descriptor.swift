@@ -50,8 +50,10 @@ public enum Descriptor {
     ///   - sliceBytes: at most this many bytes per write(2).
     ///   - beforeEachWrite: called before every write(2), also after an
     ///     interruption: `OutputGuard` stops there when a signal is pending.
+    ///   - afterEachWrite: the bytes each write(2) wrote.
     public static func writeAll(
-        _ bytes: UnsafeRawBufferPointer, to fd: Int32, sliceBytes: Int = .max, beforeEachWrite: () -> Void = {}
+        _ bytes: UnsafeRawBufferPointer, to fd: Int32, sliceBytes: Int = .max, beforeEachWrite: () -> Void = {},
+        afterEachWrite: (Int) -> Void = { _ in }
     ) throws(SystemError) {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
@@ -60,6 +62,7 @@ public enum Descriptor {
             let written = write(fd, base + offset, min(max(1, sliceBytes), bytes.count - offset))
             if written > 0 {
                 offset += written
+                afterEachWrite(written)
                 continue
             }
             if written == 0 { throw SystemError(call: .write, code: EIO) }

@@ -107,6 +107,18 @@ public enum ProcessSignals {
         let drawFD = Atomic<Int32>(1)
         let drawPath: UnsafeMutablePointer<CChar>
         let closingBytes = ByteBuffer(capacity: 64)
+        /// 1: pxview is the terminal's program (`show --once`), so whatever
+        /// is queued for it is pxview's; 0: a preview inside a host's screen.
+        let drawOwnsTerminal = Atomic<Int32>(1)
+        /// Bytes of the current drawing written so far (`drew`).
+        let drawnBytes = Atomic<Int>(0)
+        /// The thread that writes to the terminal (the loop's, or the
+        /// drawing's): its write(2), blocked on a terminal that stopped
+        /// reading, is cut short before the queue is thrown away, or it
+        /// would fill the queue again ahead of the closing bytes.
+        let writerThread = Atomic<UInt>(0)
+        /// 0, then 1 while the terminal's output is being ended, 2 once done.
+        let ending = Atomic<Int32>(0)
 
         /// The terminal to put back: 1 while armed.
         let terminalArmed = Atomic<Int32>(0)
@@ -167,6 +179,8 @@ public enum ProcessSignals {
             setHandler(onTermination, for: signal, restart: false, keepIgnored: true)
         }
         setHandler(onAlarm, for: SIGALRM, restart: true, keepIgnored: false)
+        // Only to cut a blocked write(2) short (`endOutput`): no SA_RESTART.
+        setHandler(onInterrupt, for: SIGURG, restart: false, keepIgnored: false)
         setHandler(onStop, for: SIGTSTP, restart: true, keepIgnored: true)
         setHandler(onReport, for: SIGWINCH, restart: true, keepIgnored: false)
         setHandler(onContinue, for: SIGCONT, restart: true, keepIgnored: false)
@@ -225,6 +239,7 @@ public enum ProcessSignals {
         copy(restoreBytes.isEmpty ? [] : [0x1B, 0x5C] + restoreBytes, into: state.restoreBytes, capacity: bytesCapacity)
         copy(enterBytes, into: state.enterBytes, capacity: bytesCapacity)
         state.terminalOwner.store(owner, ordering: .relaxed)
+        registerWriter()
         state.terminalArmed.store(1, ordering: .releasing)
     }
 
@@ -284,7 +299,37 @@ public enum ProcessSignals {
             state.drawFD.store(fd, ordering: .relaxed)
             setPath(state.drawPath, fd: fd)
         }
+        state.drawnBytes.store(0, ordering: .relaxed)
+        registerWriter()
         state.drawing.store(1, ordering: .releasing)
+    }
+
+    /// The calling thread writes to the terminal: `endOutput` may have to
+    /// interrupt it. Dispatch's worker threads block every signal, so
+    /// SIGURG is unblocked here, on this thread only (a pthread_kill to a
+    /// thread blocking it stays pending, and a write(2) blocked on a full
+    /// terminal went on filling the queue as soon as it was emptied).
+    private static func registerWriter() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGURG)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        storage.writerThread.store(UInt(pthread_self()), ordering: .releasing)
+    }
+
+    /// `count` more bytes of the drawing reached the terminal's queue.
+    public static func drew(_ count: Int) {
+        storage.drawnBytes.add(count, ordering: .releasing)
+    }
+
+    /// What ends a drawing cut short, and whose terminal it is: a preview
+    /// (`ownsTerminal` false) ends with ST and `ESC 8` (its cursor put back
+    /// inside the host's screen) and throws away only its own queued bytes.
+    /// Call before drawing.
+    public static func setDrawingClosing(_ bytes: [UInt8], ownsTerminal: Bool) {
+        install()
+        copy(bytes, into: storage.closingBytes, capacity: 64)
+        storage.drawOwnsTerminal.store(ownsTerminal ? 1 : 0, ordering: .releasing)
     }
 
     public static func endDrawing() {
@@ -367,6 +412,7 @@ public enum ProcessSignals {
     /// after a termination request, the signal is delivered again with its
     /// default action instead, as the shell expects of a process it stopped.
     public static func exit(_ code: Int32) -> Never {
+        waitForEnding()
         removeRegistered()
         if let signal = terminationRequested { die(signal) }
         exitProcess(code)
@@ -376,8 +422,7 @@ public enum ProcessSignals {
     /// terminal restored, registered files removed, the signal delivered
     /// with its default action. Async-signal-safe.
     public static func exitNow(signal: Int32) -> Never {
-        closeDrawing()
-        restoreTerminal()
+        endOutput()
         removeRegistered()
         die(signal)
     }
@@ -425,6 +470,9 @@ public enum ProcessSignals {
         }
         exitNow(signal: signal)
     }
+
+    /// Nothing: its arrival interrupts a blocked write(2) (`cutOffWriter`).
+    private static let onInterrupt: @convention(c) (Int32) -> Void = { _ in }
 
     /// The graceful time is up.
     private static let onAlarm: @convention(c) (Int32) -> Void = { _ in
@@ -477,8 +525,7 @@ public enum ProcessSignals {
     /// while this one runs).
     private static let onFatal: @convention(c) (Int32) -> Void = { signal in
         let savedErrno = errno
-        closeDrawing()
-        restoreTerminal()
+        endOutput()
         removeRegistered()
         let state = storage
         if signal > 0, signal < Int32(Storage.signalSlots), state.hasPrevious[Int(signal)] {
@@ -506,16 +553,92 @@ public enum ProcessSignals {
     static func restoreTerminal() -> Bool {
         let state = storage
         guard state.terminalArmed.exchange(0, ordering: .acquiringAndReleasing) == 1 else { return false }
-        writeWithinBudget(state.restoreBytes, fd: state.outputFD.load(ordering: .relaxed), reopen: state.outputPath)
+        let output = state.outputFD.load(ordering: .relaxed)
+        writeWithinBudget(state.restoreBytes, fd: output, reopen: state.outputPath)
         tcsetattr(state.inputFD.load(ordering: .relaxed), TCSANOW, state.original)
         return true
     }
 
-    /// Ends a picture `OutputGuard` was writing.
-    private static func closeDrawing() {
+    /// The process is ending: a picture `OutputGuard` was writing is
+    /// closed and the recorded terminal put back, whatever the terminal
+    /// does. A terminal that stopped reading has a full queue, and bytes
+    /// behind it were lost (it came back inside a sixel, on the alternate
+    /// screen, mouse reporting on). So: pxview's own writer is cut off (its
+    /// descriptor becomes /dev/null, a write(2) blocked on it interrupted),
+    /// what is queued for the terminal thrown away (all of it when the
+    /// terminal is pxview's; a preview's only when no byte but its own can
+    /// be queued, and nothing written when none of them got out), then the
+    /// closing and restore bytes, which now fit. One caller does this; any
+    /// other waits for it (a bounded while), so the process never ends
+    /// half-way through.
+    static func endOutput() {
         let state = storage
-        guard state.drawing.exchange(0, ordering: .acquiringAndReleasing) == 1 else { return }
-        writeWithinBudget(state.closingBytes, fd: state.drawFD.load(ordering: .relaxed), reopen: state.drawPath)
+        guard state.ending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else {
+            waitForEnding()
+            return
+        }
+        defer { state.ending.store(2, ordering: .releasing) }
+        let drawing = state.drawing.exchange(0, ordering: .acquiringAndReleasing) == 1
+        let armed = state.terminalArmed.exchange(0, ordering: .acquiringAndReleasing) == 1
+        guard drawing || armed else { return }
+        // Settings first: the input may be the very descriptor cut off below (one /dev/tty for both).
+        if armed { tcsetattr(state.inputFD.load(ordering: .relaxed), TCSANOW, state.original) }
+        let fd = drawing ? state.drawFD.load(ordering: .relaxed) : state.outputFD.load(ordering: .relaxed)
+        let path = drawing ? state.drawPath : state.outputPath
+        var target = fd
+        var opened: Int32 = -1
+        var closes = drawing
+        if isatty(fd) == 1 {
+            opened = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            if opened >= 0 {
+                target = opened
+                cutOffWriter(fd: fd)
+                let owns = armed || state.drawOwnsTerminal.load(ordering: .acquiring) == 1
+                var queued: Int32 = 0
+                let drawn = state.drawnBytes.load(ordering: .acquiring)
+                if owns {
+                    tcflush(opened, TCOFLUSH)
+                } else if ioctl(opened, UInt(TIOCOUTQ), &queued) == 0, Int(queued) <= drawn {
+                    // (A pty's queue always reads 0: its bytes are already the other side's.)
+                    tcflush(opened, TCOFLUSH)
+                    if drawn == 0 { closes = false }
+                }
+            }
+        }
+        if closes {
+            if opened >= 0 {
+                writeAllWithinBudget(state.closingBytes, to: target)
+            } else {
+                writeWithinBudget(state.closingBytes, fd: fd, reopen: path)
+            }
+        }
+        if armed {
+            let output = state.outputFD.load(ordering: .relaxed)
+            if opened >= 0, output == fd {
+                writeAllWithinBudget(state.restoreBytes, to: target)
+            } else {
+                writeWithinBudget(state.restoreBytes, fd: output, reopen: state.outputPath)
+            }
+        }
+        if opened >= 0 { close(opened) }
+    }
+
+    /// pxview's writer stops reaching the terminal: `fd` becomes /dev/null
+    /// and the writer thread, if not this one, is interrupted (SIGURG, no
+    /// SA_RESTART), so a write(2) blocked on a full queue returns and any
+    /// retry lands in /dev/null.
+    private static func cutOffWriter(fd: Int32) {
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        if null >= 0 {
+            dup2(null, fd)
+            close(null)
+        }
+        let writer = storage.writerThread.load(ordering: .acquiring)
+        if writer != 0, writer != UInt(pthread_self()) {
+            _ = pthread_kill(pthread_t(writer), SIGURG)
+            // Long enough for the interrupted write to return (measured: well under 1 ms).
+            _ = poll(nil, 0, 20)
+        }
     }
 
     static func removeRegistered() {
@@ -525,7 +648,17 @@ public enum ProcessSignals {
         }
     }
 
+    /// Returns once an `endOutput` under way on another thread is done (a
+    /// bounded while): the process must not end half-way through it (the
+    /// main thread, its write cut short, reached `exit` and killed the
+    /// handler's thread before the restore bytes were written).
+    private static func waitForEnding() {
+        let deadline = monotonicMilliseconds() + 2 * restoreBudgetMilliseconds
+        while storage.ending.load(ordering: .acquiring) == 1, monotonicMilliseconds() < deadline { _ = poll(nil, 0, 5) }
+    }
+
     private static func die(_ signal: Int32) -> Never {
+        waitForEnding()
         var defaultAction = sigaction()
         defaultAction.__sigaction_handler.sa_handler = SIG_DFL
         sigemptyset(&defaultAction.sa_mask)
@@ -536,6 +669,27 @@ public enum ProcessSignals {
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         raise(signal)
         _exit(128 + signal)
+    }
+
+    /// Writes `buffer` to `fd`, waiting on a full non-blocking one for at
+    /// most `restoreBudgetMilliseconds`.
+    private static func writeAllWithinBudget(_ buffer: ByteBuffer, to fd: Int32) {
+        let count = buffer.count.load(ordering: .acquiring)
+        let deadline = monotonicMilliseconds() + restoreBudgetMilliseconds
+        var offset = 0
+        while offset < count {
+            let written = write(fd, buffer.bytes + offset, count - offset)
+            if written > 0 {
+                offset += written
+                continue
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { break }
+            let remaining = deadline - monotonicMilliseconds()
+            guard remaining > 0 else { break }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&descriptor, 1, Int32(remaining))
+        }
     }
 
     /// Writes `buffer` to `fd` without ever blocking for long: a terminal is
@@ -556,21 +710,7 @@ public enum ProcessSignals {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             }
         }
-        let deadline = monotonicMilliseconds() + restoreBudgetMilliseconds
-        var offset = 0
-        while offset < count {
-            let written = write(target, buffer.bytes + offset, count - offset)
-            if written > 0 {
-                offset += written
-                continue
-            }
-            if written < 0 && errno == EINTR { continue }
-            guard written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { break }
-            let remaining = deadline - monotonicMilliseconds()
-            guard remaining > 0 else { break }
-            var descriptor = pollfd(fd: target, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&descriptor, 1, Int32(remaining))
-        }
+        writeAllWithinBudget(buffer, to: target)
         if opened >= 0 { close(opened) }
     }
 

@@ -27,6 +27,18 @@ public final class ControllingTerminal {
         open(standard: 1, flags: O_WRONLY)
     }
 
+    /// The terminal a preview draws on, opened anew (its own open file,
+    /// so the host's descriptors stay as they are) and non-blocking: a
+    /// write never waits inside write(2) on a terminal that stopped
+    /// reading, so what reached its queue is always known to the byte
+    /// (`ProcessSignals.closeDrawing`). Standard output's terminal when it
+    /// is one, else `/dev/tty`.
+    public static func previewOutput() -> ControllingTerminal? {
+        let path = isatty(1) == 1 ? "/proc/self/fd/1" : "/dev/tty"
+        let fd = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        return fd >= 0 ? ControllingTerminal(fd: fd, opened: true) : nil
+    }
+
     private static func open(standard: Int32, flags: Int32) -> ControllingTerminal? {
         if isatty(standard) == 1 { return ControllingTerminal(fd: standard, opened: false) }
         let fd = Glibc.open("/dev/tty", flags | O_NOCTTY | O_CLOEXEC)

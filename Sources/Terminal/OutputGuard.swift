@@ -50,6 +50,17 @@ public enum OutputGuard {
     /// Bytes that close whatever sequence a slice boundary left open.
     public static let closingBytes: [UInt8] =
         TerminalCommand.stringTerminator + TerminalCommand.resetAttributes + Array("\r\n".utf8)
+    /// A preview's (`--place`, `clear`): the string closed and the host's
+    /// cursor put back where the preview's `ESC 7` found it.
+    public static let previewClosingBytes: [UInt8] = TerminalCommand.stringTerminator + TerminalCommand.restoreCursor
+
+    /// From here on, writes are a preview's inside a host's screen (a file
+    /// manager's): cut short, they end with `previewClosingBytes`, and only
+    /// their own bytes still queued for the terminal are thrown away.
+    public static func installForPreview() {
+        install()
+        ProcessSignals.setDrawingClosing(previewClosingBytes, ownsTerminal: false)
+    }
     /// Small enough that a pending signal is seen within a few milliseconds
     /// of terminal throughput.
     static let sliceBytes = 16 * 1024
@@ -87,9 +98,11 @@ public enum OutputGuard {
             guard failure.code == nil else { return false }
             do throws(SystemError) {
                 if guarded {
-                    try Descriptor.writeAll(bytes, to: fd, sliceBytes: sliceBytes) {
-                        if let signal = ProcessSignals.terminationRequested { ProcessSignals.exitNow(signal: signal) }
-                    }
+                    try Descriptor.writeAll(
+                        bytes, to: fd, sliceBytes: sliceBytes,
+                        beforeEachWrite: {
+                            if let signal = ProcessSignals.terminationRequested { ProcessSignals.exitNow(signal: signal) }
+                        }, afterEachWrite: ProcessSignals.drew)
                 } else {
                     try Descriptor.writeAll(bytes, to: fd)
                 }

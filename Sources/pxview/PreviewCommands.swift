@@ -33,7 +33,10 @@ import Terminal
 enum Preview {
     /// The terminal a preview writes to: stdout when it is one, else `/dev/tty`.
     static func terminalOutput() throws -> ControllingTerminal {
-        guard let output = ControllingTerminal.output() else {
+        // Cut short (SIGTERM while the terminal reads nothing), a preview
+        // closes its string and puts the host's cursor back.
+        OutputGuard.installForPreview()
+        guard let output = ControllingTerminal.previewOutput() else {
             throw CommandError("no terminal to draw on: standard output is not one and /dev/tty cannot be opened")
         }
         return output
@@ -85,7 +88,8 @@ enum Preview {
         let client = CurlClient(userAgent: SourceContext.userAgent)
         let renderer = ImageRenderer()
         let unitBox = backend.screen.unitBox(cells: CellCount(width: usable.columns, height: usable.rows))
-        var writer = FrameWriter(fd: output.fd, synchronizedOutput: false, multiplexer: drawing.multiplexer)
+        var writer = FrameWriter(
+            fd: output.fd, synchronizedOutput: false, multiplexer: drawing.multiplexer, sink: .guarded)
         writer.paneOrigin = report.tmuxPane?.screenOrigin
         var status = ExitCode.success
         for (input, path) in zip(parsed.positionals, parsed.positionalBytes) {
@@ -197,7 +201,8 @@ enum Clear: PXCommand {
             box, method: drawing.method,
             kittyImageIDs: last.map { $0.cleared ? [] : $0.kittyImageID.map { [$0] } ?? [] })
         if !clearing.isEmpty {
-            var writer = FrameWriter(fd: output.fd, synchronizedOutput: false, multiplexer: drawing.multiplexer)
+            var writer = FrameWriter(
+                fd: output.fd, synchronizedOutput: false, multiplexer: drawing.multiplexer, sink: .guarded)
             writer.paneOrigin = report.tmuxPane?.screenOrigin
             try writer.write(clearing)
         }

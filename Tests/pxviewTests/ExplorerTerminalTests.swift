@@ -126,9 +126,15 @@ final class PseudoTerminalSession: @unchecked Sendable {
         try slave.close()
         let fd = master
         Thread { [self] in
+            var pausedAfterExit = 0
             while true {
                 if lock.withLock({ paused }) {
-                    if !process.isRunning { break }
+                    // What the program left queued is read once reading
+                    // resumes, after its exit too (for a while).
+                    if !process.isRunning {
+                        pausedAfterExit += 1
+                        if pausedAfterExit > 3000 { break }
+                    }
                     usleep(10_000)
                     continue
                 }
@@ -261,9 +267,10 @@ final class PseudoTerminalSession: @unchecked Sendable {
             process.terminate()
             return nil
         }
-        // Let the reader collect the last bytes.
+        // Let the reader collect the last bytes (not while it is paused:
+        // those wait for `pauseReading(false)`).
         let readDeadline = Date().addingTimeInterval(2)
-        while !lock.withLock({ readerDone }) && Date() < readDeadline { usleep(10_000) }
+        while !lock.withLock({ readerDone || paused }) && Date() < readDeadline { usleep(10_000) }
         return process.terminationStatus
     }
 }

@@ -217,33 +217,50 @@ func noisePNG(width: Int, height: Int) -> [UInt8] {
     }
 
     /// A terminal that stops reading (a frozen window, a stalled link): a
-    /// stop request still ends pxview within a few seconds, in the viewer
-    /// and in `show --once`, though its writes can never finish.
+    /// stop request still ends pxview within a few seconds, in the viewer,
+    /// in `show --once` and in a preview, though its writes can never
+    /// finish; and once the terminal reads again it is whole: what was
+    /// still queued is thrown away, the picture string closed, then the
+    /// viewer's screen put back (main screen, mouse off, cursor shown), a
+    /// drawing's line ended, a preview's cursor restored (`ESC 8`).
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
     func aSignalEndsPxviewWhileTheTerminalReadsNothing(signal: Int32) throws {
-        let viewer = try PseudoTerminalSession(
-            arguments: ["show", Self.storm], emulation: .sixel, rows: 50, columns: 160)
-        #expect(viewer.waitFor(sixelStart))
-        viewer.pauseReading(true)
-        for key in ["+", "+", "-", "+", "z", "z"] { viewer.send(key) }
-        sleep(1)
-        var start = Date()
-        kill(viewer.process.processIdentifier, signal)
-        #expect(viewer.waitForExit(seconds: 3 * sanitizerTimeFactor) != nil)
-        #expect(Date().timeIntervalSince(start) < 3 * sanitizerTimeFactor)
-        #expect(endedBySignal(viewer.process, signal))
+        /// Starts `arguments`, stops reading once a picture began (after
+        /// `keys`), signals it, and returns what the terminal read once it
+        /// read again: after the last picture string began.
+        func stalled(_ arguments: [String], keys: [String] = [], environment: [String: String] = [:]) throws -> [UInt8] {
+            let session = try PseudoTerminalSession(
+                arguments: arguments, emulation: .sixel, rows: 50, columns: 160,
+                environment: PseudoTerminalSession.environment.merging(environment) { $1 })
+            #expect(session.waitFor(sixelStart))
+            session.pauseReading(true)
+            for key in keys { session.send(key) }
+            sleep(1)
+            let start = Date()
+            kill(session.process.processIdentifier, signal)
+            #expect(session.waitForExit(seconds: 3 * sanitizerTimeFactor) != nil)
+            #expect(Date().timeIntervalSince(start) < 3 * sanitizerTimeFactor, "\(arguments)")
+            #expect(endedBySignal(session.process, signal))
+            session.pauseReading(false)
+            session.waitForQuiet(quietMs: 300)
+            return session.output.after(last: "\u{1B}P")
+        }
+        let viewerEnd = try stalled(["show", Self.storm], keys: ["+", "+", "-", "+", "z", "z"])
+        #expect(viewerEnd.containsSequence(Array("\u{1B}\\".utf8)), "the sixel closed")
+        #expect(viewerEnd.containsSequence(Array(alternateScreenOff.utf8)))
+        #expect(viewerEnd.containsSequence(Array(mouseOff.utf8)))
+        #expect(viewerEnd.containsSequence(Array(cursorShown.utf8)))
 
-        let once = try PseudoTerminalSession(
-            arguments: ["show", "--once", "--protocol", "sixel", "--size", "1920x1280", Self.storm, Self.storm],
-            emulation: .sixel, rows: 50, columns: 160)
-        #expect(once.waitFor(sixelStart))
-        once.pauseReading(true)
-        sleep(1)
-        start = Date()
-        kill(once.process.processIdentifier, signal)
-        #expect(once.waitForExit(seconds: 3 * sanitizerTimeFactor) != nil)
-        #expect(Date().timeIntervalSince(start) < 3 * sanitizerTimeFactor)
-        #expect(endedBySignal(once.process, signal))
+        // (The terminal's own output processing turns the line feed into CR LF.)
+        let once = try stalled(["show", "--once", "--protocol", "sixel", "--size", "1920x1280", Self.storm, Self.storm])
+        let onceEnd = String(decoding: once.suffix(12), as: UTF8.self)
+        #expect(onceEnd.hasSuffix("\u{1B}\\\u{1B}[0m\r\r\n"), "the sixel closed, the line ended: \(onceEnd.debugDescription)")
+
+        let preview = try stalled(
+            ["show", "--once", "--place", "158x48@1,1", Self.storm], environment: ["PXVIEW_PROTOCOL": "sixel"])
+        let previewEnd = String(decoding: preview.suffix(12), as: UTF8.self)
+        #expect(
+            previewEnd.hasSuffix("\u{1B}\\\u{1B}8"), "the sixel closed, the host's cursor back: \(previewEnd.debugDescription)")
     }
 
     /// Ctrl-Z (and SIGTSTP from outside) under an interactive bash, as less
