@@ -83,7 +83,7 @@ public struct PixabayClient: PixabaySource {
             throw .imageUnavailable(id: hit.id, detail: "the \(size.rawValue) image URL is not http(s)")
         }
         let request = HTTPRequest(url: url, maxBodyBytes: Self.maxImageBytes, redactedQueryItems: ["key"], check: imageCheck)
-        let response = try await send(request)
+        let response = try await send(request, image: (id: hit.id, size: size.rawValue))
         guard response.status == 200 else {
             throw .imageUnavailable(id: hit.id, detail: "HTTP \(response.status) for the \(size.rawValue) image")
         }
@@ -99,11 +99,18 @@ public struct PixabayClient: PixabaySource {
     }
 
     /// One fetch with transport errors turned into scrubbed `PixabayError`s.
-    private func send(_ request: HTTPRequest) async throws(PixabayError) -> HTTPResponse {
+    private func send(_ request: HTTPRequest, image: (id: Int, size: String)? = nil) async throws(PixabayError)
+        -> HTTPResponse
+    {
         do {
             return try await fetcher.fetch(request)
         } catch is CancellationError {
             throw .cancelled
+        } catch HTTPError.bodyTooLarge(_, let limit) where image != nil {
+            // Pixabay was reached: the image itself is past the limit (an endless body was "could not reach Pixabay").
+            throw .imageUnavailable(
+                id: image?.id ?? 0,
+                detail: "the \(image?.size ?? "") image is larger than \(limit >> 20) MB, the most pxview fetches for one image")
         } catch {
             throw .network(Redaction.sanitize(String(describing: error), secret: apiKey))
         }

@@ -149,6 +149,28 @@ import Testing
         #expect(preview == .imageUnavailable(id: 5, detail: "empty body for the preview image"))
     }
 
+    /// An image past the fetch limit was reached, not unreachable: the
+    /// message says which image and what limit (issue 27: an endless body
+    /// read "could not reach Pixabay: response … larger than 32 MB").
+    @Test func anImageOverTheLimitSaysSo() async {
+        let fetcher = FakeFetcher { request in
+            throw HTTPError.bodyTooLarge(request.url, limit: request.maxBodyBytes)
+        }
+        let client = PixabayClient(fetcher: fetcher, apiKey: Self.key)
+        let error = await pixabayError {
+            _ = try await client.imageBytes(for: PixabayHit(id: 8, webformatURL: "https://cdn/y_640.jpg"), size: .web)
+        }
+        #expect(
+            error?.description
+                == "image 8 unavailable: the web image is larger than 32 MB, the most pxview fetches for one image")
+        // A search's answer past its limit is still a transport failure.
+        let search = await pixabayError { _ = try await client.search(SearchQuery()) }
+        guard case .network = search else {
+            Issue.record("\(String(describing: search))")
+            return
+        }
+    }
+
     @Test func imageBytesHTTPErrors() async {
         let client = PixabayClient(fetcher: FakeFetcher(status: 404, body: "gone"), apiKey: Self.key)
         let error = await pixabayError {
