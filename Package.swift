@@ -153,6 +153,8 @@ if Context.environment["PXVIEW_FUZZ"] != nil {
             name: "pxfuzz",
             dependencies: [
                 "Decoding", "GraphicsReadback", "HTTP", "Pixabay", "Photos", "Terminal", "Pixels", "Rendering", "Explorer",
+                // The hostile-file generators, for the `animation` target.
+                "TestSupport",
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
     package.products.append(.executable(name: "pxfuzz", targets: ["pxfuzz"]))

@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets (Sources/pxfuzz, with ASan) and runs them:
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]     default: every target, 60 s each
 # Targets: decode input probe json cache url readback screens gif webp avif
-# heic jxl (the last five: each newer row of the codec table alone). Seeds come from
+# heic jxl (each newer row of the codec table alone) animation (GIF, WebP and
+# HEIF grids built from the input: canvases, frame rectangles, frame counts). Seeds come from
 # Tests/Fixtures and the catalog; a crash is saved under fuzz-crashes/TARGET/
 # and the script exits 1 (turn it into a regression fixture in the tests).
 set -euo pipefail
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
 which=${1:-all}
 seconds=${2:-60}
-all=(decode input probe json cache url readback screens gif webp avif heic jxl)
+all=(decode input probe json cache url readback screens gif webp avif heic jxl animation)
 if [ "$which" = all ]; then targets=("${all[@]}"); else targets=("$which"); fi
 # Its own scratch path: sanitized objects never mix with the normal build.
 PXVIEW_FUZZ=1 swift build --scratch-path .build/fuzz --product pxfuzz --sanitize fuzzer --sanitize address 2>&1 \
@@ -42,6 +43,9 @@ seed() {  # seed TARGET DIR
       printf 'http://user:pw@127.0.0.1:8080/a%%20b?key=x#frag' >"$dir/auth"; printf 'file:///tmp/a%%20b.jpg' >"$dir/file" ;;
     gif|webp|avif|heic|jxl)
       find Tests/Fixtures/formats -type f -name "*.$1" -exec cp {} "$dir/" \; ;;
+    animation)
+      printf '\000\047\020\047\020\001\000\000\000\000\000\001\000\001' >"$dir/gif"
+      printf '\001\000\001\000\001\001\001\000\002' >"$dir/webp"; printf '\002\000\000\000\000\000\020\000\020\000' >"$dir/grid" ;;
     screens)
       printf 'lljjk+++--z\r/cats\033x?q' >"$dir/keys"; printf '\377\033[200~aaaaaaaaaaaaaaaa\033[201~' >"$dir/pastes"
       printf '/\033[200~\342\200\256\344\270\255\033[201~\r' >"$dir/wide"; printf '\033[<0;10;5M\033[<64;3;4m\033[<0;10;5m' >"$dir/mouse" ;;

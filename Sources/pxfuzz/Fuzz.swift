@@ -4,6 +4,7 @@ import GraphicsReadback
 import Photos
 import Pixels
 import Rendering
+import TestSupport
 
 @testable import Decoding
 @testable import HTTP
@@ -33,6 +34,13 @@ enum FuzzTarget: String, CaseIterable {
     /// Each newer row of the codec table on its own (the bytes go straight to
     /// the row, sniffing skipped, so mutations of the signature still test it).
     case gif, webp, avif, heic, jxl
+    /// Animations and derived images built from the input's first bytes
+    /// (`HostileImages`): the canvas, the frames' rectangles and their
+    /// number are the fuzzer's, so the shapes byte mutation seldom reaches
+    /// (a huge canvas, a frame far past it, thousands of frames, a HEIF
+    /// grid's own canvas) come every run; libFuzzer's memory and time
+    /// limits catch what the budget misses, and the frames kept must fit it.
+    case animation
     /// Keys, mouse reports and pastes through the grid's and the viewer's
     /// state machines and their frame plans: the header and status lines fit the window,
     /// the search field stays bounded. An input starting with 0xFF is
@@ -117,9 +125,40 @@ enum FuzzTarget: String, CaseIterable {
             }
             _ = try? codec.readInfo(bytes)
             _ = codec.isComplete(bytes, 1_000_000)
+        case .animation:
+            animation(bytes)
         case .screens:
             screens(bytes.first == 0xFF ? Array([[UInt8]](repeating: bytes, count: 256).joined()) : bytes)
         }
+    }
+
+    private func animation(_ bytes: [UInt8]) {
+        var input = bytes.makeIterator()
+        func byte() -> Int { Int(input.next() ?? 0) }
+        func short() -> Int { byte() << 8 | byte() }
+        let kind = byte() % 4
+        let width = short()
+        let height = short()
+        let file: [UInt8]
+        switch kind {
+        case 0:
+            var frames: [HostileImages.Rect] = []
+            for _ in 0..<min(byte() + 1, 64) {
+                frames.append(HostileImages.Rect(x: short(), y: short(), width: short(), height: short()))
+            }
+            file = HostileImages.gif(width: width, height: height, frames: frames)
+        case 1:
+            // VP8X holds sides of 1 to 2^24; up to 300 frames (each composited whole: more only slows the run).
+            file = HostileImages.webp(
+                width: max(1, width << 8 | byte()), height: max(1, height << 8 | byte()), frames: 1 + short() % 300)
+        default:
+            let canvas = HostileImages.Rect(width: width << 16 | short(), height: height << 16 | short())
+            file = HostileImages.heif(derived: kind == 2 ? "grid" : "iovl", canvas: canvas, wideFields: byte() & 1 == 1)
+        }
+        let options = DecodeOptions(maxPixels: 1_000_000, targetSize: PixelSize(width: 64, height: 64))
+        guard let decoded = try? decodeImage(file, options: options) else { return }
+        check(decoded.frames.allSatisfy { $0.image.size == decoded.image.size }, "frames of different sizes")
+        check(decoded.frames.map(\.image.size.area).reduce(0, +) <= options.maxPixels, "the frames kept exceed the budget")
     }
 
     private func screens(_ bytes: [UInt8]) {
