@@ -32,13 +32,28 @@ public struct ExplorerOptions: Sendable {
     /// What the image libraries wrote to stderr while the explorer ran
     /// (captured, never on the screen), once the terminal is restored.
     public var librarySaid: (@Sendable ([UInt8]) -> Void)?
+    /// A viewer's decode running this long is given up (its result
+    /// dropped, the status line says so, `n` and `q` answered all along).
+    public var decodeTimeoutMs: Int
+
+    /// The default: a 100-megapixel PNG, the largest `--max-pixels` allows,
+    /// decodes in 2.2 s here; a hostile file in at most 0.9 s.
+    public static let defaultDecodeTimeoutMs = 10_000
+
+    /// `PXVIEW_DECODE_TIMEOUT_MS` (100 ms to 10 minutes), else the default.
+    public static func decodeTimeoutMs(environment: [String: String]) -> Int {
+        guard let text = environment["PXVIEW_DECODE_TIMEOUT_MS"], let value = Int(text), (100...600_000).contains(value)
+        else { return defaultDecodeTimeoutMs }
+        return value
+    }
 
     public init(
         favourites: FavouritesStore? = nil, save: ExplorerSaveAction? = nil, maxPixels: Int = DecodeOptions.defaultMaxPixels,
         inputFD: Int32 = 0, outputFD: Int32 = 1, typedAhead: [UInt8] = [], reprobe: ExplorerReprobe? = nil,
-        librarySaid: (@Sendable ([UInt8]) -> Void)? = nil
+        librarySaid: (@Sendable ([UInt8]) -> Void)? = nil, decodeTimeoutMs: Int = ExplorerOptions.defaultDecodeTimeoutMs
     ) {
         self.librarySaid = librarySaid
+        self.decodeTimeoutMs = decodeTimeoutMs
         self.favourites = favourites
         self.save = save
         self.maxPixels = maxPixels

@@ -54,10 +54,6 @@ final class ExplorerLoop {
     private var openingPhoto: Photo?
     /// When the photo on its way began decoding (its bytes came).
     private var decodingSinceMs: Int?
-    /// A decode running this long is given up (its result dropped, the
-    /// viewer told): a 100-megapixel PNG, the largest `--max-pixels`
-    /// allows, decodes in 2.2 s here; a hostile file in at most 0.9 s.
-    static let giveUpDecodingAfterMs = 10_000
     /// The viewer opened directly, before its first photo has come.
     private var waiting: OpeningState?
     /// What was last drawn of `waiting` (drawn again only when it changes).
@@ -202,7 +198,7 @@ final class ExplorerLoop {
             if lateProbe?.tmux != nil, timeout < 0 || timeout > PaneWatch.intervalMs { timeout = PaneWatch.intervalMs }
             if let wake = viewerTimeout(), timeout < 0 || wake < timeout { timeout = wake }
             if let since = decodingSinceMs {
-                let wait = max(0, since + Self.giveUpDecodingAfterMs - Self.nowMs())
+                let wait = max(0, since + options.decodeTimeoutMs - Self.nowMs())
                 if timeout < 0 || wait < timeout { timeout = wait }
             }
             if let due = followUps.min() {
@@ -657,12 +653,14 @@ final class ExplorerLoop {
             settings: browser == nil ? framing : ViewSettings())
     }
 
-    /// A decode past `giveUpDecodingAfterMs` is given up as a failure; true when one was.
+    /// A decode past `options.decodeTimeoutMs` is given up as a failure; true when one was.
     private func giveUpDecodingIfDue() -> Bool {
         guard let since = decodingSinceMs, let photo = openingPhoto, opening == photo.id,
-            Self.nowMs() - since >= Self.giveUpDecodingAfterMs
+            Self.nowMs() - since >= options.decodeTimeoutMs
         else { return false }
-        let seconds = Self.giveUpDecodingAfterMs / 1000
+        let seconds =
+            options.decodeTimeoutMs.isMultiple(of: 1000)
+            ? "\(options.decodeTimeoutMs / 1000)" : String(format: "%.1f", Double(options.decodeTimeoutMs) / 1000)
         apply(.viewerFailed(photo: photo, message: "gave up on \(photo.title): still decoding after \(seconds) s"))
         return true
     }

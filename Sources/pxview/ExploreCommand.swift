@@ -73,7 +73,8 @@ enum ExplorerSetup {
                     view: view, environment: ProcessInfo.processInfo.environment, debugLines: false, alreadyRaw: true)
                 guard report.outcome != nil else { return nil }
                 return (drawing, report.outcome?.leftover ?? [])
-            }, librarySaid: { Output.librarySaid($0) })
+            }, librarySaid: { Output.librarySaid($0) },
+            decodeTimeoutMs: ExplorerOptions.decodeTimeoutMs(environment: ProcessInfo.processInfo.environment))
     }
 
     /// `s` in the viewer: the viewed bytes under the name the photo says

@@ -38,6 +38,7 @@ struct ManPage {
         ("PXVIEW_CATALOG", "use another offline catalog folder"),
         ("PXVIEW_DEBUG", "when set, print what the terminal probe found, how long it took (and how kitty gets pixels)"),
         ("PXVIEW_PROBE_TIMEOUT_MS", "how long the start-up probe waits for the terminal's answer (default 2000)"),
+        ("PXVIEW_DECODE_TIMEOUT_MS", "how long the viewer waits for one photo's decode before giving up on it (default 10000)"),
         ("PXVIEW_KITTY_TRANSFER", "direct: never hand kitty shared memory or files, send PNG through the pty"),
         ("XDG_CACHE_HOME", "the disk cache is $XDG_CACHE_HOME/pxview (default ~/.cache/pxview)"),
         ("XDG_DATA_HOME", "favourites are $XDG_DATA_HOME/pxview/favourites.json (default ~/.local/share/pxview)"),

@@ -592,6 +592,32 @@ func expectRestored(_ session: PseudoTerminalSession) {
         #expect(String(decoding: none.output, as: UTF8.self).contains("pxview: cannot decode junk.jpg: not a JPEG"))
     }
 
+    /// A decode running past `PXVIEW_DECODE_TIMEOUT_MS` is given up: the
+    /// viewer goes on to the next file and says so, in one line, once the
+    /// terminal is back; stepped to later, on the status line. (A 100 MP
+    /// PNG decodes in about a second in a debug build; 100 ms is the limit.)
+    @Test func aDecodeThatRunsTooLongIsGivenUp() throws {
+        let slow = packageRoot().appendingPathComponent("Tests/Fixtures/bad/slow_10000x10000.png").path
+        let environment = PseudoTerminalSession.environment.merging(["PXVIEW_DECODE_TIMEOUT_MS": "100"]) { $1 }
+        let first = try PseudoTerminalSession(
+            arguments: ["show", slow, fixtureImage], emulation: .sixel, rows: 24, columns: 80, environment: environment)
+        #expect(first.waitFor(sixelStart))
+        first.send("q")
+        #expect(first.waitForExit() == 1)
+        expectRestored(first)
+        let after = String(decoding: first.output.after(last: alternateScreenOff), as: UTF8.self)
+        #expect(after.contains("pxview: gave up on slow_10000x10000.png: still decoding after 0.1 s\r\n"), "\(after)")
+
+        let later = try PseudoTerminalSession(
+            arguments: ["show", fixtureImage, slow], emulation: .sixel, rows: 24, columns: 160, environment: environment)
+        #expect(later.waitFor(sixelStart))
+        later.send("n")
+        #expect(later.waitFor("gave up on slow_10000x10000.png: still decoding after 0.1 s"))
+        later.send("q")
+        #expect(later.waitForExit() == 0)
+        expectRestored(later)
+    }
+
     /// A file given to `show` that fails when `n` steps to it says so on the
     /// status line in one line naming it: gone since, `cannot read PATH:
     /// REASON` as typed (its own error, not wrapped again); not an image,

@@ -86,4 +86,12 @@ for _ in range(3):
     at = draw.randrange(10, len(damaged))
     damaged[at] = draw.randrange(256)
 write("damaged.jxl", bytes(damaged))
+# Not bad, only slow: a plain grey 10000x10000 PNG (100 MP, the default
+# --max-pixels) of 300 KB that takes about a second to decode in a debug
+# build, for the viewer's giving up on a decode (PXVIEW_DECODE_TIMEOUT_MS).
+grey = zlib.compressobj(9)
+row = b"\x00" + b"\x80" * 30000
+idat = b"".join(grey.compress(row) for _ in range(10000)) + grey.flush()
+write("slow_10000x10000.png", pngwriter.SIGNATURE + pngwriter.ihdr(10000, 10000, 8, 2)
+      + pngwriter.chunk(b"IDAT", idat) + pngwriter.chunk(b"IEND", b""))
 print("bad fixtures written to", HERE)
