@@ -48,10 +48,14 @@ let package = Package(
             name: "CHEIF", path: "Sources/CHEIF", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(
             name: "CJXL", path: "Sources/CJXL", providers: [.apt(["libjxl-dev"])]),
+        // Colour management (the decode pipeline's colour step): headers
+        // only, loaded by CShims on first use, as the newer codecs are.
+        .systemLibrary(
+            name: "CLCMS2", path: "Sources/CLCMS2", providers: [.apt(["liblcms2-dev"])]),
         // libjpeg (jpeglib.h, libjpeg62-turbo-dev: the same library as
         // TurboJPEG) decodes the chroma samplings TurboJPEG 2.1 refuses.
         .target(
-            name: "CShims", dependencies: ["CPNG", "CCurl", "CGIF", "CWebP", "CAVIF", "CHEIF", "CJXL"],
+            name: "CShims", dependencies: ["CPNG", "CCurl", "CGIF", "CWebP", "CAVIF", "CHEIF", "CJXL", "CLCMS2"],
             path: "Sources/CShims",
             linkerSettings: [
                 .linkedLibrary("jpeg"), .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
@@ -70,7 +74,7 @@ let package = Package(
         /// line and the terminal layer, which all emit them.
         .target(name: "ControlSequences"),
         .target(name: "Pixels"),
-        .target(name: "Decoding", dependencies: ["Pixels", "CTurboJPEG", "CShims"]),
+        .target(name: "Decoding", dependencies: ["Pixels", "Plumbing", "CTurboJPEG", "CShims"]),
         .target(name: "Scaling", dependencies: ["Pixels", "Plumbing", "CShims"]),
         .target(name: "Encoding", dependencies: ["Pixels", "Plumbing", "ControlSequences", "CShims"]),
         .target(name: "Terminal", dependencies: ["Pixels", "Plumbing", "ControlSequences"]),

@@ -4,12 +4,12 @@
 # on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
 # The image libraries come from the codec table (one `packages:` line per
-# format in Sources/Decoding/CodecTable.swift); the rest are HTTP's and the
-# PNG writer's.
+# format in Sources/Decoding/CodecTable.swift); the rest are HTTP's, the
+# PNG writer's and the colour step's (lcms2).
 codecs="$(dirname "${BASH_SOURCE[0]}")/../Sources/Decoding/CodecTable.swift"
 mapfile -t codec_packages < <(grep -o 'packages: \[[^]]*\]' "$codecs" | grep -o '"[^"]*"' | tr -d '"')
 [ ${#codec_packages[@]} -gt 0 ] || { echo "ensure-deps: no packages found in $codecs" >&2; exit 1; }
-packages=(libcurl4-openssl-dev "${codec_packages[@]}" zlib1g-dev pkg-config)
+packages=(libcurl4-openssl-dev "${codec_packages[@]}" zlib1g-dev liblcms2-dev pkg-config)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

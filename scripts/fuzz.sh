@@ -3,7 +3,8 @@
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]     default: every target, 60 s each
 # Targets: decode input probe json cache url readback screens gif webp avif
 # heic jxl (each newer row of the codec table alone) animation (GIF, WebP and
-# HEIF grids built from the input: canvases, frame rectangles, frame counts). Seeds come from
+# HEIF grids built from the input: canvases, frame rectangles, frame counts)
+# colour (ICC profiles through lcms2, colour descriptions read from containers). Seeds come from
 # Tests/Fixtures and the catalog; a crash is saved under fuzz-crashes/TARGET/
 # and the script exits 1 (turn it into a regression fixture in the tests).
 set -euo pipefail
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
 which=${1:-all}
 seconds=${2:-60}
-all=(decode input probe json cache url readback screens gif webp avif heic jxl animation)
+all=(decode input probe json cache url readback screens gif webp avif heic jxl animation colour)
 if [ "$which" = all ]; then targets=("${all[@]}"); else targets=("$which"); fi
 # Its own scratch path: sanitized objects never mix with the normal build.
 PXVIEW_FUZZ=1 swift build --scratch-path .build/fuzz --product pxfuzz --sanitize fuzzer --sanitize address 2>&1 \
@@ -43,6 +44,12 @@ seed() {  # seed TARGET DIR
       printf 'http://user:pw@127.0.0.1:8080/a%%20b?key=x#frag' >"$dir/auth"; printf 'file:///tmp/a%%20b.jpg' >"$dir/file" ;;
     gif|webp|avif|heic|jxl)
       find Tests/Fixtures/formats -type f -name "*.$1" -exec cp {} "$dir/" \; ;;
+    colour)
+      cp Tests/Fixtures/colour/*.jpg Tests/Fixtures/colour/*.png Tests/Fixtures/colour/*.webp "$dir/"
+      cp Tests/Fixtures/colour/*.avif Tests/Fixtures/colour/*.heic "$dir/"
+      for f in /usr/share/color/icc/compatibleWithAdobeRGB1998.icc /usr/share/color/icc/sRGB.icc; do
+        [ -f "$f" ] && cp "$f" "$dir/"
+      done ;;
     animation)
       printf '\000\047\020\047\020\001\000\000\000\000\000\001\000\001' >"$dir/gif"
       printf '\001\000\001\000\001\001\001\000\002' >"$dir/webp"; printf '\002\000\000\000\000\000\020\000\020\000' >"$dir/grid" ;;

@@ -16,11 +16,18 @@ public struct DecodeOptions: Sendable {
     /// At most this many frames of an animation are decoded (nil: all of
     /// them): a grid tile shows the first, a completeness check needs none kept.
     public var maxFrames: Int?
+    /// The colour step's transforms, kept across decodes (nil: each decode
+    /// builds the one it needs).
+    public var colourTransforms: ColourTransforms?
 
-    public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, targetSize: PixelSize? = nil, maxFrames: Int? = nil) {
+    public init(
+        maxPixels: Int = DecodeOptions.defaultMaxPixels, targetSize: PixelSize? = nil, maxFrames: Int? = nil,
+        colourTransforms: ColourTransforms? = nil
+    ) {
         self.maxPixels = maxPixels
         self.targetSize = targetSize
         self.maxFrames = maxFrames
+        self.colourTransforms = colourTransforms
     }
 }
 
@@ -60,6 +67,11 @@ public struct DecodedImage: Sendable {
     public var loopCount: Int
     /// Frames in the file: more than `frames.count` when `DecodeOptions.maxFrames` stopped early.
     public var frameCount: Int
+    /// What the colour step converted from (nil: sRGB or untagged, as decoded).
+    public var colour: ColourConversion?
+    /// A colour description that was there but could not be used: the image
+    /// is shown untagged, and this is a `PXVIEW_DEBUG` line.
+    public var colourProblem: String?
 
     public init(
         frames: [Frame], fullSize: PixelSize, format: ImageFormat, warnings: [String] = [], loopCount: Int = 1,
@@ -106,7 +118,9 @@ public struct DecodedImage: Sendable {
 public func decodeImage(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> DecodedImage {
     if bytes.isEmpty { throw DecodeError(.empty) }
     guard let format = ImageFormat(sniffing: bytes) else { throw DecodeError(.unknownFormat) }
-    return try format.codec.decode(bytes, options)
+    var decoded = try format.codec.decode(bytes, options)
+    ColourStep.apply(&decoded, bytes: bytes, transforms: options.colourTransforms)
+    return decoded
 }
 
 /// Refuses sizes the caller cannot afford or that hold no pixels. Called

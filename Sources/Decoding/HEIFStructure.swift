@@ -8,7 +8,7 @@ import Pixels
 /// the data over the item's `ispe`, which is all its handle reports and all
 /// `--max-pixels` can be checked against: a few hundred fuzzed bytes made it
 /// allocate 2.8 GB. Every read is bounds-checked: the bytes are untrusted.
-struct HEIFStructure: Equatable {
+struct HEIFStructure {
     /// The primary item's four-character type (`hvc1`, `grid`, `iovl`, …), or nil.
     var primaryType: String?
     /// The canvas a `grid` or `iovl` primary item declares, when readable.
@@ -18,6 +18,9 @@ struct HEIFStructure: Equatable {
     /// with words that do not say so ("BMFF parsing failed", "not enough
     /// memory"); read here, a 60000x60000 file is refused as too large.
     var primarySize: PixelSize?
+    /// The primary item's `colr`: what the colour step converts from, or
+    /// why it does not (PQ, unknown code points, a damaged box).
+    var colour: (description: ColourDescription?, problem: String?) = (nil, nil)
 
     init(scanning bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { read($0) }
@@ -80,7 +83,14 @@ struct HEIFStructure: Equatable {
         func child(_ type: String) -> Box? { children.first { $0.type == type } }
         guard let pitm = child("pitm"), let primary = Self.primaryID(data, pitm) else { return }
         if let iinf = child("iinf") { primaryType = Self.itemType(data, iinf, of: primary) }
-        if let iprp = child("iprp") { primarySize = Self.spatialExtent(data, iprp, of: primary) }
+        if let iprp = child("iprp") {
+            let (properties, all) = Self.properties(data, iprp, of: primary)
+            primarySize = properties.first { $0.type == "ispe" }.flatMap { Self.spatialExtent(data, $0) }
+            // A grid's tiles may carry the colour its item does not (the first `colr` then).
+            if let colr = properties.first(where: { $0.type == "colr" }) ?? all.first(where: { $0.type == "colr" }) {
+                colour = Self.colour(data, colr)
+            }
+        }
         guard primaryType == "grid" || primaryType == "iovl", let iloc = child("iloc"),
             let start = Self.itemStart(data, iloc, of: primary, idat: child("idat"))
         else { return }
@@ -103,31 +113,57 @@ struct HEIFStructure: Equatable {
         return reader.read(version == 0 ? 2 : 4)
     }
 
-    /// The `ispe` property `ipma` associates with the item in `iprp`'s `ipco`.
-    private static func spatialExtent(_ data: UnsafeBufferPointer<UInt8>, _ iprp: Box, of item: UInt64) -> PixelSize? {
+    /// The properties `ipma` associates with the item in `iprp`'s `ipco`, in
+    /// order, and all of `ipco`'s.
+    private static func properties(_ data: UnsafeBufferPointer<UInt8>, _ iprp: Box, of item: UInt64) -> (
+        item: [Box], all: [Box]
+    ) {
         let children = boxes(data, in: iprp.body)
-        guard let ipco = children.first(where: { $0.type == "ipco" }) else { return nil }
+        guard let ipco = children.first(where: { $0.type == "ipco" }) else { return ([], []) }
         let properties = boxes(data, in: ipco.body)
+        var found: [Box] = []
         for ipma in children where ipma.type == "ipma" {
             var reader = Reader(data: data, offset: ipma.body.lowerBound, end: ipma.body.upperBound)
             guard let version = reader.read(1), let flags = reader.read(3), let count = reader.read(4) else { continue }
             for _ in 0..<min(count, 20_000) {
                 guard let id = reader.read(version < 1 ? 2 : 4), let associations = reader.read(1) else { break }
                 for _ in 0..<associations {
-                    guard let association = reader.read(flags & 1 == 1 ? 2 : 1) else { return nil }
+                    guard let association = reader.read(flags & 1 == 1 ? 2 : 1) else { return (found, properties) }
                     // The top bit says "essential"; the rest is a 1-based index (0: none).
                     let index = Int(association & (flags & 1 == 1 ? 0x7FFF : 0x7F))
-                    guard id == item, index >= 1, index <= properties.count, properties[index - 1].type == "ispe" else {
-                        continue
-                    }
-                    var ispe = Reader(
-                        data: data, offset: properties[index - 1].body.lowerBound, end: properties[index - 1].body.upperBound)
-                    guard ispe.read(4) != nil, let width = ispe.read(4), let height = ispe.read(4) else { return nil }
-                    return PixelSize(width: Int(width), height: Int(height))
+                    if id == item, index >= 1, index <= properties.count { found.append(properties[index - 1]) }
                 }
             }
         }
-        return nil
+        return (found, properties)
+    }
+
+    /// An `ispe` box's width and height.
+    private static func spatialExtent(_ data: UnsafeBufferPointer<UInt8>, _ ispe: Box) -> PixelSize? {
+        var reader = Reader(data: data, offset: ispe.body.lowerBound, end: ispe.body.upperBound)
+        guard reader.read(4) != nil, let width = reader.read(4), let height = reader.read(4) else { return nil }
+        return PixelSize(width: Int(width), height: Int(height))
+    }
+
+    /// A `colr` box: an ICC profile (`prof`, `rICC`) or `nclx` code points.
+    private static func colour(_ data: UnsafeBufferPointer<UInt8>, _ colr: Box) -> (
+        description: ColourDescription?, problem: String?
+    ) {
+        guard colr.body.count >= 4 else { return (nil, "the colr box is damaged") }
+        let kind = String(decoding: data[colr.body.lowerBound..<(colr.body.lowerBound + 4)], as: UTF8.self)
+        let payload = (colr.body.lowerBound + 4)..<colr.body.upperBound
+        switch kind {
+        case "prof", "rICC":
+            guard payload.count <= ColourDescription.maxProfileBytes else { return (nil, "the ICC profile is over 4 MB") }
+            return (.icc(Array(data[payload])), nil)
+        case "nclx":
+            var reader = Reader(data: data, offset: payload.lowerBound, end: payload.upperBound)
+            guard let primaries = reader.read(2), let transfer = reader.read(2) else { return (nil, "the nclx box is damaged") }
+            let (description, unsupported) = ColourDescription.cicp(primaries: Int(primaries), transfer: Int(transfer))
+            return (description, unsupported)
+        default:
+            return (nil, nil)
+        }
     }
 
     /// The type an `infe` (version 2 or 3) in `iinf` gives the item.

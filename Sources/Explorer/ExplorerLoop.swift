@@ -744,6 +744,7 @@ final class ExplorerLoop {
             layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite,
             frameDelays: decoded.frames.count > 1 ? decoded.frames.map(\.playbackDelayMs) : [], plays: decoded.loopCount,
             showInfo: showInfo)
+        viewer?.colour = decoded.colour?.description
         viewer?.notice = notice
         viewerSerial += 1
         viewerPainter = ViewerPainter(

@@ -16,6 +16,9 @@ struct ExplorerWork {
     /// The command line's filters, kept for every search the browser makes.
     var filters: SearchQuery
     let maxPixels: Int
+    /// The colour step's transforms, shared by every decode of the run (a
+    /// folder of one phone's photos builds one).
+    let colourTransforms = ColourTransforms()
     /// Counts the ways of drawing this run has had (a late probe brings
     /// another): thumbnails and photos decoded for an earlier one are too
     /// small for the next and are dropped when they come.
@@ -51,6 +54,8 @@ struct ExplorerWork {
         var files = DecodeSize.thumbnail(box: tileBox, screen: screen, maxPixels: maxPixels, local: true)
         previews.maxFrames = 1
         files.maxFrames = 1
+        previews.colourTransforms = colourTransforms
+        files.colourTransforms = colourTransforms
         let generation = drawingGeneration
         for photo in photos {
             let options = photo.hasRenditions ? previews : files
@@ -83,7 +88,9 @@ struct ExplorerWork {
     ) {
         let queue = completions
         let title = photo.title
-        let options = DecodeSize.options(box: viewSize, screen: screen, settings: settings, maxPixels: maxPixels)
+        var framed = DecodeSize.options(box: viewSize, screen: screen, settings: settings, maxPixels: maxPixels)
+        framed.colourTransforms = colourTransforms
+        let options = framed
         let generation = drawingGeneration
         let wanted = self.wanted
         wanted.set(photo.id)
@@ -122,9 +129,9 @@ struct ExplorerWork {
     /// Every frame of `bytes` at full size, for viewer visit `visit`.
     func decodeFully(_ bytes: [UInt8], visit: Int, drawing: DrawingPlan) {
         let queue = completions
-        let maxPixels = self.maxPixels
+        let options = DecodeOptions(maxPixels: maxPixels, colourTransforms: colourTransforms)
         Task.detached {
-            let frames = try? drawing.decode(bytes, options: DecodeOptions(maxPixels: maxPixels)).frames.map(\.image)
+            let frames = try? drawing.decode(bytes, options: options).frames.map(\.image)
             queue.post(.fullResolution(frames, visit: visit))
         }
     }

@@ -66,6 +66,8 @@ public struct ViewerState: Equatable, Sendable {
     /// The full image's size in pixels.
     public var fullSize: PixelSize
     public var showInfo = false
+    /// What the colour step did ("Display P3 → sRGB"), for the info line; nil for sRGB.
+    public var colour: String?
     public var showHelp = false
     public var isFavourite = false
     public var message: String?
@@ -133,6 +135,7 @@ public struct ViewerState: Equatable, Sendable {
     public static func == (lhs: ViewerState, rhs: ViewerState) -> Bool {
         lhs.viewport == rhs.viewport && lhs.layout == rhs.layout && lhs.photo == rhs.photo
             && lhs.decodedSize == rhs.decodedSize && lhs.fullSize == rhs.fullSize && lhs.showInfo == rhs.showInfo
+            && lhs.colour == rhs.colour
             && lhs.showHelp == rhs.showHelp && lhs.isFavourite == rhs.isFavourite && lhs.message == rhs.message
             && lhs.openedDirectly == rhs.openedDirectly && lhs.fullResolutionRequested == rhs.fullResolutionRequested
             && lhs.dragFrom == rhs.dragFrom && lhs.lastClick?.0 == rhs.lastClick?.0

@@ -1,3 +1,4 @@
+import CShims
 import Explorer
 import Foundation
 import GraphicsReadback
@@ -41,6 +42,10 @@ enum FuzzTarget: String, CaseIterable {
     /// grid's own canvas) come every run; libFuzzer's memory and time
     /// limits catch what the budget misses, and the frames kept must fit it.
     case animation
+    /// The colour step: the input as an ICC profile through lcms2 (parsed,
+    /// built into a transform, applied), and as every format's container for
+    /// the readers that find a file's colour description.
+    case colour
     /// Keys, mouse reports and pastes through the grid's and the viewer's
     /// state machines and their frame plans: the header and status lines fit the window,
     /// the search field stays bounded. An input starting with 0xFF is
@@ -127,6 +132,14 @@ enum FuzzTarget: String, CaseIterable {
             _ = codec.isComplete(bytes, 1_000_000)
         case .animation:
             animation(bytes)
+        case .colour:
+            for format in ImageFormat.allCases { _ = ColourSources.read(bytes, format: format) }
+            let entry = ColourTransforms().entry(for: .icc(Array(bytes.prefix(ColourDescription.maxProfileBytes))))
+            if let transform = entry.transform {
+                var pixels = (0..<1024).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+                pixels.withUnsafeMutableBufferPointer { pxview_colour_apply(transform, $0.baseAddress, $0.count / 4) }
+                check(pixels.count == 1024, "the transform changed the buffer's size")
+            }
         case .screens:
             screens(bytes.first == 0xFF ? Array([[UInt8]](repeating: bytes, count: 256).joined()) : bytes)
         }

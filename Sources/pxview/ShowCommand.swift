@@ -106,6 +106,7 @@ enum Show: PXCommand {
                 for warning in decoded.warnings {
                     Output.err("pxview: warning: \(name): \(TerminalText.sanitize(warning))\n")
                 }
+                if let problem = decoded.colourProblem { SourceContext.debugNote()?("\(name): colour: \(problem)") }
                 let viewport = renderer.viewport(
                     for: decoded.fullSize, settings: view.settings, box: screen.box, screen: screen.backend.screen)
                 guard screen.drawsGraphics else {
@@ -153,11 +154,12 @@ enum Show: PXCommand {
 
     /// "GIF 400x250, 12 frames, 0.96 s" (one pass, as the viewer plays it), or "JPEG 1920x1280".
     static func describe(_ decoded: DecodedImage) -> String {
+        let colour = decoded.colour.map { ", \(TerminalText.sanitize($0.description))" } ?? ""
         let still = "\(decoded.format.displayName) \(decoded.fullSize)"
-        guard decoded.isAnimated else { return still }
+        guard decoded.isAnimated else { return still + colour }
         let centiseconds = (decoded.durationMs + 5) / 10
         let seconds = "\(centiseconds / 100).\(centiseconds % 100 < 10 ? "0" : "")\(centiseconds % 100)"
-        return still + ", \(decoded.frameCount) frames, \(seconds) s"
+        return still + ", \(decoded.frameCount) frames, \(seconds) s" + colour
     }
 
     /// True for what `load` fetches through libcurl rather than reads from disk.

@@ -119,6 +119,24 @@ import Testing
         #expect(result.outLines.count == 1)
     }
 
+    /// The description names the colour space a file was converted from
+    /// (issue 28); an sRGB file says nothing of it.
+    @Test func theDescriptionNamesTheColourSpace() throws {
+        let colour = packageRoot().appendingPathComponent("Tests/Fixtures/colour").path
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run(
+            ["show", "--size", "96x72"] + ["adobe.jpg", "p3.heic", "gamma18.png", "srgb-icc.png"].map { "\(colour)/\($0)" })
+        #expect(result.status == 0)
+        #expect(
+            result.outLines == [
+                "\(colour)/adobe.jpg: JPEG 96x72, Compatible with Adobe RGB (1998) → sRGB, fits 96x72 px in a 96x72 box"
+                    + " (not a terminal: pass --protocol to draw)",
+                "\(colour)/p3.heic: HEIC 96x72, Display P3 → sRGB, fits 96x72 px in a 96x72 box (not a terminal: pass --protocol to draw)",
+                "\(colour)/gamma18.png: PNG 96x72, gamma 1.80 → sRGB, fits 96x72 px in a 96x72 box (not a terminal: pass --protocol to draw)",
+                "\(colour)/srgb-icc.png: PNG 96x72, fits 96x72 px in a 96x72 box (not a terminal: pass --protocol to draw)",
+            ])
+    }
+
     @Test func truncatedJPEGWarnsAndStillShows() throws {
         let sandbox = try CLISandbox()
         let result = try sandbox.run(["show", "--size", "100x100", "\(bad)/truncated_scan.jpg"])

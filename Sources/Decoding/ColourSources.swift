@@ -1,0 +1,116 @@
+import CShims
+
+/// Where each format keeps its colour description, read from the file's
+/// bytes before (or beside) the decoder: what the colour step converts
+/// from. Every read is bounds-checked and capped: the bytes are untrusted.
+enum ColourSources {
+    /// The description `bytes` (of `format`) carry, and a note when one
+    /// was there but cannot be used (shown with `PXVIEW_DEBUG`; the image is
+    /// then shown untagged, never refused).
+    static func read(_ bytes: [UInt8], format: ImageFormat) -> (description: ColourDescription?, problem: String?) {
+        switch format {
+        case .jpeg: return jpeg(bytes)
+        case .png: return png(bytes)
+        case .webp: return (webp(bytes).map { .icc($0) }, nil)
+        case .avif, .heic: return HEIFStructure(scanning: bytes).colour
+        case .gif, .jxl: return (nil, nil)
+        }
+    }
+
+    /// JPEG: APP2 `ICC_PROFILE` chunks before the first scan, joined in
+    /// their sequence order (ICC.1 B.4); a sequence with a gap, a repeat or
+    /// counts that disagree is no profile.
+    static func jpeg(_ bytes: [UInt8]) -> (description: ColourDescription?, problem: String?) {
+        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return (nil, nil) }
+        let tag = Array("ICC_PROFILE".utf8) + [0]
+        var chunks: [Int: ArraySlice<UInt8>] = [:]
+        var declared: Set<Int> = []
+        var total = 0
+        var i = 2
+        while i + 4 <= bytes.count, bytes[i] == 0xFF {
+            let marker = bytes[i + 1]
+            if marker == 0xFF {  // fill byte
+                i += 1
+                continue
+            }
+            if marker == 0xDA || marker == 0xD9 { break }  // the scan, or the end
+            if (0xD0...0xD7).contains(marker) || marker == 0x01 {
+                i += 2
+                continue
+            }
+            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            guard length >= 2, i + 2 + length <= bytes.count else { break }
+            let body = (i + 4)..<(i + 2 + length)
+            if marker == 0xE2, body.count > tag.count + 2, bytes[body].starts(with: tag) {
+                let sequence = Int(bytes[body.lowerBound + tag.count])
+                declared.insert(Int(bytes[body.lowerBound + tag.count + 1]))
+                let data = bytes[(body.lowerBound + tag.count + 2)..<body.upperBound]
+                if chunks[sequence] != nil { return (nil, "the JPEG's ICC_PROFILE chunks repeat number \(sequence)") }
+                chunks[sequence] = data
+                total += data.count
+                if total > ColourDescription.maxProfileBytes { return (nil, "the JPEG's ICC profile is over 4 MB") }
+            }
+            i += 2 + length
+        }
+        guard !chunks.isEmpty else { return (nil, nil) }
+        guard declared.count == 1, let count = declared.first, count == chunks.count,
+            (1...count).allSatisfy({ chunks[$0] != nil })
+        else { return (nil, "the JPEG's ICC_PROFILE chunks are not a whole sequence") }
+        return (.icc((1...count).flatMap { chunks[$0]! }), nil)
+    }
+
+    /// PNG (PNG spec 11.3.3): `iCCP` first, then `sRGB` (nothing to do),
+    /// then `cHRM` and `gAMA`; only chunks before the image data count.
+    static func png(_ bytes: [UInt8]) -> (description: ColourDescription?, problem: String?) {
+        var chromaticities: [Double]?
+        var gamma: Double?
+        var i = 8
+        while i + 12 <= bytes.count {
+            let length = bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: bytes[(i + 4)..<(i + 8)], as: UTF8.self)
+            guard length <= bytes.count - i - 12 else { break }
+            let data = bytes[(i + 8)..<(i + 8 + length)]
+            switch type {
+            case "IDAT", "IEND": return (ColourDescription.png(chromaticities: chromaticities, gamma: gamma), nil)
+            case "sRGB": return (nil, nil)
+            case "iCCP":
+                guard let nul = data.firstIndex(of: 0), nul + 2 <= data.endIndex, data[nul + 1] == 0 else {
+                    return (nil, "the PNG's iCCP chunk is damaged")
+                }
+                let compressed = Array(data[(nul + 2)...])
+                var profile = [UInt8](repeating: 0, count: ColourDescription.maxProfileBytes)
+                let written = profile.withUnsafeMutableBufferPointer { out in
+                    compressed.withUnsafeBufferPointer { pxview_inflate($0.baseAddress, $0.count, out.baseAddress, out.count) }
+                }
+                guard written > 0 else { return (nil, "the PNG's iCCP profile does not inflate (or is over 4 MB)") }
+                return (.icc(Array(profile.prefix(written))), nil)
+            case "cHRM" where length == 32:
+                chromaticities = (0..<8).map { k in
+                    Double(data[(data.startIndex + 4 * k)..<(data.startIndex + 4 * k + 4)].reduce(0) { $0 << 8 | Int($1) })
+                        / 100_000
+                }
+            case "gAMA" where length == 4:
+                let value = data.reduce(0) { $0 << 8 | Int($1) }
+                if value > 0 { gamma = Double(value) / 100_000 }
+            default: break
+            }
+            i += 12 + length
+        }
+        return (ColourDescription.png(chromaticities: chromaticities, gamma: gamma), nil)
+    }
+
+    /// WebP: the `ICCP` chunk (the extended format's VP8X says it is there).
+    static func webp(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count >= 30, bytes[12..<16].elementsEqual("VP8X".utf8), bytes[20] & 0x20 != 0 else { return nil }
+        var i = 12
+        while i + 8 <= bytes.count {
+            let size = Int(bytes[i + 4]) | Int(bytes[i + 5]) << 8 | Int(bytes[i + 6]) << 16 | Int(bytes[i + 7]) << 24
+            guard size <= bytes.count - i - 8 else { return nil }
+            if bytes[i..<(i + 4)].elementsEqual("ICCP".utf8) {
+                return size <= ColourDescription.maxProfileBytes ? Array(bytes[(i + 8)..<(i + 8 + size)]) : nil
+            }
+            i += 8 + size + (size & 1)
+        }
+        return nil
+    }
+}

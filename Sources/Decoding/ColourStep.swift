@@ -1,0 +1,125 @@
+import CShims
+import Pixels
+import Plumbing
+
+/// What the colour step did to a decoded image: the space it came from,
+/// converted to sRGB (descriptions and the viewer's info line say it).
+public struct ColourConversion: Sendable, Equatable, CustomStringConvertible {
+    /// "Adobe RGB (1998)", "Display P3", "BT.2020 gamma 2.2"…
+    public var source: String
+
+    public init(source: String) {
+        self.source = source
+    }
+
+    public var description: String { "\(source) → sRGB" }
+}
+
+/// lcms2 transforms to sRGB, built once per colour description and kept
+/// (a handful: every photo of a phone shares one profile). Whoever decodes
+/// many images (the explorer, previews' folder walks, pxbench) holds one
+/// and hands it in `DecodeOptions`; without one, each decode builds its own.
+public final class ColourTransforms: @unchecked Sendable {
+    // @unchecked: `entries` is only touched under `lock`; lcms2 transforms
+    // made with cmsFLAGS_NOCACHE may be used from several threads at once.
+    private let lock = Lock()
+    private var entries: [ColourDescription: Entry] = [:]
+    /// How many transforms were built (tests: the cache is used).
+    public private(set) var built = 0
+
+    /// Descriptions kept at most; past that the cache starts again.
+    static let capacity = 16
+
+    final class Entry: @unchecked Sendable {
+        let transform: UnsafeMutableRawPointer?
+        let name: String
+        let problem: String?
+        /// The transform changes no colour by more than one level: an sRGB
+        /// profile (most cameras' and phones' JPEGs carry one). Such images
+        /// are left exactly as decoded, at no cost.
+        let isIdentity: Bool
+
+        init(_ description: ColourDescription) {
+            var info = pxview_colour_info()
+            switch description {
+            case .icc(let profile):
+                transform = profile.withUnsafeBufferPointer { pxview_colour_from_icc($0.baseAddress, $0.count, &info) }
+            case .primaries(_, let xy, let transfer):
+                let (curve, gamma): (Int32, Double) =
+                    switch transfer {
+                    case .sRGB: (1, 0)
+                    case .gamma(let value): (0, value)
+                    }
+                transform = xy.withUnsafeBufferPointer { pxview_colour_from_primaries($0.baseAddress, curve, gamma, &info) }
+            }
+            let profileName = withUnsafeBytes(of: info.name) { ColourTransforms.text($0) }
+            switch description {
+            case .icc: name = profileName.isEmpty ? "an ICC profile" : profileName
+            case .primaries(let named, _, _): name = named
+            }
+            let message = withUnsafeBytes(of: info.message) { ColourTransforms.text($0) }
+            problem = transform == nil ? (message.isEmpty ? "no transform" : message) : nil
+            isIdentity = transform.map(Self.changesNothing) ?? false
+        }
+
+        /// Every 17th level of each channel (17³ colours) through the transform.
+        private static func changesNothing(_ transform: UnsafeMutableRawPointer) -> Bool {
+            let levels = stride(from: 0, through: 255, by: 15).map { UInt8($0) }
+            var samples: [UInt8] = []
+            for r in levels { for g in levels { for b in levels { samples += [r, g, b, 255] } } }
+            var converted = samples
+            converted.withUnsafeMutableBufferPointer { pxview_colour_apply(transform, $0.baseAddress, $0.count / 4) }
+            return zip(samples, converted).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
+        }
+
+        deinit { pxview_colour_free(transform) }
+    }
+
+    public init() {}
+
+    func entry(for description: ColourDescription) -> Entry {
+        lock.withLock {
+            if let entry = entries[description] { return entry }
+            if entries.count >= Self.capacity { entries.removeAll() }
+            let entry = Entry(description)
+            entries[description] = entry
+            built += 1
+            return entry
+        }
+    }
+
+    /// A C string in a fixed buffer, printable characters only (a profile's
+    /// description is the file's text).
+    static func text(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(decoding: bytes.prefix { $0 != 0 }.map { $0 < 0x20 || $0 == 0x7F ? 0x3F : $0 }, as: UTF8.self)
+    }
+}
+
+/// The decode pipeline's colour step, for every format: the description
+/// the file carries (`ColourSources`) to sRGB through lcms2, on every frame,
+/// after decoding (and DCT scaling) and before any resampling, in parallel
+/// rows. An sRGB, untagged or sRGB-equivalent image is not touched.
+enum ColourStep {
+    static func apply(_ decoded: inout DecodedImage, bytes: [UInt8], transforms: ColourTransforms?) {
+        let (description, problem) = ColourSources.read(bytes, format: decoded.format)
+        if let problem { decoded.colourProblem = problem }
+        guard let description else { return }
+        let entry = (transforms ?? ColourTransforms()).entry(for: description)
+        guard let transform = entry.transform else {
+            decoded.colourProblem = "\(entry.name): \(entry.problem ?? "unusable"); shown untagged"
+            return
+        }
+        if entry.isIdentity { return }
+        for index in decoded.frames.indices {
+            let width = decoded.frames[index].image.width
+            let height = decoded.frames[index].image.height
+            decoded.frames[index].image.pixels.withUnsafeMutableBufferPointer { pixels in
+                guard let start = pixels.baseAddress else { return }
+                ParallelRows.run(parts: ParallelRows.parts(pixels: width * height, rows: height), rows: height) { rows in
+                    pxview_colour_apply(transform, start + rows.lowerBound * width * 4, rows.count * width)
+                }
+            }
+        }
+        decoded.colour = ColourConversion(source: entry.name)
+    }
+}

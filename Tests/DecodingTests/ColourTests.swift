@@ -1,0 +1,161 @@
+import Foundation
+import Pixels
+import Testing
+
+@testable import Decoding
+
+/// Issue 28: the colour step. What each format's colour description is
+/// found to be (fixtures made by Tests/Fixtures/colour/make.py: one photo
+/// in Adobe RGB and Display P3, tagged the way each format says), what the
+/// step does with it, and that sRGB and untagged images are left exactly
+/// as decoded.
+@Suite struct ColourTests {
+    static func fixture(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: Fixtures.root.appendingPathComponent("colour").appendingPathComponent(name)))
+    }
+
+    static let displayP3: [Double] = [0.680, 0.320, 0.265, 0.690, 0.150, 0.060, 0.3127, 0.3290]
+
+    /// The same Adobe RGB profile (580 bytes) from a JPEG's APP2 chunk, three
+    /// APP2 chunks joined, PNG's iCCP (inflated) and WebP's ICCP.
+    @Test func eachFormatsProfileIsFound() throws {
+        let jpeg = ColourSources.read(try Self.fixture("adobe.jpg"), format: .jpeg)
+        guard case .icc(let profile) = jpeg.description else {
+            Issue.record("no profile in adobe.jpg: \(jpeg)")
+            return
+        }
+        #expect(profile.count == 580)
+        #expect(Array(profile[36..<40]) == Array("acsp".utf8))
+        for (name, format) in [("adobe-split.jpg", ImageFormat.jpeg), ("adobe.png", .png), ("adobe.webp", .webp)] {
+            let found = ColourSources.read(try Self.fixture(name), format: format)
+            #expect(found.description == .icc(profile), "\(name)")
+            #expect(found.problem == nil, "\(name)")
+        }
+    }
+
+    /// HEIF's nclx code points (AVIF and HEIC: primaries 12, transfer 13),
+    /// PNG's gAMA without cHRM, PNG's sRGB chunk.
+    @Test func codePointsAndPNGChunksAreFound() throws {
+        for (name, format) in [("p3.avif", ImageFormat.avif), ("p3.heic", .heic)] {
+            let found = ColourSources.read(try Self.fixture(name), format: format)
+            #expect(found.description == .primaries(name: "Display P3", xy: Self.displayP3, transfer: .sRGB), "\(name)")
+        }
+        let gamma = ColourSources.read(try Self.fixture("gamma18.png"), format: .png)
+        guard case .primaries(let name, let xy, .gamma(let exponent)) = gamma.description else {
+            Issue.record("gamma18.png: \(gamma)")
+            return
+        }
+        #expect(name == "gamma 1.80" && xy == ColourDescription.bt709 && abs(exponent - 1.8) < 0.001)
+        #expect(ColourSources.read(try Self.fixture("srgb.png"), format: .png).description == nil)
+    }
+
+    /// H.273 code points: sRGB-equivalent ones are nothing to do; HDR
+    /// curves and unknown ones say why they are not converted.
+    @Test func codePointsTable() {
+        #expect(ColourDescription.cicp(primaries: 1, transfer: 13).description == nil)
+        #expect(ColourDescription.cicp(primaries: 2, transfer: 2).description == nil)
+        #expect(ColourDescription.cicp(primaries: 1, transfer: 1).unsupported == nil)
+        #expect(
+            ColourDescription.cicp(primaries: 9, transfer: 4).description
+                == .primaries(
+                    name: "BT.2020 gamma 2.2", xy: [0.708, 0.292, 0.170, 0.797, 0.131, 0.046, 0.3127, 0.3290],
+                    transfer: .gamma(2.2)))
+        #expect(ColourDescription.cicp(primaries: 9, transfer: 16).unsupported == "BT.2020 PQ (HDR) is not tone-mapped yet")
+        #expect(
+            ColourDescription.cicp(primaries: 3, transfer: 13).unsupported == "colour primaries 3 (ITU-T H.273) are not converted"
+        )
+    }
+
+    /// A JPEG whose ICC_PROFILE chunks do not make a whole sequence is
+    /// untagged, with a note: two chunks of three.
+    @Test func aBrokenChunkSequenceIsNoProfile() throws {
+        var bytes = try Self.fixture("adobe-split.jpg")
+        // The second APP2 (after SOI and the first) removed.
+        let firstLength = Int(bytes[4]) << 8 | Int(bytes[5])
+        let second = 2 + 2 + firstLength
+        let secondLength = Int(bytes[second + 2]) << 8 | Int(bytes[second + 3])
+        bytes.removeSubrange(second..<(second + 2 + secondLength))
+        let found = ColourSources.read(bytes, format: .jpeg)
+        #expect(found.description == nil)
+        #expect(found.problem == "the JPEG's ICC_PROFILE chunks are not a whole sequence")
+        let decoded = try decodeImage(bytes)
+        #expect(decoded.colour == nil && decoded.colourProblem == found.problem)
+    }
+
+    /// Converted: each tagged file decodes within a level or two of the
+    /// sRGB original on average, where its raw numbers are far off; the
+    /// description names the space.
+    @Test(arguments: [
+        ("adobe.png", "Compatible with Adobe RGB (1998)"), ("adobe.jpg", "Compatible with Adobe RGB (1998)"),
+        ("adobe.webp", "Compatible with Adobe RGB (1998)"), ("p3.avif", "Display P3"), ("p3.heic", "Display P3"),
+        ("gamma18.png", "gamma 1.80"),
+    ])
+    func taggedFilesAreConvertedToSRGB(name: String, space: String) throws {
+        let original = try decodeImage(try Self.fixture("srgb.png")).image
+        let decoded = try decodeImage(try Self.fixture(name))
+        #expect(decoded.colour == ColourConversion(source: space))
+        #expect(decoded.colour?.description == "\(space) → sRGB")
+        var raw = try decodeImage(try Self.fixture(name))
+        raw.frames = try format(name).codec.decode(try Self.fixture(name), DecodeOptions()).frames
+        let converted = meanDifference(decoded.image, original)
+        let unconverted = meanDifference(raw.image, original)
+        // Lossy formats keep their own loss (at 96x72: up to 3 levels).
+        #expect(converted < 3.5, "\(name): \(converted) levels off after conversion")
+        #expect(unconverted > converted + 2, "\(name): \(unconverted) levels off unconverted")
+    }
+
+    func format(_ name: String) throws -> ImageFormat {
+        try #require(ImageFormat(sniffing: try Self.fixture(name)))
+    }
+
+    /// Mean absolute difference per RGB channel, in levels.
+    func meanDifference(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+        #expect(a.size == b.size)
+        var total = 0
+        var count = 0
+        for i in stride(from: 0, to: min(a.pixels.count, b.pixels.count), by: 4) {
+            for c in 0..<3 { total += abs(Int(a.pixels[i + c]) - Int(b.pixels[i + c])) }
+            count += 3
+        }
+        return Double(total) / Double(max(1, count))
+    }
+
+    /// sRGB stays exactly as decoded: the same pixels with an sRGB ICC
+    /// profile, an sRGB chunk and nothing decode to the same bytes, and no
+    /// conversion is named.
+    @Test func sRGBIsLeftExactlyAsDecoded() throws {
+        guard case .icc = ColourSources.read(try Self.fixture("srgb-icc.png"), format: .png).description else {
+            Issue.record("srgb-icc.png carries no profile: the test checks nothing")
+            return
+        }
+        let untagged = try decodeImage(try Self.fixture("srgb-original.png"))
+        for name in ["srgb-icc.png", "srgb.png"] {
+            let decoded = try decodeImage(try Self.fixture(name))
+            #expect(decoded.colour == nil && decoded.colourProblem == nil, "\(name)")
+            #expect(decoded.image == untagged.image, "\(name)")
+        }
+    }
+
+    /// One transform per description, however many images use it.
+    @Test func transformsAreBuiltOncePerDescription() throws {
+        let transforms = ColourTransforms()
+        let options = DecodeOptions(colourTransforms: transforms)
+        for name in ["adobe.jpg", "adobe.png", "adobe.webp", "adobe-split.jpg", "p3.avif", "p3.heic"] {
+            _ = try decodeImage(try Self.fixture(name), options: options)
+        }
+        #expect(transforms.built == 2)
+    }
+
+    /// A profile lcms2 cannot use (here: its bytes cut) leaves the image
+    /// untagged, with a note, never an error.
+    @Test func anUnusableProfileIsANote() throws {
+        let png = try Self.fixture("adobe.png")
+        guard case .icc(let profile) = ColourSources.read(png, format: .png).description else {
+            Issue.record("no profile")
+            return
+        }
+        let entry = ColourTransforms().entry(for: .icc(Array(profile.prefix(200))))
+        #expect(entry.transform == nil)
+        #expect(entry.problem == "lcms2 cannot read the profile")
+    }
+}
