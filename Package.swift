@@ -61,6 +61,8 @@ let package = Package(
                 .linkedLibrary("jpeg"), .linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
                 // zlib's CRC-32 and Adler-32 for the kitty PNG encoder.
                 .linkedLibrary("z"),
+                // pow, exp and log for the HDR curves.
+                .linkedLibrary("m"),
             ]),
 
         // MARK: Libraries

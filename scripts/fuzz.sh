@@ -43,7 +43,7 @@ seed() {  # seed TARGET DIR
       printf 'https://pixabay.com/api/?q=cat&key=secret123&page=2' >"$dir/api"
       printf 'http://user:pw@127.0.0.1:8080/a%%20b?key=x#frag' >"$dir/auth"; printf 'file:///tmp/a%%20b.jpg' >"$dir/file" ;;
     gif|webp|avif|heic|jxl)
-      find Tests/Fixtures/formats -type f -name "*.$1" -exec cp {} "$dir/" \; ;;
+      find Tests/Fixtures/formats Tests/Fixtures/colour -type f -name "*.$1" -exec cp {} "$dir/" \; ;;
     colour)
       cp Tests/Fixtures/colour/*.jpg Tests/Fixtures/colour/*.png Tests/Fixtures/colour/*.webp "$dir/"
       cp Tests/Fixtures/colour/*.avif Tests/Fixtures/colour/*.heic "$dir/"

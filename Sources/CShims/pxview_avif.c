@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pxview_codec_support.h"
+#include "pxview_colour.h"
 #include "pxview_dlopen.h"
 
 /// AVIF through libavif 0.11 (loaded on first use): the primary image, or
@@ -113,11 +114,33 @@ pxview_codec_status pxview_avif_frame(void *handle, unsigned char *out, unsigned
     avifRGBImage rgb;
     api.rgb_defaults(&rgb, image);
     rgb.format = AVIF_RGB_FORMAT_RGBA;
-    rgb.depth = 8;
-    rgb.pixels = out;
-    rgb.rowBytes = out_width * 4;
-    status = avif_status(api.yuv_to_rgb(image, &rgb), info);
-    if (status != PXVIEW_CODEC_OK) return status;
+    int transfer = (int)image->transferCharacteristics;
+    if (transfer == 16 || transfer == 18) {
+        // HDR: from 16 bits, tone-mapped to SDR sRGB here (the colour step
+        // sees only 8 bits). libavif 0.11 reads no clli box: PQ content is
+        // taken as mastered to 1000 cd/m², BT.2408's common case.
+        size_t count = (size_t)out_width * out_height;
+        uint16_t *wide = malloc(count * 8);
+        if (!wide) return PXVIEW_CODEC_NO_MEMORY;
+        rgb.depth = 16;
+        rgb.pixels = (uint8_t *)wide;
+        rgb.rowBytes = out_width * 8;
+        status = avif_status(api.yuv_to_rgb(image, &rgb), info);
+        if (status == PXVIEW_CODEC_OK) {
+            int primaries = (int)image->colorPrimaries;
+            pxview_hdr_to_srgb8(wide, out, count, transfer, primaries, 1000);
+            snprintf(info->tone_mapped_from, sizeof info->tone_mapped_from, "%s %s",
+                     primaries == 1 ? "BT.709" : primaries == 12 ? "Display P3" : "BT.2020", transfer == 16 ? "PQ" : "HLG");
+        }
+        free(wide);
+        if (status != PXVIEW_CODEC_OK) return status;
+    } else {
+        rgb.depth = 8;
+        rgb.pixels = out;
+        rgb.rowBytes = out_width * 4;
+        status = avif_status(api.yuv_to_rgb(image, &rgb), info);
+        if (status != PXVIEW_CODEC_OK) return status;
+    }
     double milliseconds = decoder->imageTiming.duration * 1000.0;
     *delay_ms = milliseconds > 0 && milliseconds < 1e9 ? (unsigned)(milliseconds + 0.5) : 0;
     return PXVIEW_CODEC_OK;

@@ -1,4 +1,5 @@
 #include <lcms2.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -130,6 +131,79 @@ void pxview_colour_apply(void *transform, unsigned char *pixels, size_t count) {
 
 void pxview_colour_free(void *transform) {
     if (transform) api.delete_transform(transform);
+}
+
+/// BT.2408's reference white for SDR content in an HDR signal.
+static const double sdr_white_nits = 203.0;
+/// Where the shoulder starts, relative to SDR white.
+static const double knee = 0.8;
+
+double pxview_tone_map(double x, double peak) {
+    if (!(x > 0)) return 0;
+    if (peak <= 1 || x <= knee) return x < 1 ? x : (peak <= 1 ? 1 : x);
+    if (x >= peak) return 1;
+    double e = (x - knee) / (1 - knee);
+    double w = (peak - knee) / (1 - knee);
+    return knee + (1 - knee) * e * (1 + e / (w * w)) / (1 + e);
+}
+
+/// SMPTE ST 2084's EOTF: a code value (0..1) to cd/m².
+static double pq_nits(double v) {
+    const double m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128;
+    const double c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32, c3 = 2392.0 / 4096 * 32;
+    double p = pow(v, 1 / m2);
+    double n = p - c1 > 0 ? p - c1 : 0;
+    return 10000 * pow(n / (c2 - c3 * p), 1 / m1);
+}
+
+/// ARIB STD-B67's inverse OETF: a code value (0..1) to scene light (0..1).
+static double hlg_scene(double v) {
+    const double a = 0.17883277, b = 1 - 4 * a, c = 0.5 - a * log(4 * a);
+    return v <= 0.5 ? v * v / 3 : (exp((v - c) / a) + b) / 12;
+}
+
+static double srgb_encode(double v) {
+    if (v <= 0) return 0;
+    if (v >= 1) return 1;
+    return v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055;
+}
+
+void pxview_hdr_to_srgb8(const uint16_t *in, unsigned char *out, size_t count, int transfer, int primaries,
+                         double peak_nits) {
+    // Linear source RGB to linear sRGB (from the primaries' xy, D65).
+    static const double bt2020[9] = {1.660491, -0.587641, -0.072850, -0.124550, 1.132900,
+                                     -0.008349, -0.018151, -0.100579, 1.118730};
+    static const double p3[9] = {1.224940, -0.224940, 0, -0.042057, 1.042057, 0, -0.019638, -0.078636, 1.098274};
+    static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const double *m = primaries == 1 ? identity : primaries == 12 ? p3 : bt2020;
+    // BT.2020's (and BT.2100's) luminance weights, for HLG's system gamma.
+    const double wr = 0.2627, wg = 0.6780, wb = 0.0593;
+    double peak = (peak_nits > 0 ? peak_nits : 1000) / sdr_white_nits;
+    for (size_t i = 0; i < count; i++) {
+        const uint16_t *p = in + i * 4;
+        double rgb[3];
+        for (int c = 0; c < 3; c++) {
+            double v = p[c] / 65535.0;
+            rgb[c] = transfer == 18 ? hlg_scene(v) : pq_nits(v) / sdr_white_nits;
+        }
+        if (transfer == 18) {
+            // BT.2100's OOTF for a 1000 cd/m² display (system gamma 1.2), relative to SDR white.
+            double y = wr * rgb[0] + wg * rgb[1] + wb * rgb[2];
+            double gain = 1000 / sdr_white_nits * (y > 0 ? pow(y, 0.2) : 0);
+            for (int c = 0; c < 3; c++) rgb[c] *= gain;
+        }
+        double lin[3];
+        for (int c = 0; c < 3; c++) {
+            double v = m[c * 3] * rgb[0] + m[c * 3 + 1] * rgb[1] + m[c * 3 + 2] * rgb[2];
+            lin[c] = v > 0 ? v : 0;
+        }
+        // The shoulder on the brightest channel, the others scaled with it: hues kept.
+        double top = lin[0] > lin[1] ? (lin[0] > lin[2] ? lin[0] : lin[2]) : (lin[1] > lin[2] ? lin[1] : lin[2]);
+        double scale = top > knee ? pxview_tone_map(top, peak) / top : 1;
+        unsigned char *o = out + i * 4;
+        for (int c = 0; c < 3; c++) o[c] = (unsigned char)(srgb_encode(lin[c] * scale) * 255 + 0.5);
+        o[3] = (unsigned char)((p[3] + 128) / 257);
+    }
 }
 
 long pxview_inflate(const unsigned char *data, size_t size, unsigned char *out, size_t capacity) {

@@ -7,9 +7,12 @@
 #include "pxview_dlopen.h"
 
 /// JPEG XL through libjxl 0.7 (loaded on first use, with libjxl_threads
-/// when it is there): 8-bit RGBA in the image's own colour space, with the
-/// codestream's orientation applied by libjxl (as djxl does), and every
-/// frame of an animation as libjxl composites ("coalesces") it.
+/// when it is there): 8-bit RGBA, with the codestream's orientation applied
+/// by libjxl (as djxl does), and every frame of an animation as libjxl
+/// composites ("coalesces") it. Colour: an XYB image (lossy) is asked for
+/// sRGB, which libjxl can give (left to itself it gave linear sRGB, drawn
+/// as if sRGB: dark, the blue of an Adobe RGB file near zero); any other is
+/// in its own space, whose ICC profile goes to the colour step.
 static struct {
     JxlDecoder *(*create)(const JxlMemoryManager *);
     void (*destroy)(JxlDecoder *);
@@ -21,6 +24,9 @@ static struct {
     JxlDecoderStatus (*out_buffer_size)(const JxlDecoder *, const JxlPixelFormat *, size_t *);
     JxlDecoderStatus (*set_out_buffer)(JxlDecoder *, const JxlPixelFormat *, void *, size_t);
     JxlDecoderStatus (*set_runner)(JxlDecoder *, JxlParallelRunner, void *);
+    JxlDecoderStatus (*icc_size)(const JxlDecoder *, const JxlPixelFormat *, JxlColorProfileTarget, size_t *);
+    JxlDecoderStatus (*icc)(const JxlDecoder *, const JxlPixelFormat *, JxlColorProfileTarget, uint8_t *, size_t);
+    JxlDecoderStatus (*prefer_profile)(JxlDecoder *, const JxlColorEncoding *);
 } api;
 
 /// libjxl_threads: optional, decoding is single-threaded without it.
@@ -57,6 +63,9 @@ static void load(void) {
     PXVIEW_RESOLVE(handle, api, out_buffer_size, "JxlDecoderImageOutBufferSize", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, set_out_buffer, "JxlDecoderSetImageOutBuffer", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, set_runner, "JxlDecoderSetParallelRunner", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, icc_size, "JxlDecoderGetICCProfileSize", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, icc, "JxlDecoderGetColorAsICCProfile", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, prefer_profile, "JxlDecoderSetPreferredColorProfile", library.error, "libjxl");
     load_threads();
     library.status = 0;
 }
@@ -66,6 +75,9 @@ typedef struct jxl_decoder {
     void *runner;
     JxlBasicInfo basic;
     unsigned width, height;
+    /// The pixels' ICC profile, and the file's own when libjxl converted from it.
+    uint8_t *icc, *original_icc;
+    size_t icc_size, original_icc_size;
 } jxl_decoder;
 
 static const JxlPixelFormat rgba8 = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
@@ -75,7 +87,45 @@ void pxview_jxl_close(void *handle) {
     if (!d) return;
     if (d->decoder) api.destroy(d->decoder);
     if (d->runner) threads.destroy(d->runner);
+    free(d->icc);
+    free(d->original_icc);
     free(d);
+}
+
+/// The profile libjxl gives for `target` (at most 4 MB), or NULL.
+static uint8_t *profile(jxl_decoder *d, JxlColorProfileTarget target, size_t *size) {
+    *size = 0;
+    size_t needed = 0;
+    if (api.icc_size(d->decoder, NULL, target, &needed) != JXL_DEC_SUCCESS || needed == 0 || needed > (4u << 20)) return NULL;
+    uint8_t *bytes = malloc(needed);
+    if (!bytes) return NULL;
+    if (api.icc(d->decoder, NULL, target, bytes, needed) != JXL_DEC_SUCCESS) {
+        free(bytes);
+        return NULL;
+    }
+    *size = needed;
+    return bytes;
+}
+
+/// At JXL_DEC_COLOR_ENCODING: an XYB image is asked for sRGB (grey for a
+/// grey one); the pixels' profile, and the original one, kept for `info`.
+static void settle_colour(jxl_decoder *d, pxview_codec_info *info) {
+    if (!d->basic.uses_original_profile) {
+        d->original_icc = profile(d, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &d->original_icc_size);
+        JxlColorEncoding srgb;
+        memset(&srgb, 0, sizeof srgb);
+        srgb.color_space = d->basic.num_color_channels == 1 ? JXL_COLOR_SPACE_GRAY : JXL_COLOR_SPACE_RGB;
+        srgb.white_point = JXL_WHITE_POINT_D65;
+        srgb.primaries = JXL_PRIMARIES_SRGB;
+        srgb.transfer_function = JXL_TRANSFER_FUNCTION_SRGB;
+        srgb.rendering_intent = JXL_RENDERING_INTENT_PERCEPTUAL;
+        api.prefer_profile(d->decoder, &srgb);
+    }
+    d->icc = profile(d, JXL_COLOR_PROFILE_TARGET_DATA, &d->icc_size);
+    info->icc = d->icc;
+    info->icc_size = d->icc_size;
+    info->original_icc = d->original_icc;
+    info->original_icc_size = d->original_icc_size;
 }
 
 /// A decoder over the whole of `data`. The input is left open: libjxl then
@@ -124,7 +174,7 @@ pxview_codec_status pxview_jxl_open(const unsigned char *data, size_t size, pxvi
     if (ready != PXVIEW_CODEC_OK) return ready;
     jxl_decoder *d = calloc(1, sizeof *d);
     if (!d) return PXVIEW_CODEC_NO_MEMORY;
-    d->decoder = start(data, size, JXL_DEC_BASIC_INFO | JXL_DEC_FRAME | JXL_DEC_FULL_IMAGE);
+    d->decoder = start(data, size, JXL_DEC_BASIC_INFO | JXL_DEC_COLOR_ENCODING | JXL_DEC_FRAME | JXL_DEC_FULL_IMAGE);
     if (!d->decoder) {
         pxview_jxl_close(d);
         return PXVIEW_CODEC_NO_MEMORY;
@@ -144,6 +194,14 @@ pxview_codec_status pxview_jxl_open(const unsigned char *data, size_t size, pxvi
     d->height = swaps ? d->basic.xsize : d->basic.ysize;
     info->width = d->width;
     info->height = d->height;
+    // The colour encoding follows the basic info in the codestream's header.
+    status = api.process(d->decoder);
+    if (status != JXL_DEC_COLOR_ENCODING) {
+        pxview_codec_status failed = failure(status, info);
+        pxview_jxl_close(d);
+        return failed;
+    }
+    settle_colour(d, info);
     if (d->basic.have_animation) {
         pxview_codec_status counted = count_frames(data, size, &info->frame_count, info);
         if (counted != PXVIEW_CODEC_OK) {

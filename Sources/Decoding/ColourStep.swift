@@ -7,12 +7,15 @@ import Plumbing
 public struct ColourConversion: Sendable, Equatable, CustomStringConvertible {
     /// "Adobe RGB (1998)", "Display P3", "BT.2020 gamma 2.2"…
     public var source: String
+    /// HDR light rolled off into SDR (BT.2408's white at 203 cd/m²).
+    public var toneMapped: Bool
 
-    public init(source: String) {
+    public init(source: String, toneMapped: Bool = false) {
         self.source = source
+        self.toneMapped = toneMapped
     }
 
-    public var description: String { "\(source) → sRGB" }
+    public var description: String { "\(source) → sRGB" + (toneMapped ? " (tone-mapped)" : "") }
 }
 
 /// lcms2 transforms to sRGB, built once per colour description and kept
@@ -96,20 +99,35 @@ public final class ColourTransforms: @unchecked Sendable {
 }
 
 /// The decode pipeline's colour step, for every format: the description
-/// the file carries (`ColourSources`) to sRGB through lcms2, on every frame,
+/// the file carries (`ColourSources`, or the library's word for JPEG XL's
+/// pixels) to sRGB through lcms2, on every frame,
 /// after decoding (and DCT scaling) and before any resampling, in parallel
 /// rows. An sRGB, untagged or sRGB-equivalent image is not touched.
 enum ColourStep {
+    /// The HDR tone curve (`pxview_tone_map`), relative to SDR white.
+    static func toneMap(_ x: Double, peak: Double) -> Double { pxview_tone_map(x, peak) }
+
     static func apply(_ decoded: inout DecodedImage, bytes: [UInt8], transforms: ColourTransforms?) {
-        let (description, problem) = ColourSources.read(bytes, format: decoded.format)
+        // Converted by the codec's shim already (AVIF's HDR, from 16 bits).
+        if decoded.colour?.toneMapped == true { return }
+        var (description, problem) = ColourSources.read(bytes, format: decoded.format)
+        if let profile = decoded.libraryProfile { description = .icc(profile) }
         if let problem { decoded.colourProblem = problem }
         guard let description else { return }
-        let entry = (transforms ?? ColourTransforms()).entry(for: description)
+        let transforms = transforms ?? ColourTransforms()
+        let entry = transforms.entry(for: description)
         guard let transform = entry.transform else {
             decoded.colourProblem = "\(entry.name): \(entry.problem ?? "unusable"); shown untagged"
             return
         }
-        if entry.isIdentity { return }
+        if entry.isIdentity {
+            // Converted by the library itself (JPEG XL asked for sRGB): named from the file's own profile.
+            if let original = decoded.libraryConvertedFrom {
+                let own = transforms.entry(for: .icc(original))
+                if own.transform != nil, !own.isIdentity { decoded.colour = ColourConversion(source: own.name) }
+            }
+            return
+        }
         for index in decoded.frames.indices {
             let width = decoded.frames[index].image.width
             let height = decoded.frames[index].image.height

@@ -72,6 +72,12 @@ public struct DecodedImage: Sendable {
     /// A colour description that was there but could not be used: the image
     /// is shown untagged, and this is a `PXVIEW_DEBUG` line.
     public var colourProblem: String?
+    /// The pixels' ICC profile when the library says what it decoded to
+    /// (JPEG XL), for the colour step.
+    var libraryProfile: [UInt8]?
+    /// The file's own profile when the library converted from it (JPEG XL's
+    /// XYB images, decoded to sRGB): only named.
+    var libraryConvertedFrom: [UInt8]?
 
     public init(
         frames: [Frame], fullSize: PixelSize, format: ImageFormat, warnings: [String] = [], loopCount: Int = 1,

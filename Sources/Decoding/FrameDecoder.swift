@@ -256,9 +256,19 @@ private func decodeOpened(
         warnings.append("only the first \(frames.count) of \(frameCount) frames fit in the \(budget)-pixel limit")
     }
     let loops = knownLoops ?? Int(info.loop_count)
-    return DecodedImage(
+    var decoded = DecodedImage(
         frames: frames, fullSize: fullSize, format: format, warnings: warnings, loopCount: frames.count > 1 ? loops : 1,
         frameCount: reachedEnd ? frames.count : frameCount)
+    let toneMapped = withUnsafeBytes(of: info.tone_mapped_from) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    if !toneMapped.isEmpty { decoded.colour = ColourConversion(source: toneMapped, toneMapped: true) }
+    // Copied now: the decoder owns these bytes until it is closed.
+    if let icc = info.icc, info.icc_size > 0 {
+        decoded.libraryProfile = Array(UnsafeBufferPointer(start: icc, count: info.icc_size))
+    }
+    if let icc = info.original_icc, info.original_icc_size > 0 {
+        decoded.libraryConvertedFrom = Array(UnsafeBufferPointer(start: icc, count: info.original_icc_size))
+    }
+    return decoded
 }
 
 /// This machine's memory in bytes (`sysconf`), nil when it cannot say.

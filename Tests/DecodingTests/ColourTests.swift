@@ -88,7 +88,7 @@ import Testing
     @Test(arguments: [
         ("adobe.png", "Compatible with Adobe RGB (1998)"), ("adobe.jpg", "Compatible with Adobe RGB (1998)"),
         ("adobe.webp", "Compatible with Adobe RGB (1998)"), ("p3.avif", "Display P3"), ("p3.heic", "Display P3"),
-        ("gamma18.png", "gamma 1.80"),
+        ("gamma18.png", "gamma 1.80"), ("adobe-lossless.jxl", "Compatible with Adobe RGB (1998)"),
     ])
     func taggedFilesAreConvertedToSRGB(name: String, space: String) throws {
         let original = try decodeImage(try Self.fixture("srgb.png")).image
@@ -102,6 +102,46 @@ import Testing
         // Lossy formats keep their own loss (at 96x72: up to 3 levels).
         #expect(converted < 3.5, "\(name): \(converted) levels off after conversion")
         #expect(unconverted > converted + 2, "\(name): \(unconverted) levels off unconverted")
+    }
+
+    /// A lossy JPEG XL (XYB) is decoded to sRGB by libjxl itself, asked to
+    /// (left to itself it gave linear sRGB: dark, with the blue of an Adobe
+    /// RGB file near zero); the space is named from the file's own profile.
+    @Test func anXYBJPEGXLIsDecodedToSRGB() throws {
+        let original = try decodeImage(try Self.fixture("srgb.png")).image
+        let decoded = try decodeImage(try Self.fixture("adobe.jxl"))
+        #expect(decoded.colour == ColourConversion(source: "Compatible with Adobe RGB (1998)"))
+        let off = meanDifference(decoded.image, original)
+        // (Lossy at 96x72: about 4 levels; decoded as linear sRGB it was far darker.)
+        #expect(off < 5, "\(off) levels off")
+    }
+
+    /// HDR: a 10-bit BT.2020 PQ AVIF of the photo with SDR white at 203
+    /// cd/m² is tone-mapped from 16 bits to within a few levels of the sRGB
+    /// original, and says so.
+    @Test func aPQAVIFIsToneMappedToSDR() throws {
+        let original = try decodeImage(try Self.fixture("srgb.png")).image
+        let decoded = try decodeImage(try Self.fixture("pq.avif"))
+        #expect(decoded.colour?.description == "BT.2020 PQ → sRGB (tone-mapped)")
+        let off = meanDifference(decoded.image, original)
+        #expect(off < 4, "\(off) levels off")
+    }
+
+    /// The tone curve at known points: the identity to the knee (0.8 of SDR
+    /// white), continuous in slope there, 1.0 at the peak and past it,
+    /// rising in between; a peak at SDR white or below is a clip.
+    @Test func theToneCurve() {
+        let peak = 1000 / 203.0
+        #expect(ColourStep.toneMap(0, peak: peak) == 0)
+        #expect(ColourStep.toneMap(0.5, peak: peak) == 0.5)
+        #expect(ColourStep.toneMap(0.8, peak: peak) == 0.8)
+        #expect(abs((ColourStep.toneMap(0.8 + 1e-6, peak: peak) - 0.8) / 1e-6 - 1) < 1e-3)
+        #expect(abs(ColourStep.toneMap(peak, peak: peak) - 1) < 1e-12)
+        #expect(ColourStep.toneMap(2 * peak, peak: peak) == 1)
+        let samples = stride(from: 0.8, through: peak, by: 0.05).map { ColourStep.toneMap($0, peak: peak) }
+        #expect(zip(samples, samples.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(abs(ColourStep.toneMap(1, peak: peak) - 0.9002) < 1e-3)  // SDR white, under a 1000 cd/m² peak
+        #expect(ColourStep.toneMap(1.5, peak: 1) == 1 && ColourStep.toneMap(0.9, peak: 1) == 0.9)
     }
 
     func format(_ name: String) throws -> ImageFormat {

@@ -57,6 +57,19 @@ typedef struct pxview_codec_info {
     int final_frame;
     /// The library's words for a failure, NUL-terminated ("" when none).
     char message[200];
+    /// The colour profile of the pixels `frame` writes, when the library
+    /// tells it (JPEG XL; the other formats' is read from the file's bytes):
+    /// ICC bytes the decoder owns until `close`, NULL when there is none.
+    const unsigned char *icc;
+    size_t icc_size;
+    /// The file's own profile when the library converted from it while
+    /// decoding (JPEG XL's XYB images, asked for sRGB): only its name is used.
+    const unsigned char *original_icc;
+    size_t original_icc_size;
+    /// Set by `frame` when the shim itself converted the frame to sRGB
+    /// ("BT.2020 PQ": AVIF's HDR, tone-mapped from 16 bits): the colour
+    /// step then leaves the pixels alone and names this.
+    char tone_mapped_from[64];
 } pxview_codec_info;
 
 typedef pxview_codec_status (*pxview_codec_open_fn)(const unsigned char *data, size_t size, pxview_codec_info *info,

@@ -30,6 +30,21 @@ void pxview_colour_apply(void *transform, unsigned char *pixels, size_t count);
 
 void pxview_colour_free(void *transform);
 
+/// HDR to SDR sRGB (BT.2408: SDR white at 203 cd/m²), from 16-bit RGBA
+/// (`count` pixels, full range) whose transfer is `transfer` (16: PQ,
+/// 18: HLG, ITU-T H.273) and primaries `primaries` (1: BT.709, 9: BT.2020,
+/// 12: Display P3; others are taken as BT.2020), into RGBA8. Light past SDR
+/// white up to `peak_nits` is rolled off into the top of the range
+/// (`pxview_tone_map`); colours outside sRGB are clipped.
+void pxview_hdr_to_srgb8(const uint16_t *in, unsigned char *out, size_t count, int transfer, int primaries,
+                         double peak_nits);
+
+/// The tone curve on light relative to SDR white (1.0 = 203 cd/m²): the
+/// identity up to 0.8, then an extended Reinhard shoulder whose slope is
+/// continuous there and which reaches 1.0 at `peak` (relative), above which
+/// it stays 1.0. With `peak` at most 1: a clip at 1.
+double pxview_tone_map(double x, double peak);
+
 /// zlib's inflate of `data` into at most `capacity` bytes of `out`;
 /// the bytes written, or -1 when the data is broken or does not fit.
 long pxview_inflate(const unsigned char *data, size_t size, unsigned char *out, size_t capacity);

@@ -8,9 +8,11 @@ DecodingTests/ColourTests (what the colour step finds and does):
                                     (icc-profiles-free's compatibleWithAdobeRGB1998.icc;
                                     the JPEG's in one APP2 chunk)
   adobe-split.jpg                   the same JPEG with its profile in three APP2 chunks
+  adobe.jxl, adobe-lossless.jxl     cjxl of adobe.png, lossy (XYB) and lossless (-d 0)
   p3.avif, p3.heic                  the pixels converted to Display P3 by the matrices
                                     below, tagged by nclx 12/13 (avifenc; heif-enc, whose
                                     colr box is added here: heif-enc 1.15 writes none)
+  pq.avif                           BT.2100 PQ in BT.2020, 10-bit, SDR white at 203 cd/m²
   gamma18.png                       no profile: gAMA 1/1.8 and the pixels encoded so
   srgb.png                          an sRGB chunk
   srgb-icc.png                      an sRGB ICC profile (lcms2's, as Pillow writes it)
@@ -61,6 +63,27 @@ def to_p3(image):
     rgb = np.asarray(image.convert("RGB")).astype(np.float64) / 255
     linear = srgb_to_linear(rgb) @ (np.linalg.inv(P3) @ SRGB).T
     return Image.fromarray((linear_to_srgb(linear) * 255 + 0.5).astype(np.uint8))
+
+
+def pq_encode(nits):
+    """SMPTE ST 2084's inverse EOTF: cd/m² to a code value (0..1)."""
+    m1, m2 = 2610 / 16384, 2523 / 4096 * 128
+    c1, c2, c3 = 3424 / 4096, 2413 / 4096 * 32, 2392 / 4096 * 32
+    y = np.clip(nits / 10000, 0, 1) ** m1
+    return ((c1 + c2 * y) / (1 + c3 * y)) ** m2
+
+
+BT2020 = rgb_to_xyz([(0.708, 0.292), (0.170, 0.797), (0.131, 0.046), (0.3127, 0.3290)])
+
+
+def png16(rgb):
+    """An RGB PNG of 16-bit samples (rgb: height x width x 3, 0..65535)."""
+    height, width, _ = rgb.shape
+    raw = b"".join(b"\0" + row.astype(">u2").tobytes() for row in rgb)
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 16, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
 
 
 def png_with_chunks(image, chunks):
@@ -187,6 +210,21 @@ def main():
                        check=True, capture_output=True)
         with open(os.path.join(tmp, "p3.heic"), "rb") as f, open(os.path.join(out, "p3.heic"), "wb") as g:
             g.write(with_nclx(f.read(), 12, 13, 6))
+    # JPEG XL from the Adobe RGB PNG: lossy (XYB; libjxl is asked for sRGB)
+    # and lossless (the pixels stay Adobe RGB; the profile goes to lcms2).
+    subprocess.run(["cjxl", "-d", "1", os.path.join(out, "adobe.png"), os.path.join(out, "adobe.jxl")],
+                   check=True, capture_output=True)
+    subprocess.run(["cjxl", "-d", "0", os.path.join(out, "adobe.png"), os.path.join(out, "adobe-lossless.jxl")],
+                   check=True, capture_output=True)
+    # HDR: the sRGB photo as BT.2100 PQ, SDR white at 203 cd/m² (BT.2408), in
+    # BT.2020 primaries, 10-bit (avifenc --cicp 9/16/9).
+    linear = srgb_to_linear(np.asarray(photo).astype(np.float64) / 255) @ (np.linalg.inv(BT2020) @ SRGB).T
+    with tempfile.TemporaryDirectory() as tmp:
+        source = os.path.join(tmp, "pq.png")
+        with open(source, "wb") as f:
+            f.write(png16((pq_encode(np.clip(linear, 0, None) * 203) * 65535 + 0.5).astype(np.uint16)))
+        subprocess.run(["avifenc", "-d", "10", "--min", "8", "--max", "8", "--cicp", "9/16/9", source,
+                        os.path.join(out, "pq.avif")], check=True, capture_output=True)
     gamma = Image.fromarray((srgb_to_linear(np.asarray(photo).astype(np.float64) / 255) ** (1 / 1.8) * 255 + 0.5)
                             .astype(np.uint8))
     with open(os.path.join(out, "gamma18.png"), "wb") as f:
