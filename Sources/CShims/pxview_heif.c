@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pxview_codec_support.h"
+#include "pxview_colour.h"
 #include "pxview_dlopen.h"
 
 /// HEIF/HEIC through libheif 1.15 (loaded on first use): the primary
@@ -29,6 +30,10 @@ static struct {
     int (*image_height)(const struct heif_image *, enum heif_channel);
     const uint8_t *(*plane)(const struct heif_image *, enum heif_channel, int *);
     void (*image_release)(const struct heif_image *);
+    struct heif_error (*nclx)(const struct heif_image_handle *, struct heif_color_profile_nclx **);
+    void (*nclx_free)(struct heif_color_profile_nclx *);
+    int (*luma_bits)(const struct heif_image_handle *);
+    int (*bits_range)(const struct heif_image *, enum heif_channel);
 } api;
 
 static pxview_library library = PXVIEW_LIBRARY_INIT("libheif");
@@ -55,6 +60,10 @@ static void load(void) {
     PXVIEW_RESOLVE(handle, api, image_height, "heif_image_get_height", library.error, "libheif");
     PXVIEW_RESOLVE(handle, api, plane, "heif_image_get_plane_readonly", library.error, "libheif");
     PXVIEW_RESOLVE(handle, api, image_release, "heif_image_release", library.error, "libheif");
+    PXVIEW_RESOLVE(handle, api, nclx, "heif_image_handle_get_nclx_color_profile", library.error, "libheif");
+    PXVIEW_RESOLVE(handle, api, nclx_free, "heif_nclx_color_profile_free", library.error, "libheif");
+    PXVIEW_RESOLVE(handle, api, luma_bits, "heif_image_handle_get_luma_bits_per_pixel", library.error, "libheif");
+    PXVIEW_RESOLVE(handle, api, bits_range, "heif_image_get_bits_per_pixel_range", library.error, "libheif");
     library.status = 0;
 }
 
@@ -134,13 +143,25 @@ pxview_codec_status pxview_heif_frame(void *handle, unsigned char *out, unsigned
     d->done = 1;
     struct heif_decoding_options *options = api.options_alloc();
     if (!options) return PXVIEW_CODEC_NO_MEMORY;
-    options->ignore_transformations = 0;
-    options->convert_hdr_to_8bit = 1;
-    struct heif_image *image = NULL;
     // The thumbnail when exactly its size is asked for (see info->preview_width).
     int preview = d->thumbnail && (out_width != d->width || out_height != d->height);
+    const struct heif_image_handle *source = preview ? d->thumbnail : d->handle;
+    // HDR (PQ or HLG above 8 bits): decoded at its own depth and tone-mapped
+    // here, as AVIF's is (libheif's own 8-bit conversion keeps the code values).
+    int transfer = 0, primaries = 0;
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (api.nclx(source, &nclx).code == heif_error_Ok && nclx) {
+        transfer = (int)nclx->transfer_characteristics;
+        primaries = (int)nclx->color_primaries;
+        api.nclx_free(nclx);
+    }
+    int hdr = (transfer == 16 || transfer == 18) && api.luma_bits(source) > 8;
+    options->ignore_transformations = 0;
+    options->convert_hdr_to_8bit = hdr ? 0 : 1;
+    struct heif_image *image = NULL;
     pxview_codec_status status = heif_status(
-        api.decode(preview ? d->thumbnail : d->handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
+        api.decode(source, &image, heif_colorspace_RGB,
+                   hdr ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA, options),
         info);
     api.options_free(options);
     if (status != PXVIEW_CODEC_OK) return status;
@@ -148,12 +169,34 @@ pxview_codec_status pxview_heif_frame(void *handle, unsigned char *out, unsigned
     const uint8_t *plane = api.plane(image, heif_channel_interleaved, &stride);
     int width = api.image_width(image, heif_channel_interleaved);
     int height = api.image_height(image, heif_channel_interleaved);
-    if (!plane || width != (int)out_width || height != (int)out_height || stride < width * 4) {
+    if (!plane || width != (int)out_width || height != (int)out_height || stride < width * (hdr ? 8 : 4)) {
         api.image_release(image);
         pxview_codec_message(info, "the decoded image's size differs from the header's");
         return PXVIEW_CODEC_CORRUPT;
     }
-    for (unsigned y = 0; y < out_height; y++) memcpy(out + (size_t)y * out_width * 4, plane + (size_t)y * stride, (size_t)out_width * 4);
+    if (hdr) {
+        int bits = api.bits_range(image, heif_channel_interleaved);
+        unsigned top = bits > 8 && bits <= 16 ? (1u << bits) - 1 : 65535;
+        uint16_t *row = malloc((size_t)out_width * 8);
+        if (!row) {
+            api.image_release(image);
+            return PXVIEW_CODEC_NO_MEMORY;
+        }
+        for (unsigned y = 0; y < out_height; y++) {
+            const uint8_t *in = plane + (size_t)y * stride;
+            for (unsigned x = 0; x < out_width * 4; x++) {
+                unsigned v = (unsigned)in[2 * x] | (unsigned)in[2 * x + 1] << 8;
+                row[x] = (uint16_t)((v > top ? top : v) * 65535u / top);
+            }
+            pxview_hdr_to_srgb8(row, out + (size_t)y * out_width * 4, out_width, transfer, primaries, 1000);
+        }
+        free(row);
+        snprintf(info->tone_mapped_from, sizeof info->tone_mapped_from, "%s %s",
+                 primaries == 1 ? "BT.709" : primaries == 12 ? "Display P3" : "BT.2020", transfer == 16 ? "PQ" : "HLG");
+    } else {
+        for (unsigned y = 0; y < out_height; y++)
+            memcpy(out + (size_t)y * out_width * 4, plane + (size_t)y * stride, (size_t)out_width * 4);
+    }
     api.image_release(image);
     return PXVIEW_CODEC_OK;
 }

@@ -25,7 +25,8 @@ public enum ColourDescription: Hashable, Sendable {
     /// An `nclx` box's or a CICP's code points (ITU-T H.273): nil when they
     /// amount to sRGB (BT.709 primaries and the sRGB or BT.709 curves, which
     /// every viewer shows as sRGB, or "unspecified"), or when pxview does
-    /// not convert them (`unsupported` says why: PQ and HLG need tone mapping).
+    /// not convert them (`unsupported` says why: PQ and HLG are tone-mapped
+    /// by the codecs' shims from more than 8 bits, not here).
     public static func cicp(primaries: Int, transfer: Int) -> (description: ColourDescription?, unsupported: String?) {
         let named: (String, [Double])?
         switch primaries {
@@ -52,8 +53,9 @@ public enum ColourDescription: Hashable, Sendable {
         case 8:
             curve = .gamma(1)
             curveName = "linear"
-        case 16: return (nil, "\(named?.0 ?? "BT.709") PQ (HDR) is not tone-mapped yet")
-        case 18: return (nil, "\(named?.0 ?? "BT.709") HLG (HDR) is not tone-mapped yet")
+        // Above 8 bits the AVIF and HEIC shims tone-map these themselves.
+        case 16: return (nil, "\(named?.0 ?? "BT.709") PQ (HDR) in 8 bits is shown as decoded")
+        case 18: return (nil, "\(named?.0 ?? "BT.709") HLG (HDR) in 8 bits is shown as decoded")
         default: return (nil, "transfer characteristics \(transfer) (ITU-T H.273) are not converted")
         }
         guard named != nil || curveName != nil else { return (nil, nil) }

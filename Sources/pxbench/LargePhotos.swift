@@ -22,33 +22,29 @@ enum LargePhotos {
 
     /// The paths of the large photos, making the missing ones.
     static func paths(log: (String) -> Void) throws -> [String] {
-        let directory = FileManager.default.temporaryDirectory
+        try sizes.map { try make(source: source, size: $0, log: log) }
+    }
+
+    /// `source` enlarged to `size`, made once in the temporary directory.
+    static func make(source: String, size: PixelSize, log: (String) -> Void) throws -> String {
         let stem = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
-        var decoded: RGBAImage?
-        var paths: [String] = []
-        for size in sizes {
-            let url = directory.appendingPathComponent("pxbench-\(stem)-\(size)-q\(quality).jpg")
-            paths.append(url.path)
-            if FileManager.default.fileExists(atPath: url.path) { continue }
-            if decoded == nil {
-                guard let data = FileManager.default.contents(atPath: source) else {
-                    throw LargePhotoError("cannot read \(source)")
-                }
-                decoded = try decodeImage([UInt8](data)).image
-            }
-            guard let decoded else { continue }
-            log("making \(url.path) (\(size), once)")
-            let enlarged = Resampler().resize(decoded, to: size)
-            guard let jpeg = JPEGWriter.encode(enlarged, quality: quality) else {
-                throw LargePhotoError("cannot encode a \(size) JPEG")
-            }
-            // createFile writes aside and renames: an interrupted run leaves no
-            // cut-off file to be reused.
-            guard FileManager.default.createFile(atPath: url.path, contents: Data(jpeg)) else {
-                throw LargePhotoError("cannot write \(url.path)")
-            }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pxbench-\(stem)-\(size)-q\(quality).jpg")
+        if FileManager.default.fileExists(atPath: url.path) { return url.path }
+        guard let data = FileManager.default.contents(atPath: source) else {
+            throw LargePhotoError("cannot read \(source)")
         }
-        return paths
+        let decoded = try decodeImage([UInt8](data)).image
+        log("making \(url.path) (\(size), once)")
+        let enlarged = Resampler().resize(decoded, to: size)
+        guard let jpeg = JPEGWriter.encode(enlarged, quality: quality) else {
+            throw LargePhotoError("cannot encode a \(size) JPEG")
+        }
+        // createFile writes aside and renames: an interrupted run leaves no
+        // cut-off file to be reused.
+        guard FileManager.default.createFile(atPath: url.path, contents: Data(jpeg)) else {
+            throw LargePhotoError("cannot write \(url.path)")
+        }
+        return url.path
     }
 }
 

@@ -37,7 +37,7 @@ struct BenchOptions {
     static let usage = """
         usage: pxbench [--box WxH]... [--boxes WxH,WxH...] [--runs N] [--pxview PATH] [--large|--no-large]
                        [--gradient] [--per-photo] [--markdown] [--stages] [--reference DIR]
-                       [--preview] [--preview-only] [--preview-photo FILE] [--tools NAME,NAME] [FILE|DIR...]
+                       [--preview] [--preview-only] [--preview-photo FILE] [--colour] [--tools NAME,NAME] [FILE|DIR...]
         """
 
     var boxes: [PixelSize] = []
@@ -55,6 +55,8 @@ struct BenchOptions {
     var previewPhoto = "Tests/Fixtures/images/p03_storm_1920x1280.jpg"
     /// Only these tools (`--tools "pxview kitty,chafa kitty"`); nil: all.
     var toolNames: Set<String>?
+    /// `--colour`: the colour step's cost (`ColourBench`).
+    var colour = false
 
     init(_ arguments: [String]) {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
@@ -84,6 +86,7 @@ struct BenchOptions {
             case "--preview-only": (preview, previewOnly) = (true, true)
             case "--preview-photo": previewPhoto = next()
             case "--tools": toolNames = Set(next().split(separator: ",").map { String($0) })
+            case "--colour": colour = true
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
@@ -323,6 +326,11 @@ if options.preview {
     log("preview: \(options.previewPhoto) into a \(PreviewBench.pane)-cell pane")
     previewRows = PreviewBench.measure(
         photo: options.previewPhoto, runs: options.runs, pxview: options.pxview, chafa: chafa, notes: &notes)
+}
+var colourRows: [ColourBench.Row] = []
+if options.colour && !options.previewOnly {
+    log("colour: a \(ColourBench.size) JPEG with and without an Adobe RGB profile")
+    colourRows = ColourBench.measure(runs: options.runs, pxview: options.pxview, notes: &notes)
 }
 if ProcessTimer.gnuTime == nil { notes.append("peak RSS: left out, it needs GNU time (apt: time)") }
 if chafa == nil { notes.append("chafa: not installed (apt: chafa)") }
@@ -661,4 +669,14 @@ if options.preview {
         "\(URL(fileURLWithPath: options.previewPhoto).lastPathComponent), a fresh process per run writing to a"
             + " pseudo-terminal (pxview: show --once --place; goal: well under 100 ms), median of \(options.runs):",
         table)
+}
+
+if !colourRows.isEmpty {
+    heading("the colour step: a \(ColourBench.size) JPEG tagged Adobe RGB against the same photo untagged")
+    var table = Table(["drawing", "untagged ms", "tagged ms", "tagged / untagged"])
+    for row in colourRows {
+        table.append([row.drawing, format(row.untagged), format(row.tagged), ratio(row.tagged, row.untagged)])
+    }
+    printTable(
+        "pxview show --once, runs in turns, median of \(max(options.runs, 10)) (goal: at most 1.15x):", table)
 }

@@ -106,7 +106,9 @@ enum Show: PXCommand {
                 for warning in decoded.warnings {
                     Output.err("pxview: warning: \(name): \(TerminalText.sanitize(warning))\n")
                 }
-                if let problem = decoded.colourProblem { SourceContext.debugNote()?("\(name): colour: \(problem)") }
+                if let note = decoded.colourProblem ?? decoded.colour?.description {
+                    SourceContext.debugNote()?("\(name): colour: \(note)")
+                }
                 let viewport = renderer.viewport(
                     for: decoded.fullSize, settings: view.settings, box: screen.box, screen: screen.backend.screen)
                 guard screen.drawsGraphics else {

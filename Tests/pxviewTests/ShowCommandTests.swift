@@ -135,6 +135,11 @@ import Testing
                 "\(colour)/gamma18.png: PNG 96x72, gamma 1.80 → sRGB, fits 96x72 px in a 96x72 box (not a terminal: pass --protocol to draw)",
                 "\(colour)/srgb-icc.png: PNG 96x72, fits 96x72 px in a 96x72 box (not a terminal: pass --protocol to draw)",
             ])
+        // PXVIEW_DEBUG says it on stderr too, where a drawing goes on stdout.
+        let debug = try sandbox.run(
+            ["show", "--protocol", "sixel", "--size", "96x72", "\(colour)/pq.heic"], environment: ["PXVIEW_DEBUG": "1"])
+        #expect(
+            debug.errLines.contains("pxview: \(colour)/pq.heic: colour: BT.2020 PQ → sRGB (tone-mapped)"), "\(debug.errLines)")
     }
 
     @Test func truncatedJPEGWarnsAndStillShows() throws {

@@ -12,7 +12,7 @@ DecodingTests/ColourTests (what the colour step finds and does):
   p3.avif, p3.heic                  the pixels converted to Display P3 by the matrices
                                     below, tagged by nclx 12/13 (avifenc; heif-enc, whose
                                     colr box is added here: heif-enc 1.15 writes none)
-  pq.avif                           BT.2100 PQ in BT.2020, 10-bit, SDR white at 203 cd/m²
+  pq.avif, pq.heic                  BT.2100 PQ in BT.2020, 10-bit, SDR white at 203 cd/m²
   gamma18.png                       no profile: gAMA 1/1.8 and the pixels encoded so
   srgb.png                          an sRGB chunk
   srgb-icc.png                      an sRGB ICC profile (lcms2's, as Pillow writes it)
@@ -225,6 +225,11 @@ def main():
             f.write(png16((pq_encode(np.clip(linear, 0, None) * 203) * 65535 + 0.5).astype(np.uint16)))
         subprocess.run(["avifenc", "-d", "10", "--min", "8", "--max", "8", "--cicp", "9/16/9", source,
                         os.path.join(out, "pq.avif")], check=True, capture_output=True)
+        subprocess.run(["heif-enc", "-b", "10", "-q", "90", "--colour_primaries", "9", "--transfer_characteristic", "16",
+                        "--matrix_coefficients", "9", source, "-o", os.path.join(tmp, "pq.heic")],
+                       check=True, capture_output=True)
+        with open(os.path.join(tmp, "pq.heic"), "rb") as f, open(os.path.join(out, "pq.heic"), "wb") as g:
+            g.write(with_nclx(f.read(), 9, 16, 9))
     gamma = Image.fromarray((srgb_to_linear(np.asarray(photo).astype(np.float64) / 255) ** (1 / 1.8) * 255 + 0.5)
                             .astype(np.uint8))
     with open(os.path.join(out, "gamma18.png"), "wb") as f:
