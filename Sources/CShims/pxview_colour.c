@@ -25,6 +25,7 @@ static struct {
     cmsBool (*is_matrix_shaper)(cmsHPROFILE);
     void *(*read_tag)(cmsHPROFILE, cmsTagSignature);
     cmsFloat32Number (*eval_curve)(const cmsToneCurve *, cmsFloat32Number);
+    cmsBool (*is_tag)(cmsHPROFILE, cmsTagSignature);
 } api;
 
 /// A transform to sRGB: for a matrix-shaper profile (every RGB profile a
@@ -73,6 +74,7 @@ static void load(void) {
     PXVIEW_RESOLVE(handle, api, is_matrix_shaper, "cmsIsMatrixShaper", library.error, "lcms2");
     PXVIEW_RESOLVE(handle, api, read_tag, "cmsReadTag", library.error, "lcms2");
     PXVIEW_RESOLVE(handle, api, eval_curve, "cmsEvalToneCurveFloat", library.error, "lcms2");
+    PXVIEW_RESOLVE(handle, api, is_tag, "cmsIsTag", library.error, "lcms2");
     api.set_log_handler(quiet);
     library.status = 0;
 }
@@ -121,7 +123,8 @@ static int invert(const double m[9], double out[9]) {
 /// The tables and matrix of a matrix-shaper `input` to sRGB; 0 when a tag
 /// is missing or the matrix cannot be inverted (then lcms2 does it).
 static int matrix_shaper(cmsHPROFILE input, cmsHPROFILE srgb, colour_transform *t) {
-    if (!api.is_matrix_shaper(input) || !api.is_matrix_shaper(srgb)) return 0;
+    // A profile with a table for this intent as well is used by lcms2 through the table.
+    if (!api.is_matrix_shaper(input) || !api.is_matrix_shaper(srgb) || api.is_tag(input, cmsSigAToB0Tag)) return 0;
     double source[9], target[9], inverse[9];
     if (!colorants(input, source) || !colorants(srgb, target) || !invert(target, inverse)) return 0;
     const cmsToneCurve *curves[3] = {api.read_tag(input, cmsSigRedTRCTag), api.read_tag(input, cmsSigGreenTRCTag),
@@ -134,7 +137,14 @@ static int matrix_shaper(cmsHPROFILE input, cmsHPROFILE srgb, colour_transform *
         for (int col = 0; col < 3; col++) {
             double weight = 0;
             for (int k = 0; k < 3; k++) weight += inverse[row * 3 + k] * source[k * 3 + col];
-            for (int v = 0; v < 256; v++) t->share[row][col][v] = (int32_t)lround(weight * linear[col][v] * 4095 * 16);
+            // Real profiles stay within about ±3; a crafted one (colorants of
+            // 30000) would overflow the integer tables: lcms2 then.
+            if (!(fabs(weight) <= 16)) return 0;
+            for (int v = 0; v < 256; v++) {
+                double value = linear[col][v];
+                if (!(value >= -1 && value <= 2)) return 0;
+                t->share[row][col][v] = (int32_t)lround(weight * value * 4095 * 16);
+            }
         }
     // The target is sRGB itself: its curve's inverse in closed form (a
     // bisection on lcms2's evaluation of it cost 2 ms a transform).
@@ -148,7 +158,11 @@ static int matrix_shaper(cmsHPROFILE input, cmsHPROFILE srgb, colour_transform *
 static void *to_srgb(cmsHPROFILE input, pxview_colour_info *info) {
     colour_transform *t = calloc(1, sizeof *t);
     cmsHPROFILE srgb = api.create_srgb();
-    if (t && srgb && !matrix_shaper(input, srgb, t)) {
+    if (t && !srgb) {
+        free(t);
+        t = NULL;
+    }
+    if (t && !matrix_shaper(input, srgb, t)) {
         t->lcms = api.create_transform(input, TYPE_RGBA_8, srgb, TYPE_RGBA_8, INTENT_PERCEPTUAL,
                                        cmsFLAGS_COPY_ALPHA | cmsFLAGS_NOCACHE);
         if (!t->lcms) {

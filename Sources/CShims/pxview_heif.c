@@ -150,11 +150,14 @@ pxview_codec_status pxview_heif_frame(void *handle, unsigned char *out, unsigned
     // here, as AVIF's is (libheif's own 8-bit conversion keeps the code values).
     int transfer = 0, primaries = 0;
     struct heif_color_profile_nclx *nclx = NULL;
-    if (api.nclx(source, &nclx).code == heif_error_Ok && nclx) {
+    int read = api.nclx(source, &nclx).code == heif_error_Ok;
+    if (read && nclx) {
         transfer = (int)nclx->transfer_characteristics;
         primaries = (int)nclx->color_primaries;
-        api.nclx_free(nclx);
     }
+    // libheif 1.15 hands out the profile even when it reports an invalid code
+    // point (found by the fuzzer: 52 bytes a file): freed either way.
+    if (nclx) api.nclx_free(nclx);
     int hdr = (transfer == 16 || transfer == 18) && api.luma_bits(source) > 8;
     options->ignore_transformations = 0;
     options->convert_hdr_to_8bit = hdr ? 0 : 1;

@@ -24,6 +24,9 @@ static struct {
     JxlDecoderStatus (*out_buffer_size)(const JxlDecoder *, const JxlPixelFormat *, size_t *);
     JxlDecoderStatus (*set_out_buffer)(JxlDecoder *, const JxlPixelFormat *, void *, size_t);
     JxlDecoderStatus (*set_runner)(JxlDecoder *, JxlParallelRunner, void *);
+    uint32_t (*version)(void);
+    /// libjxl 0.9 dropped these two functions' unused `format` argument:
+    /// the library found (the unversioned name may be a newer one) says which to call.
     JxlDecoderStatus (*icc_size)(const JxlDecoder *, const JxlPixelFormat *, JxlColorProfileTarget, size_t *);
     JxlDecoderStatus (*icc)(const JxlDecoder *, const JxlPixelFormat *, JxlColorProfileTarget, uint8_t *, size_t);
     JxlDecoderStatus (*prefer_profile)(JxlDecoder *, const JxlColorEncoding *);
@@ -63,6 +66,7 @@ static void load(void) {
     PXVIEW_RESOLVE(handle, api, out_buffer_size, "JxlDecoderImageOutBufferSize", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, set_out_buffer, "JxlDecoderSetImageOutBuffer", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, set_runner, "JxlDecoderSetParallelRunner", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, version, "JxlDecoderVersion", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, icc_size, "JxlDecoderGetICCProfileSize", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, icc, "JxlDecoderGetColorAsICCProfile", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, prefer_profile, "JxlDecoderSetPreferredColorProfile", library.error, "libjxl");
@@ -96,10 +100,15 @@ void pxview_jxl_close(void *handle) {
 static uint8_t *profile(jxl_decoder *d, JxlColorProfileTarget target, size_t *size) {
     *size = 0;
     size_t needed = 0;
-    if (api.icc_size(d->decoder, NULL, target, &needed) != JXL_DEC_SUCCESS || needed == 0 || needed > (4u << 20)) return NULL;
+    int newer = api.version() >= 9000;
+    JxlDecoderStatus (*size_since_0_9)(const JxlDecoder *, JxlColorProfileTarget, size_t *) = (void *)api.icc_size;
+    JxlDecoderStatus (*icc_since_0_9)(const JxlDecoder *, JxlColorProfileTarget, uint8_t *, size_t) = (void *)api.icc;
+    JxlDecoderStatus sized = newer ? size_since_0_9(d->decoder, target, &needed) : api.icc_size(d->decoder, NULL, target, &needed);
+    if (sized != JXL_DEC_SUCCESS || needed == 0 || needed > (4u << 20)) return NULL;
     uint8_t *bytes = malloc(needed);
     if (!bytes) return NULL;
-    if (api.icc(d->decoder, NULL, target, bytes, needed) != JXL_DEC_SUCCESS) {
+    JxlDecoderStatus got = newer ? icc_since_0_9(d->decoder, target, bytes, needed) : api.icc(d->decoder, NULL, target, bytes, needed);
+    if (got != JXL_DEC_SUCCESS) {
         free(bytes);
         return NULL;
     }

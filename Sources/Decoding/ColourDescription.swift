@@ -8,6 +8,9 @@ public enum ColourDescription: Hashable, Sendable {
     case icc([UInt8])
     /// Red, green, blue and white as CIE xy (x then y each), and a curve.
     case primaries(name: String, xy: [Double], transfer: Transfer)
+    /// HDR in 8 bits (PQ or HLG: ITU-T H.273 transfer 16 or 18), tone-mapped
+    /// as the AVIF and HEIF shims do from more bits (`pxview_hdr_to_srgb8`).
+    case hdr(name: String, primaries: Int, transfer: Int)
 
     /// The decoding curve: sRGB's piecewise one, or a pure power.
     public enum Transfer: Hashable, Sendable {
@@ -25,8 +28,7 @@ public enum ColourDescription: Hashable, Sendable {
     /// An `nclx` box's or a CICP's code points (ITU-T H.273): nil when they
     /// amount to sRGB (BT.709 primaries and the sRGB or BT.709 curves, which
     /// every viewer shows as sRGB, or "unspecified"), or when pxview does
-    /// not convert them (`unsupported` says why: PQ and HLG are tone-mapped
-    /// by the codecs' shims from more than 8 bits, not here).
+    /// not convert them (`unsupported` says why).
     public static func cicp(primaries: Int, transfer: Int) -> (description: ColourDescription?, unsupported: String?) {
         let named: (String, [Double])?
         switch primaries {
@@ -53,9 +55,16 @@ public enum ColourDescription: Hashable, Sendable {
         case 8:
             curve = .gamma(1)
             curveName = "linear"
-        // Above 8 bits the AVIF and HEIC shims tone-map these themselves.
-        case 16: return (nil, "\(named?.0 ?? "BT.709") PQ (HDR) in 8 bits is shown as decoded")
-        case 18: return (nil, "\(named?.0 ?? "BT.709") HLG (HDR) in 8 bits is shown as decoded")
+        // Above 8 bits the AVIF and HEIC shims tone-map these themselves, from their full depth.
+        case 16, 18:
+            // The tone mapper knows BT.709, BT.2020 and Display P3; HDR with
+            // unspecified primaries is BT.2020's, as the shims take it.
+            let curve = transfer == 16 ? "PQ" : "HLG"
+            let known = [1: "BT.709", 2: "BT.2020", 9: "BT.2020", 12: "Display P3"]
+            guard let name = known[primaries] else {
+                return (nil, "\(curve) (HDR) with colour primaries \(primaries) (ITU-T H.273) is not converted")
+            }
+            return (.hdr(name: "\(name) \(curve)", primaries: primaries == 2 ? 9 : primaries, transfer: transfer), nil)
         default: return (nil, "transfer characteristics \(transfer) (ITU-T H.273) are not converted")
         }
         guard named != nil || curveName != nil else { return (nil, nil) }

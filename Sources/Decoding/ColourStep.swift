@@ -27,8 +27,9 @@ public final class ColourTransforms: @unchecked Sendable {
     // made with cmsFLAGS_NOCACHE may be used from several threads at once.
     private let lock = Lock()
     private var entries: [ColourDescription: Entry] = [:]
+    private var buildCount = 0
     /// How many transforms were built (tests: the cache is used).
-    public private(set) var built = 0
+    public var built: Int { lock.withLock { buildCount } }
 
     /// Descriptions kept at most; past that the cache starts again.
     static let capacity = 16
@@ -54,18 +55,21 @@ public final class ColourTransforms: @unchecked Sendable {
                     case .gamma(let value): (0, value)
                     }
                 transform = xy.withUnsafeBufferPointer { pxview_colour_from_primaries($0.baseAddress, curve, gamma, &info) }
+            case .hdr:
+                // Tone-mapped by `ColourStep`, not through a transform.
+                transform = nil
             }
             let profileName = withUnsafeBytes(of: info.name) { ColourTransforms.text($0) }
             switch description {
             case .icc: name = profileName.isEmpty ? "an ICC profile" : profileName
-            case .primaries(let named, _, _): name = named
+            case .primaries(let named, _, _), .hdr(let named, _, _): name = named
             }
             let message = withUnsafeBytes(of: info.message) { ColourTransforms.text($0) }
             problem = transform == nil ? (message.isEmpty ? "no transform" : message) : nil
             isIdentity = transform.map(Self.changesNothing) ?? false
         }
 
-        /// Every 17th level of each channel (17³ colours) through the transform.
+        /// Every 15th level of each channel (18³ colours) through the transform.
         private static func changesNothing(_ transform: UnsafeMutableRawPointer) -> Bool {
             let levels = stride(from: 0, through: 255, by: 15).map { UInt8($0) }
             var samples: [UInt8] = []
@@ -86,7 +90,7 @@ public final class ColourTransforms: @unchecked Sendable {
             if entries.count >= Self.capacity { entries.removeAll() }
             let entry = Entry(description)
             entries[description] = entry
-            built += 1
+            buildCount += 1
             return entry
         }
     }
@@ -107,6 +111,26 @@ enum ColourStep {
     /// The HDR tone curve (`pxview_tone_map`), relative to SDR white.
     static func toneMap(_ x: Double, peak: Double) -> Double { pxview_tone_map(x, peak) }
 
+    /// 8-bit HDR (an 8-bit PQ or HLG AVIF or HEIC) through the shims' own
+    /// conversion, each row widened to 16 bits first; 1000 cd/m² peak.
+    static func toneMap(_ decoded: inout DecodedImage, primaries: Int, transfer: Int) {
+        for index in decoded.frames.indices {
+            let width = decoded.frames[index].image.width
+            let height = decoded.frames[index].image.height
+            decoded.frames[index].image.pixels.withUnsafeMutableBufferPointer { pixels in
+                guard let start = pixels.baseAddress else { return }
+                ParallelRows.run(parts: ParallelRows.parts(pixels: width * height, rows: height), rows: height) { rows in
+                    var wide = [UInt16](repeating: 0, count: width * 4)
+                    for y in rows {
+                        let row = start + y * width * 4
+                        for x in 0..<(width * 4) { wide[x] = UInt16(row[x]) * 257 }
+                        pxview_hdr_to_srgb8(wide, row, width, Int32(transfer), Int32(primaries), 1000)
+                    }
+                }
+            }
+        }
+    }
+
     static func apply(_ decoded: inout DecodedImage, bytes: [UInt8], transforms: ColourTransforms?) {
         // Converted by the codec's shim already (AVIF's HDR, from 16 bits).
         if decoded.colour?.toneMapped == true { return }
@@ -114,6 +138,11 @@ enum ColourStep {
         if let profile = decoded.libraryProfile { description = .icc(profile) }
         if let problem { decoded.colourProblem = problem }
         guard let description else { return }
+        if case .hdr(let name, let primaries, let transfer) = description {
+            toneMap(&decoded, primaries: primaries, transfer: transfer)
+            decoded.colour = ColourConversion(source: name, toneMapped: true)
+            return
+        }
         let transforms = transforms ?? ColourTransforms()
         let entry = transforms.entry(for: description)
         guard let transform = entry.transform else {

@@ -86,8 +86,19 @@ struct HEIFStructure {
         if let iprp = child("iprp") {
             let (properties, all) = Self.properties(data, iprp, of: primary)
             primarySize = properties.first { $0.type == "ispe" }.flatMap { Self.spatialExtent(data, $0) }
-            // A grid's tiles may carry the colour its item does not (the first `colr` then).
-            if let colr = properties.first(where: { $0.type == "colr" }) ?? all.first(where: { $0.type == "colr" }) {
+            // An ICC profile before nclx when the item has both; a grid's or
+            // overlay's tiles may carry the colour the item itself does not (a
+            // coded image takes nothing from other items: thumbnails, depth maps).
+            func isProfile(_ box: Box) -> Bool {
+                box.body.count >= 4
+                    && ["prof", "rICC"].contains(
+                        String(decoding: data[box.body.lowerBound..<(box.body.lowerBound + 4)], as: UTF8.self))
+            }
+            let own = properties.filter { $0.type == "colr" }
+            let derived = primaryType == "grid" || primaryType == "iovl"
+            if let colr = own.first(where: isProfile) ?? own.first
+                ?? (derived ? all.first(where: { $0.type == "colr" }) : nil)
+            {
                 colour = Self.colour(data, colr)
             }
         }

@@ -61,7 +61,11 @@ import Testing
                     name: "BT.2020 gamma 2.2", xy: [0.708, 0.292, 0.170, 0.797, 0.131, 0.046, 0.3127, 0.3290],
                     transfer: .gamma(2.2)))
         #expect(
-            ColourDescription.cicp(primaries: 9, transfer: 16).unsupported == "BT.2020 PQ (HDR) in 8 bits is shown as decoded")
+            ColourDescription.cicp(primaries: 9, transfer: 16).description
+                == .hdr(name: "BT.2020 PQ", primaries: 9, transfer: 16))
+        #expect(
+            ColourDescription.cicp(primaries: 12, transfer: 18).description
+                == .hdr(name: "Display P3 HLG", primaries: 12, transfer: 18))
         #expect(
             ColourDescription.cicp(primaries: 3, transfer: 13).unsupported == "colour primaries 3 (ITU-T H.273) are not converted"
         )
@@ -117,14 +121,15 @@ import Testing
         #expect(off < 5, "\(off) levels off")
     }
 
-    /// HDR: a 10-bit BT.2020 PQ AVIF or HEIC of the photo with SDR white at
-    /// 203 cd/m² is tone-mapped from its full depth to within a few levels of
-    /// the sRGB original, and says so.
-    @Test(arguments: ["pq.avif", "pq.heic"])
-    func aPQFileIsToneMappedToSDR(name: String) throws {
+    /// HDR: a 10-bit BT.2020 PQ AVIF or HEIC, or HLG AVIF, of the photo with
+    /// SDR white at 203 cd/m² is tone-mapped from its full depth to within a
+    /// few levels of the sRGB original, and says so; an 8-bit PQ AVIF the same
+    /// way from its 8 bits (by the colour step, not the shim).
+    @Test(arguments: [("pq.avif", "PQ"), ("pq.heic", "PQ"), ("hlg.avif", "HLG"), ("pq8.avif", "PQ")])
+    func anHDRFileIsToneMappedToSDR(name: String, curve: String) throws {
         let original = try decodeImage(try Self.fixture("srgb.png")).image
         let decoded = try decodeImage(try Self.fixture(name))
-        #expect(decoded.colour?.description == "BT.2020 PQ → sRGB (tone-mapped)")
+        #expect(decoded.colour?.description == "BT.2020 \(curve) → sRGB (tone-mapped)")
         #expect(decoded.colourProblem == nil)
         // (x265's 10-bit 4:2:0 at 96x72 loses more than the AV1 encoder: about 5 levels.)
         let off = meanDifference(decoded.image, original)

@@ -13,6 +13,8 @@ DecodingTests/ColourTests (what the colour step finds and does):
                                     below, tagged by nclx 12/13 (avifenc; heif-enc, whose
                                     colr box is added here: heif-enc 1.15 writes none)
   pq.avif, pq.heic                  BT.2100 PQ in BT.2020, 10-bit, SDR white at 203 cd/m²
+  hlg.avif                          BT.2100 HLG (1000 cd/m² display), the same light
+  pq8.avif                          pq.avif's light in 8 bits
   gamma18.png                       no profile: gAMA 1/1.8 and the pixels encoded so
   srgb.png                          an sRGB chunk
   srgb-icc.png                      an sRGB ICC profile (lcms2's, as Pillow writes it)
@@ -71,6 +73,18 @@ def pq_encode(nits):
     c1, c2, c3 = 3424 / 4096, 2413 / 4096 * 32, 2392 / 4096 * 32
     y = np.clip(nits / 10000, 0, 1) ** m1
     return ((c1 + c2 * y) / (1 + c3 * y)) ** m2
+
+
+def hlg_encode(display_nits):
+    """BT.2100 HLG for a 1000 cd/m² display (system gamma 1.2): display light
+    (BT.2020 RGB, cd/m²) through the inverse OOTF, then the OETF (0..1)."""
+    lw, gamma = 1000.0, 1.2
+    rgb = np.clip(display_nits / lw, 0, None)
+    y = rgb @ np.array([0.2627, 0.6780, 0.0593])
+    scene = rgb * np.where(y > 0, y, 1)[..., None] ** ((1 - gamma) / gamma)
+    a, b = 0.17883277, 1 - 4 * 0.17883277
+    c = 0.5 - a * np.log(4 * a)
+    return np.where(scene <= 1 / 12, np.sqrt(3 * scene), a * np.log(np.clip(12 * scene - b, 1e-12, None)) + c)
 
 
 BT2020 = rgb_to_xyz([(0.708, 0.292), (0.170, 0.797), (0.131, 0.046), (0.3127, 0.3290)])
@@ -225,6 +239,13 @@ def main():
             f.write(png16((pq_encode(np.clip(linear, 0, None) * 203) * 65535 + 0.5).astype(np.uint16)))
         subprocess.run(["avifenc", "-d", "10", "--min", "8", "--max", "8", "--cicp", "9/16/9", source,
                         os.path.join(out, "pq.avif")], check=True, capture_output=True)
+        subprocess.run(["avifenc", "-d", "8", "--min", "8", "--max", "8", "--cicp", "9/16/9", source,
+                        os.path.join(out, "pq8.avif")], check=True, capture_output=True)
+        hlg = os.path.join(tmp, "hlg.png")
+        with open(hlg, "wb") as f:
+            f.write(png16((np.clip(hlg_encode(np.clip(linear, 0, None) * 203), 0, 1) * 65535 + 0.5).astype(np.uint16)))
+        subprocess.run(["avifenc", "-d", "10", "--min", "8", "--max", "8", "--cicp", "9/18/9", hlg,
+                        os.path.join(out, "hlg.avif")], check=True, capture_output=True)
         subprocess.run(["heif-enc", "-b", "10", "-q", "90", "--colour_primaries", "9", "--transfer_characteristic", "16",
                         "--matrix_coefficients", "9", source, "-o", os.path.join(tmp, "pq.heic")],
                        check=True, capture_output=True)
