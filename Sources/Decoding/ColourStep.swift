@@ -114,18 +114,28 @@ enum ColourStep {
     /// 8-bit HDR (an 8-bit PQ or HLG AVIF or HEIC) through the shims' own
     /// conversion, each row widened to 16 bits first; 1000 cd/m² peak.
     static func toneMap(_ decoded: inout DecodedImage, primaries: Int, transfer: Int) {
+        eachRows(of: &decoded) { start, width, rows in
+            var wide = [UInt16](repeating: 0, count: width * 4)
+            for y in rows {
+                let row = start + y * width * 4
+                for x in 0..<(width * 4) { wide[x] = UInt16(row[x]) * 257 }
+                pxview_hdr_to_srgb8(wide, row, width, Int32(transfer), Int32(primaries), 1000)
+            }
+        }
+    }
+
+    /// `body` on every frame's RGBA rows in place, the rows split across
+    /// cores (`ParallelRows`): the first pixel, the width and the rows.
+    private static func eachRows(
+        of decoded: inout DecodedImage, _ body: (UnsafeMutablePointer<UInt8>, Int, Range<Int>) -> Void
+    ) {
         for index in decoded.frames.indices {
             let width = decoded.frames[index].image.width
             let height = decoded.frames[index].image.height
             decoded.frames[index].image.pixels.withUnsafeMutableBufferPointer { pixels in
                 guard let start = pixels.baseAddress else { return }
                 ParallelRows.run(parts: ParallelRows.parts(pixels: width * height, rows: height), rows: height) { rows in
-                    var wide = [UInt16](repeating: 0, count: width * 4)
-                    for y in rows {
-                        let row = start + y * width * 4
-                        for x in 0..<(width * 4) { wide[x] = UInt16(row[x]) * 257 }
-                        pxview_hdr_to_srgb8(wide, row, width, Int32(transfer), Int32(primaries), 1000)
-                    }
+                    body(start, width, rows)
                 }
             }
         }
@@ -157,15 +167,8 @@ enum ColourStep {
             }
             return
         }
-        for index in decoded.frames.indices {
-            let width = decoded.frames[index].image.width
-            let height = decoded.frames[index].image.height
-            decoded.frames[index].image.pixels.withUnsafeMutableBufferPointer { pixels in
-                guard let start = pixels.baseAddress else { return }
-                ParallelRows.run(parts: ParallelRows.parts(pixels: width * height, rows: height), rows: height) { rows in
-                    pxview_colour_apply(transform, start + rows.lowerBound * width * 4, rows.count * width)
-                }
-            }
+        eachRows(of: &decoded) { start, width, rows in
+            pxview_colour_apply(transform, start + rows.lowerBound * width * 4, rows.count * width)
         }
         decoded.colour = ColourConversion(source: entry.name)
     }
