@@ -195,6 +195,26 @@ import Testing
         #expect(transforms.built == 2)
     }
 
+    /// Another maker's sRGB profile (icc-profiles-free's sRGB.icc, its curve
+    /// a table) counts as sRGB: with 1/4095 steps back to sRGB's curve its
+    /// darkest colours moved by 2 levels and a plain photo said "sRGB → sRGB".
+    @Test func anotherMakersSRGBProfileCountsAsSRGB() throws {
+        let profile = [UInt8](
+            try Data(contentsOf: Fixtures.root.appendingPathComponent("colour/srgb-icc-profiles-free.icc")))
+        let entry = ColourTransforms().entry(for: .icc(profile))
+        #expect(entry.transform != nil && entry.isIdentity)
+    }
+
+    /// A floating-point (D2B0, multiProcessElement) profile is not used:
+    /// lcms2 evaluates it pixel by pixel (a crafted one held a 300-frame
+    /// WebP past 20 s); the image is shown untagged, with a note.
+    @Test func aFloatingPointProfileIsNotUsed() throws {
+        let profile = try Fixtures.bad("mpet-d2b0.icc")
+        let entry = ColourTransforms().entry(for: .icc(profile))
+        #expect(entry.transform == nil)
+        #expect(entry.problem == "a floating-point (D2B) profile is not used")
+    }
+
     /// A profile lcms2 cannot use (here: its bytes cut) leaves the image
     /// untagged, with a note, never an error.
     @Test func anUnusableProfileIsANote() throws {

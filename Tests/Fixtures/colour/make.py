@@ -19,6 +19,7 @@ DecodingTests/ColourTests (what the colour step finds and does):
   srgb.png                          an sRGB chunk
   srgb-icc.png                      an sRGB ICC profile (lcms2's, as Pillow writes it)
   srgb-original.png                 the photo as it is, untagged
+  srgb-icc-profiles-free.icc        (copied, not made) icc-profiles-free's sRGB.icc, a table-curve sRGB profile
 
 Run: /usr/bin/python3 Tests/Fixtures/colour/make.py [SIZE] [OUTDIR]
 (SIZE 96x72 by default; larger ones for the README's measurements go to OUTDIR).
