@@ -63,6 +63,20 @@ import Testing
         #expect(decoded.colour == nil)
     }
 
+    /// A 61-byte PNG whose tEXt claims 2 GB: libpng zero-filled a buffer
+    /// that long before finding the data gone (2.1 GB peak). libpng now sees
+    /// the file up to that chunk only; the answer is the same.
+    @Test func aChunkClaimingMoreThanTheFileIsNeverAllocated() throws {
+        let png = try Fixtures.image("p02_coffee_600x400.png")
+        let hostile = Array(png[..<33]) + [0x7F, 0xFF, 0xFF, 0xF0] + Array("tEXt".utf8) + [UInt8](repeating: 0x78, count: 20)
+        #expect(hostile.count == 61)
+        #expect(pngOverlongChunk(hostile) == 33)
+        #expect(throws: DecodeError(.truncated, format: .png)) { try decodeImage(hostile) }
+        // An IDAT cut short is libpng's to read as far as it goes; a whole file has none.
+        #expect(pngOverlongChunk(Array(png.prefix(png.count / 2))) == nil)
+        #expect(pngOverlongChunk(png) == nil)
+    }
+
     struct Bomb: Sendable, CustomStringConvertible {
         var name: String
         var width: Int
