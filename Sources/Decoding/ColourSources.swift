@@ -26,6 +26,7 @@ enum ColourSources {
         var chunks: [Int: ArraySlice<UInt8>] = [:]
         var declared: Set<Int> = []
         var total = 0
+        var components = 3
         var i = 2
         while i + 4 <= bytes.count, bytes[i] == 0xFF {
             let marker = bytes[i + 1]
@@ -41,6 +42,10 @@ enum ColourSources {
             let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
             guard length >= 2, i + 2 + length <= bytes.count else { break }
             let body = (i + 4)..<(i + 2 + length)
+            // A frame header (SOF0-15 but DHT, JPG and DAC): its component count at byte 5.
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), body.count >= 6 {
+                components = Int(bytes[body.lowerBound + 5])
+            }
             if marker == 0xE2, body.count > tag.count + 2, bytes[body].starts(with: tag) {
                 let sequence = Int(bytes[body.lowerBound + tag.count])
                 declared.insert(Int(bytes[body.lowerBound + tag.count + 1]))
@@ -53,6 +58,11 @@ enum ColourSources {
             i += 2 + length
         }
         guard !chunks.isEmpty else { return (nil, nil) }
+        // The profile's colour space must be the image's (ICC.1 B.4): an RGB
+        // one on a grey or CMYK JPEG would be applied to samples it does not describe.
+        guard components == 3 else {
+            return (nil, "a \(components)-component JPEG: its RGB ICC profile is not used")
+        }
         guard declared.count == 1, let count = declared.first, count == chunks.count,
             (1...count).allSatisfy({ chunks[$0] != nil })
         else { return (nil, "the JPEG's ICC_PROFILE chunks are not a whole sequence") }
@@ -64,6 +74,8 @@ enum ColourSources {
     static func png(_ bytes: [UInt8]) -> (description: ColourDescription?, problem: String?) {
         var chromaticities: [Double]?
         var gamma: Double?
+        // Colour types 0 and 4 are grey: an ICC profile or primaries are for RGB (PNG 11.3.3.3).
+        let grey = bytes.count > 25 && (bytes[25] == 0 || bytes[25] == 4)
         var i = 8
         while i + 12 <= bytes.count {
             let length = bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) }
@@ -73,6 +85,10 @@ enum ColourSources {
             switch type {
             case "IDAT", "IEND": return (ColourDescription.png(chromaticities: chromaticities, gamma: gamma), nil)
             case "sRGB": return (nil, nil)
+            case "iCCP" where grey:
+                return (nil, "the PNG is grey: its ICC profile is not used")
+            case "cHRM" where grey:
+                break
             case "iCCP":
                 guard let nul = data.firstIndex(of: 0), nul + 2 <= data.endIndex, data[nul + 1] == 0 else {
                     return (nil, "the PNG's iCCP chunk is damaged")

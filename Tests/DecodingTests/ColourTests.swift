@@ -205,6 +205,26 @@ import Testing
         #expect(entry.transform != nil && entry.isIdentity)
     }
 
+    /// An RGB profile on a grey JPEG (one component) describes samples the
+    /// file does not have: not used, with a note; the grey stays grey.
+    @Test func anRGBProfileOnAGreyJPEGIsNotUsed() throws {
+        let adobe = try Self.fixture("adobe.jpg")
+        let grey = try Fixtures.image("p07_camera_gray_512x512.jpg")
+        // adobe.jpg's APP2 segment (after its SOI and JFIF APP0) put after the grey one's SOI.
+        var i = 2
+        var segment: [UInt8] = []
+        while i + 4 <= adobe.count, segment.isEmpty {
+            let length = Int(adobe[i + 2]) << 8 | Int(adobe[i + 3])
+            if adobe[i + 1] == 0xE2 { segment = Array(adobe[i..<(i + 2 + length)]) }
+            i += 2 + length
+        }
+        let tagged = Array(grey[..<2]) + segment + Array(grey[2...])
+        let found = ColourSources.read(tagged, format: .jpeg)
+        #expect(found.description == nil)
+        #expect(found.problem == "a 1-component JPEG: its RGB ICC profile is not used")
+        #expect(try decodeImage(tagged).image == decodeImage(grey).image)
+    }
+
     /// A floating-point (D2B0, multiProcessElement) profile is not used:
     /// lcms2 evaluates it pixel by pixel (a crafted one held a 300-frame
     /// WebP past 20 s); the image is shown untagged, with a note.

@@ -240,7 +240,12 @@ func noisePNG(width: Int, height: Int) -> [UInt8] {
             kill(session.process.processIdentifier, signal)
             #expect(session.waitForExit(seconds: 3 * sanitizerTimeFactor) != nil)
             #expect(Date().timeIntervalSince(start) < 3 * sanitizerTimeFactor, "\(arguments)")
-            #expect(endedBySignal(session.process, signal))
+            // (Once, in a full run on a loaded machine, SIGINT's case did not end
+            // by the signal; not seen again in the runs since: say how it ended.)
+            #expect(
+                endedBySignal(session.process, signal),
+                "\(arguments): \(session.process.terminationReason == .uncaughtSignal ? "signal" : "exit") \(session.process.terminationStatus)"
+            )
             session.pauseReading(false)
             session.waitForQuiet(quietMs: 300)
             return session.output.after(last: "\u{1B}P")
