@@ -21,52 +21,27 @@ enum ColourSources {
     /// their sequence order (ICC.1 B.4); a sequence with a gap, a repeat or
     /// counts that disagree is no profile.
     static func jpeg(_ bytes: [UInt8]) -> (description: ColourDescription?, problem: String?) {
-        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return (nil, nil) }
-        let tag = Array("ICC_PROFILE".utf8) + [0]
-        var chunks: [Int: ArraySlice<UInt8>] = [:]
-        var declared: Set<Int> = []
-        var total = 0
-        var components = 3
-        var i = 2
-        while i + 4 <= bytes.count, bytes[i] == 0xFF {
-            let marker = bytes[i + 1]
-            if marker == 0xFF {  // fill byte
-                i += 1
-                continue
-            }
-            if marker == 0xDA || marker == 0xD9 { break }  // the scan, or the end
-            if (0xD0...0xD7).contains(marker) || marker == 0x01 {
-                i += 2
-                continue
-            }
-            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
-            guard length >= 2, i + 2 + length <= bytes.count else { break }
-            let body = (i + 4)..<(i + 2 + length)
-            // A frame header (SOF0-15 but DHT, JPG and DAC): its component count at byte 5.
-            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), body.count >= 6 {
-                components = Int(bytes[body.lowerBound + 5])
-            }
-            if marker == 0xE2, body.count > tag.count + 2, bytes[body].starts(with: tag) {
-                let sequence = Int(bytes[body.lowerBound + tag.count])
-                declared.insert(Int(bytes[body.lowerBound + tag.count + 1]))
-                let data = bytes[(body.lowerBound + tag.count + 2)..<body.upperBound]
-                if chunks[sequence] != nil { return (nil, "the JPEG's ICC_PROFILE chunks repeat number \(sequence)") }
-                chunks[sequence] = data
-                total += data.count
-                if total > ColourDescription.maxProfileBytes { return (nil, "the JPEG's ICC profile is over 4 MB") }
-            }
-            i += 2 + length
-        }
-        guard !chunks.isEmpty else { return (nil, nil) }
+        let markers = JPEGMarkerInfo(scanning: bytes)
+        guard !markers.profileChunks.isEmpty else { return (nil, nil) }
         // The profile's colour space must be the image's (ICC.1 B.4): an RGB
         // one on a grey or CMYK JPEG would be applied to samples it does not describe.
+        let components = markers.componentCount ?? 3
         guard components == 3 else {
             return (nil, "a \(components)-component JPEG: its RGB ICC profile is not used")
         }
-        guard declared.count == 1, let count = declared.first, count == chunks.count,
-            (1...count).allSatisfy({ chunks[$0] != nil })
+        var chunks: [Int: Range<Int>] = [:]
+        for chunk in markers.profileChunks {
+            if chunks[chunk.sequence] != nil { return (nil, "the JPEG's ICC_PROFILE chunks repeat number \(chunk.sequence)") }
+            chunks[chunk.sequence] = chunk.bytes
+        }
+        guard markers.profileChunks.map(\.bytes.count).reduce(0, +) <= ColourDescription.maxProfileBytes else {
+            return (nil, "the JPEG's ICC profile is over 4 MB")
+        }
+        let count = markers.profileChunks[0].count
+        guard markers.profileChunks.allSatisfy({ $0.count == count }), count == chunks.count,
+            (1...max(1, count)).allSatisfy({ chunks[$0] != nil })
         else { return (nil, "the JPEG's ICC_PROFILE chunks are not a whole sequence") }
-        return (.icc((1...count).flatMap { chunks[$0]! }), nil)
+        return (.icc((1...count).flatMap { bytes[chunks[$0]!] }), nil)
     }
 
     /// PNG (PNG spec 11.3.3): `iCCP` first, then `sRGB` (nothing to do),
@@ -76,43 +51,41 @@ enum ColourSources {
         var gamma: Double?
         // Colour types 0 and 4 are grey: an ICC profile or primaries are for RGB (PNG 11.3.3.3).
         let grey = bytes.count > 25 && (bytes[25] == 0 || bytes[25] == 4)
-        var i = 8
-        while i + 12 <= bytes.count {
-            let length = bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) }
-            let type = String(decoding: bytes[(i + 4)..<(i + 8)], as: UTF8.self)
-            guard length <= bytes.count - i - 12 else { break }
-            let data = bytes[(i + 8)..<(i + 8 + length)]
-            switch type {
-            case "IDAT", "IEND": return (ColourDescription.png(chromaticities: chromaticities, gamma: gamma), nil)
-            case "sRGB": return (nil, nil)
-            case "iCCP" where grey:
-                return (nil, "the PNG is grey: its ICC profile is not used")
-            case "cHRM" where grey:
-                break
-            case "iCCP":
-                guard let nul = data.firstIndex(of: 0), nul + 2 <= data.endIndex, data[nul + 1] == 0 else {
-                    return (nil, "the PNG's iCCP chunk is damaged")
-                }
-                let compressed = Array(data[(nul + 2)...])
-                var profile = [UInt8](repeating: 0, count: ColourDescription.maxProfileBytes)
-                let written = profile.withUnsafeMutableBufferPointer { out in
-                    compressed.withUnsafeBufferPointer { pxview_inflate($0.baseAddress, $0.count, out.baseAddress, out.count) }
-                }
-                guard written > 0 else { return (nil, "the PNG's iCCP profile does not inflate (or is over 4 MB)") }
-                return (.icc(Array(profile.prefix(written))), nil)
-            case "cHRM" where length == 32:
+        var found: (description: ColourDescription?, problem: String?)?
+        walkPNGChunks(bytes) { chunk in
+            let data = bytes[chunk.data]
+            switch chunk.type {
+            case "IDAT", "IEND": return false
+            case "sRGB": found = (nil, nil)
+            case "iCCP" where grey: found = (nil, "the PNG is grey: its ICC profile is not used")
+            case "iCCP": found = iccp(data)
+            case "cHRM" where data.count == 32 && !grey:
                 chromaticities = (0..<8).map { k in
                     Double(data[(data.startIndex + 4 * k)..<(data.startIndex + 4 * k + 4)].reduce(0) { $0 << 8 | Int($1) })
                         / 100_000
                 }
-            case "gAMA" where length == 4:
+            case "gAMA" where data.count == 4:
                 let value = data.reduce(0) { $0 << 8 | Int($1) }
                 if value > 0 { gamma = Double(value) / 100_000 }
             default: break
             }
-            i += 12 + length
+            return found == nil
         }
-        return (ColourDescription.png(chromaticities: chromaticities, gamma: gamma), nil)
+        return found ?? (ColourDescription.png(chromaticities: chromaticities, gamma: gamma), nil)
+    }
+
+    /// An `iCCP` chunk's profile: a name, NUL, compression method 0, zlib data.
+    private static func iccp(_ data: ArraySlice<UInt8>) -> (description: ColourDescription?, problem: String?) {
+        guard let nul = data.firstIndex(of: 0), nul + 2 <= data.endIndex, data[nul + 1] == 0 else {
+            return (nil, "the PNG's iCCP chunk is damaged")
+        }
+        let compressed = Array(data[(nul + 2)...])
+        var profile = [UInt8](repeating: 0, count: ColourDescription.maxProfileBytes)
+        let written = profile.withUnsafeMutableBufferPointer { out in
+            compressed.withUnsafeBufferPointer { pxview_inflate($0.baseAddress, $0.count, out.baseAddress, out.count) }
+        }
+        guard written > 0 else { return (nil, "the PNG's iCCP profile does not inflate (or is over 4 MB)") }
+        return (.icc(Array(profile.prefix(written))), nil)
     }
 
     /// WebP: the `ICCP` chunk (the extended format's VP8X says it is there).

@@ -19,19 +19,14 @@ func jpegIsComplete(_ bytes: [UInt8], maxPixels: Int) -> Bool {
     return !decoded.warnings.contains { $0.hasPrefix("premature end") }
 }
 
-/// PNG: the chunks are walked, by their lengths, from after the signature
-/// to IEND and its CRC. Each is a 4-byte big-endian length (at most
-/// 2^31 - 1), a 4-byte type, the data and a 4-byte CRC.
+/// PNG: the chunks are walked (`walkPNGChunks`) from after the signature to
+/// IEND and its CRC; a length past 2^31 - 1 is no PNG's.
 func pngReachesEnd(_ bytes: [UInt8]) -> Bool {
-    var offset = 8
-    while offset + 12 <= bytes.count {
-        let length = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
-        guard length <= Int(Int32.max) else { return false }
-        let type = bytes[(offset + 4)..<(offset + 8)]
-        let end = offset + 12 + length
-        guard end <= bytes.count else { return false }
-        if type.elementsEqual("IEND".utf8) { return true }
-        offset = end
+    var reached = false
+    walkPNGChunks(bytes) { chunk in
+        guard chunk.data.count <= Int(Int32.max), chunk.end <= bytes.count else { return false }
+        reached = chunk.type == "IEND"
+        return !reached
     }
-    return false
+    return reached
 }

@@ -12,6 +12,17 @@ struct JPEGMarkerInfo: Equatable {
     var reachedScan = false
     /// The data ran out inside the header, before any start-of-scan marker.
     var headerTruncated = false
+    /// The frame header's component count (1 grey, 3 YCbCr/RGB, 4 CMYK/YCCK).
+    var componentCount: Int?
+    /// The APP2 `ICC_PROFILE` chunks, in file order: their sequence number,
+    /// the count they declare, and where their profile bytes are.
+    var profileChunks: [ProfileChunk] = []
+
+    struct ProfileChunk: Equatable {
+        var sequence: Int
+        var count: Int
+        var bytes: Range<Int>
+    }
 
     init(scanning bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { walk($0) }
@@ -59,6 +70,13 @@ struct JPEGMarkerInfo: Equatable {
                 foundOrientation = true
             } else if marker == 0xEE, payload.starts(with: adobeHeader) {
                 hasAdobeMarker = true
+            } else if marker == 0xE2, payload.count > profileHeader.count + 2, payload.starts(with: profileHeader) {
+                let at = i + 2 + profileHeader.count
+                profileChunks.append(
+                    ProfileChunk(sequence: Int(data[at]), count: Int(data[at + 1]), bytes: (at + 2)..<(i + length)))
+            } else if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), payload.count >= 6 {
+                // A frame header (SOF0-15 but DHT, JPG and DAC): its component count at byte 5.
+                componentCount = Int(payload[5])
             }
             i += length
         }
@@ -72,28 +90,23 @@ public func exifOrientation(inJPEG bytes: [UInt8]) -> Int {
 
 /// EXIF orientation from a PNG's eXIf chunk, 1 when there is none.
 func exifOrientation(inPNG bytes: [UInt8]) -> Int {
-    bytes.withUnsafeBufferPointer { data in
-        var i = ImageSignature.png.count
-        while i + 8 <= data.count {
-            let length = Int(readUInt32(data, at: i, bigEndian: true) ?? 0)
-            let type = Array(data[(i + 4)..<(i + 8)])
-            let start = i + 8
-            guard length <= data.count - start else { return 1 }
-            if type == Array("IEND".utf8) { return 1 }
-            if type == Array("eXIf".utf8) {
-                var payload = UnsafeBufferPointer(rebasing: data[start..<(start + length)])
-                // The spec says the chunk is a bare TIFF stream; some writers keep the JPEG "Exif\0\0" prefix.
-                if payload.starts(with: exifHeader) { payload = UnsafeBufferPointer(rebasing: payload[exifHeader.count...]) }
-                return tiffOrientation(payload) ?? 1
-            }
-            i = start + length + 4  // data + CRC
+    var orientation = 1
+    walkPNGChunks(bytes) { chunk in
+        guard chunk.type == "eXIf" else { return chunk.type != "IEND" }
+        bytes.withUnsafeBufferPointer { data in
+            var payload = UnsafeBufferPointer(rebasing: data[chunk.data])
+            // The spec says the chunk is a bare TIFF stream; some writers keep the JPEG "Exif\0\0" prefix.
+            if payload.starts(with: exifHeader) { payload = UnsafeBufferPointer(rebasing: payload[exifHeader.count...]) }
+            orientation = tiffOrientation(payload) ?? 1
         }
-        return 1
+        return false
     }
+    return orientation
 }
 
 private let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
 private let adobeHeader: [UInt8] = Array("Adobe".utf8)
+private let profileHeader: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
 private let orientationTag = 0x0112
 
 /// The Orientation entry of IFD0 in a TIFF stream (either byte order), nil

@@ -104,12 +104,6 @@ func readPNGInfo(_ bytes: [UInt8]) throws(DecodeError) -> ImageInfo {
 /// warns while reading): cut there, libpng finds the data gone at once, as
 /// it would have after the allocation (truncated, or damage after the image).
 func pngOverlongChunk(_ bytes: [UInt8]) -> Int? {
-    var i = 8
-    while i + 8 <= bytes.count {
-        let length = bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) }
-        let isData = bytes[(i + 4)..<(i + 8)].elementsEqual("IDAT".utf8)
-        if length > bytes.count - i - 12 { return isData ? nil : i }
-        i += 12 + length
-    }
-    return nil
+    guard let start = walkPNGChunks(bytes, { _ in true }) else { return nil }
+    return bytes[(start + 4)..<(start + 8)].elementsEqual("IDAT".utf8) ? nil : start
 }
