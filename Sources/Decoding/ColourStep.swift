@@ -141,9 +141,18 @@ enum ColourStep {
         }
     }
 
+    /// A tagged RGB JPEG's transform when it changes colours: the JPEG
+    /// decoder then runs this step beside itself (`decodeJPEGWithLibjpeg`).
+    static func jpegTransform(_ bytes: [UInt8], transforms: ColourTransforms?) -> ColourTransforms.Entry? {
+        guard let description = ColourSources.jpeg(bytes).description else { return nil }
+        let entry = (transforms ?? ColourTransforms()).entry(for: description)
+        return entry.transform != nil && !entry.isIdentity ? entry : nil
+    }
+
     static func apply(_ decoded: inout DecodedImage, bytes: [UInt8], transforms: ColourTransforms?) {
-        // Converted by the codec's shim already (AVIF's HDR, from 16 bits).
-        if decoded.colour?.toneMapped == true { return }
+        // Converted already: by the codec's shim (AVIF's HDR, from 16 bits)
+        // or beside the decoder (a JPEG's profile).
+        if decoded.colour != nil { return }
         var (description, problem) = ColourSources.read(bytes, format: decoded.format)
         if let profile = decoded.libraryProfile { description = .icc(profile) }
         if let problem { decoded.colourProblem = problem }

@@ -12,7 +12,8 @@ func decodeJPEG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) ->
 
     // TurboJPEG 2.1 names only the common samplings; libjpeg decodes the rest.
     guard let header = try turboJPEGHeader(handle, bytes, markers: markers) else {
-        return try decodeJPEGWithLibjpeg(bytes, options: options, markers: markers)
+        let colour = ColourStep.jpegTransform(bytes, transforms: options.colourTransforms)
+        return try decodeJPEGWithLibjpeg(bytes, options: options, markers: markers, colour: colour)
     }
     var warnings = header.warnings
     let (width, height, colorspace) = (header.width, header.height, header.colorspace)
@@ -25,6 +26,11 @@ func decodeJPEG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) ->
     let outSize = scale.scaled(storedSize)
 
     let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+    // A profile that changes colours: converted beside the decoder, which
+    // TurboJPEG's one-call decode cannot do (the same libjpeg-turbo decodes).
+    if !isCMYK, let colour = ColourStep.jpegTransform(bytes, transforms: options.colourTransforms) {
+        return try decodeJPEGWithLibjpeg(bytes, options: options, markers: markers, colour: colour, warnings: warnings)
+    }
     let pixelFormat = isCMYK ? TJPF_CMYK : TJPF_RGBA
     let byteCount = outSize.area * 4
     var decodeStatus: Int32 = 0

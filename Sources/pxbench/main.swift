@@ -26,6 +26,8 @@ import Scaling
 /// lf or fzf (`pxview show --once --place`, `chafa --size 50x30`).
 /// `--preview-only` measures that alone.
 ///
+/// `--colour`: the colour step's cost (`ColourBench`); `--colour-only` alone.
+///
 /// `--reference DIR`: a photo NAME.ext is scored against DIR/NAME.ext.png
 /// when there is one (the format's own decoder's output: dwebp, avifdec,
 /// heif-convert, djxl) instead of against pxview's own decode of it.
@@ -37,7 +39,7 @@ struct BenchOptions {
     static let usage = """
         usage: pxbench [--box WxH]... [--boxes WxH,WxH...] [--runs N] [--pxview PATH] [--large|--no-large]
                        [--gradient] [--per-photo] [--markdown] [--stages] [--reference DIR]
-                       [--preview] [--preview-only] [--preview-photo FILE] [--colour] [--tools NAME,NAME] [FILE|DIR...]
+                       [--preview] [--preview-only] [--preview-photo FILE] [--colour] [--colour-only] [--tools NAME,NAME] [FILE|DIR...]
         """
 
     var boxes: [PixelSize] = []
@@ -52,6 +54,10 @@ struct BenchOptions {
     var referenceDirectory: String?
     var preview = false
     var previewOnly = false
+    /// `--colour-only`: the colour step's cost alone.
+    var colourOnly = false
+    /// Only an extra measurement (`--preview-only`, `--colour-only`): no photos.
+    var extrasOnly: Bool { previewOnly || colourOnly }
     var previewPhoto = "Tests/Fixtures/images/p03_storm_1920x1280.jpg"
     /// Only these tools (`--tools "pxview kitty,chafa kitty"`); nil: all.
     var toolNames: Set<String>?
@@ -87,6 +93,7 @@ struct BenchOptions {
             case "--preview-photo": previewPhoto = next()
             case "--tools": toolNames = Set(next().split(separator: ",").map { String($0) })
             case "--colour": colour = true
+            case "--colour-only": (colour, colourOnly) = (true, true)
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
@@ -217,22 +224,22 @@ func readBack(_ output: [UInt8], kitty: Bool) -> RGBAImage? {
 
 let options = BenchOptions(Array(CommandLine.arguments.dropFirst()))
 var inputs = options.inputs
-if options.large && !options.previewOnly {
+if options.large && !options.extrasOnly {
     do {
         inputs += try LargePhotos.paths(log: log)
     } catch {
         fail("--large: \(error)")
     }
 }
-var allPhotos = options.previewOnly ? [] : photos(inputs)
-if options.gradient && !options.previewOnly {
+var allPhotos = options.extrasOnly ? [] : photos(inputs)
+if options.gradient && !options.extrasOnly {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("pxbench-gradient-1600x1000.png").path
     let sky = Banding.gradient()
     guard let png = PNGWriter.encode(sky), FileManager.default.createFile(atPath: path, contents: Data(png))
     else { fail("cannot write \(path)") }
     allPhotos.insert(Photo(path: path, size: sky.size), at: 0)
 }
-guard !allPhotos.isEmpty || options.previewOnly else { fail("no images found in \(inputs.joined(separator: ", "))") }
+guard !allPhotos.isEmpty || options.extrasOnly else { fail("no images found in \(inputs.joined(separator: ", "))") }
 guard FileManager.default.isExecutableFile(atPath: options.pxview) else {
     fail("pxview not found at \(options.pxview): build it first (swift build -c release)")
 }
@@ -437,7 +444,7 @@ struct BoxResults {
     var problems: [String: [String]] = [:]
 }
 
-var results = options.previewOnly ? [] : options.boxes.map { BoxResults(box: $0) }
+var results = options.extrasOnly ? [] : options.boxes.map { BoxResults(box: $0) }
 for (number, photo) in allPhotos.enumerated() {
     log("[\(number + 1)/\(allPhotos.count)] \(photo.name) \(photo.size) (\(String(format: "%.1f", photo.megapixels)) MP)")
     // The yardstick: the format's own decoder's PNG when given (`--reference`), else pxview's decode.
@@ -560,7 +567,7 @@ let comparisons = [
 
 func ratio(_ a: Double, _ b: Double) -> String { (a / b).isFinite ? format(a / b, 2) + "x" : "-" }
 
-if !options.previewOnly {
+if !options.extrasOnly {
     print(
         "pxbench: \(allPhotos.count) photos (\(format(allPhotos.map(\.megapixels).min() ?? .nan))"
             + " to \(format(allPhotos.map(\.megapixels).max() ?? .nan)) MP) into \(options.boxes.map(\.description).joined(separator: " and "))"
@@ -577,7 +584,7 @@ let classes: [(SizeClass, Set<String>)] = SizeClass.all.compactMap { sizeClass i
     let paths = Set(allPhotos.filter { sizeClass.megapixels.contains($0.megapixels) }.map(\.path))
     return paths.isEmpty ? nil : (sizeClass, paths)
 }
-if !options.previewOnly {
+if !options.extrasOnly {
     print("size classes: " + classes.map { "\($0.0.name) \($0.1.count)" }.joined(separator: ", "))
     print("")
 }

@@ -101,7 +101,13 @@ import Testing
         #expect(decoded.colour == ColourConversion(source: space))
         #expect(decoded.colour?.description == "\(space) → sRGB")
         var raw = try decodeImage(try Self.fixture(name))
-        raw.frames = try format(name).codec.decode(try Self.fixture(name), DecodeOptions()).frames
+        // The codec's own pixels; a JPEG's without its profile (its decoder converts beside itself).
+        var bytes = try Self.fixture(name)
+        if name.hasSuffix(".jpg") {
+            let parts = Self.segments(bytes)
+            bytes = Array(bytes[..<2]) + parts.segments.filter { $0[1] != 0xE2 }.joined() + parts.scans
+        }
+        raw.frames = try format(name).codec.decode(bytes, DecodeOptions()).frames
         let converted = meanDifference(decoded.image, original)
         let unconverted = meanDifference(raw.image, original)
         // Lossy formats keep their own loss (at 96x72: up to 3 levels).
@@ -246,5 +252,68 @@ import Testing
         let entry = ColourTransforms().entry(for: .icc(Array(profile.prefix(200))))
         #expect(entry.transform == nil)
         #expect(entry.problem == "lcms2 cannot read the profile")
+    }
+
+    /// `jpeg`'s segments before its first scan, each whole (marker, length
+    /// and body), and the rest of the file from the first SOS.
+    static func segments(_ jpeg: [UInt8]) -> (segments: [[UInt8]], scans: [UInt8]) {
+        var found: [[UInt8]] = []
+        var i = 2
+        while i + 4 <= jpeg.count, jpeg[i] == 0xFF, jpeg[i + 1] != 0xDA {
+            let length = Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3])
+            found.append(Array(jpeg[i..<(i + 2 + length)]))
+            i += 2 + length
+        }
+        return (found, Array(jpeg[i...]))
+    }
+
+    /// `jpeg` with adobe.jpg's ICC_PROFILE segment put after its SOI.
+    static func taggedAdobe(_ jpeg: [UInt8]) throws -> [UInt8] {
+        let profile = segments(try fixture("adobe.jpg")).segments.filter { $0[1] == 0xE2 }
+        return Array(jpeg[..<2]) + profile.joined() + Array(jpeg[2...])
+    }
+
+    /// A tagged RGB JPEG is converted beside its decoder (libjpeg's API, in
+    /// bands, on two threads): the same pixels as the untagged file decoded
+    /// by TurboJPEG and put through the colour step afterwards — small and
+    /// baseline, and a 1600x1203 progressive photo at full size and DCT-scaled.
+    @Test(arguments: [("adobe.jpg", nil), ("p04", nil), ("p04", PixelSize(width: 800, height: 600))] as [(String, PixelSize?)])
+    func aTaggedJPEGIsConvertedBesideItsDecoder(name: String, box: PixelSize?) throws {
+        let tagged =
+            name == "p04"
+            ? try Self.taggedAdobe(try Fixtures.image("p04_freshflower_1600x1203_progressive.jpg"))
+            : try Self.fixture(name)
+        let parts = Self.segments(tagged)
+        let untagged = Array(tagged[..<2]) + parts.segments.filter { $0[1] != 0xE2 }.joined() + parts.scans
+        let options = DecodeOptions(targetSize: box)
+        let beside = try decodeImage(tagged, options: options)
+        var after = try decodeImage(untagged, options: options)
+        #expect(after.colour == nil)
+        ColourStep.apply(&after, bytes: tagged, transforms: nil)
+        #expect(beside.colour?.description == "Compatible with Adobe RGB (1998) → sRGB")
+        #expect(beside.colour == after.colour)
+        #expect(beside.image.size == after.image.size)
+        #expect(beside.image == after.image)
+        #expect(beside.warnings == after.warnings)
+    }
+
+    /// A progressive JPEG of more than 500 scans (a real one's last scan
+    /// repeated: libjpeg only warns) is refused by both decoders, as
+    /// TurboJPEG's TJFLAG_LIMITSCANS does: such files decode for minutes.
+    @Test func aJPEGOfThousandsOfScansIsRefused() throws {
+        let photo = try Fixtures.image("p04_freshflower_1600x1203_progressive.jpg")
+        // The last scan: from the last SOS to EOI.
+        var last = photo.count - 2
+        while last > 0, !(photo[last] == 0xFF && photo[last + 1] == 0xDA) { last -= 1 }
+        let scan = Array(photo[last..<(photo.count - 2)])
+        let many = Array(photo[..<(photo.count - 2)]) + Array(repeating: scan, count: 600).joined() + [0xFF, 0xD9]
+        for bytes in [many, try Self.taggedAdobe(many)] {
+            do {
+                _ = try decodeImage(bytes)
+                Issue.record("decoded a JPEG of 600 more scans")
+            } catch {
+                #expect("\(error)".contains("more than 500 scans"), "\(error)")
+            }
+        }
     }
 }

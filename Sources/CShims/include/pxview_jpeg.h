@@ -39,4 +39,12 @@ pxview_jpeg_status pxview_jpeg_header(const unsigned char *data, size_t size, un
 pxview_jpeg_status pxview_jpeg_decode_into(const unsigned char *data, size_t size, unsigned scale_num,
                                            unsigned scale_denom, unsigned char *out, pxview_jpeg_result *result);
 
+/// pxview_jpeg_decode_into for an RGB JPEG whose profile is converted to
+/// sRGB with `colour` (a pxview_colour transform) as it decodes: bands of
+/// rows go to a second thread as libjpeg finishes them, and the decoding
+/// thread helps with what is left at the end. A CMYK JPEG is not converted.
+pxview_jpeg_status pxview_jpeg_decode_converting(const unsigned char *data, size_t size, unsigned scale_num,
+                                                 unsigned scale_denom, unsigned char *out, void *colour,
+                                                 pxview_jpeg_result *result);
+
 #endif
