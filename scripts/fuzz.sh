@@ -23,7 +23,7 @@ seed() {  # seed TARGET DIR
   local dir=$2
   case $1 in
     decode)
-      find Tests/Fixtures/images Tests/Fixtures/bad Tests/Fixtures/sampling -type f \( -name '*.jpg' -o -name '*.png' \) -size -600k \
+      find Tests/Fixtures/images Tests/Fixtures/bad Tests/Fixtures/sampling Tests/Fixtures/colour -type f \( -name '*.jpg' -o -name '*.png' \) -size -600k \
         -exec cp {} "$dir/" \; ;;
     input)
       printf 'q' >"$dir/key"; printf '\033[A\033OB\033[1;5C' >"$dir/arrows"
@@ -46,7 +46,7 @@ seed() {  # seed TARGET DIR
       find Tests/Fixtures/formats Tests/Fixtures/colour -type f -name "*.$1" -exec cp {} "$dir/" \; ;;
     colour)
       cp Tests/Fixtures/colour/*.jpg Tests/Fixtures/colour/*.png Tests/Fixtures/colour/*.webp "$dir/"
-      cp Tests/Fixtures/colour/*.avif Tests/Fixtures/colour/*.heic "$dir/"
+      cp Tests/Fixtures/colour/*.avif Tests/Fixtures/colour/*.heic Tests/Fixtures/colour/*.icc "$dir/"
       for f in /usr/share/color/icc/compatibleWithAdobeRGB1998.icc /usr/share/color/icc/sRGB.icc; do
         [ -f "$f" ] && cp "$f" "$dir/"
       done ;;

@@ -40,6 +40,8 @@ typedef int32_t pxview_share __attribute__((vector_size(16)));
 /// (LUT-based) go through lcms2.
 typedef struct colour_transform {
     cmsHTRANSFORM lcms;
+    /// A CMYK profile's: CMYK8 in, RGBA8 out (`pxview_colour_apply_cmyk`).
+    int cmyk;
     /// Each input level's share of the three output channels (lane 3 is
     /// 0), in linear light scaled to 16383 × 4: the matrix folded into the
     /// tables, so a pixel is three vector loads and adds. Nine scalar
@@ -185,6 +187,26 @@ static void *to_srgb(cmsHPROFILE input, pxview_colour_info *info) {
     return t;
 }
 
+/// A CMYK `input` to sRGB through lcms2 (CMYK profiles are tables),
+/// perceptual, CMYK8 to RGBA8. Closes `input`.
+static void *cmyk_to_srgb(cmsHPROFILE input, pxview_colour_info *info) {
+    colour_transform *t = calloc(1, sizeof *t);
+    cmsHPROFILE srgb = api.create_srgb();
+    if (t && srgb) {
+        t->cmyk = 1;
+        t->lcms = api.create_transform(input, TYPE_CMYK_8, srgb, TYPE_RGBA_8, INTENT_PERCEPTUAL, cmsFLAGS_NOCACHE);
+    }
+    if (t && !t->lcms) {
+        free(t);
+        t = NULL;
+    }
+    if (srgb) api.close_profile(srgb);
+    api.close_profile(input);
+    if (!t) snprintf(info->message, sizeof info->message, "lcms2 could not build a transform to sRGB");
+    else info->cmyk = 1;
+    return t;
+}
+
 void *pxview_colour_from_icc(const unsigned char *icc, size_t size, pxview_colour_info *info) {
     if (!ready(info)) return NULL;
     if (size < 128 || size > 0xFFFFFFFFu) {
@@ -196,8 +218,9 @@ void *pxview_colour_from_icc(const unsigned char *icc, size_t size, pxview_colou
         snprintf(info->message, sizeof info->message, "lcms2 cannot read the profile");
         return NULL;
     }
-    if (api.colour_space(profile) != cmsSigRgbData) {
-        snprintf(info->message, sizeof info->message, "not an RGB profile");
+    cmsColorSpaceSignature space = api.colour_space(profile);
+    if (space != cmsSigRgbData && space != cmsSigCmykData) {
+        snprintf(info->message, sizeof info->message, "not an RGB or CMYK profile");
         api.close_profile(profile);
         return NULL;
     }
@@ -212,6 +235,7 @@ void *pxview_colour_from_icc(const unsigned char *icc, size_t size, pxview_colou
         }
     }
     api.info_ascii(profile, cmsInfoDescription, "en", "US", info->name, sizeof info->name);
+    if (space == cmsSigCmykData) return cmyk_to_srgb(profile, info);
     return to_srgb(profile, info);
 }
 
@@ -259,15 +283,31 @@ static void apply_matrix_shaper(const colour_transform *t, unsigned char *pixels
     }
 }
 
+/// lcms2's transform over `count` 4-byte pixels in place, in slices
+/// (cmsDoTransform takes a 32-bit count).
+static void lcms_in_place(const colour_transform *t, unsigned char *pixels, size_t count) {
+    const size_t slice = 1u << 24;
+    for (size_t done = 0; done < count; done += slice) {
+        size_t n = count - done < slice ? count - done : slice;
+        api.transform(t->lcms, pixels + done * 4, pixels + done * 4, (cmsUInt32Number)n);
+    }
+}
+
+void pxview_colour_apply_cmyk(void *transform, unsigned char *pixels, size_t count, int inverted) {
+    const colour_transform *t = transform;
+    if (!t->cmyk) return;
+    if (inverted)
+        for (size_t i = 0; i < count * 4; i++) pixels[i] = (unsigned char)(255 - pixels[i]);
+    lcms_in_place(t, pixels, count);
+    // RGBA out of four channels in: lcms2 leaves the fourth byte as it was (K).
+    for (size_t i = 0; i < count; i++) pixels[i * 4 + 3] = 255;
+}
+
 void pxview_colour_apply(void *transform, unsigned char *pixels, size_t count) {
     const colour_transform *t = transform;
+    if (t->cmyk) return;
     if (t->lcms) {
-        // cmsDoTransform takes a 32-bit count: large images go in slices.
-        const size_t slice = 1u << 24;
-        for (size_t done = 0; done < count; done += slice) {
-            size_t n = count - done < slice ? count - done : slice;
-            api.transform(t->lcms, pixels + done * 4, pixels + done * 4, (cmsUInt32Number)n);
-        }
+        lcms_in_place(t, pixels, count);
         return;
     }
     apply_matrix_shaper(t, pixels, count);

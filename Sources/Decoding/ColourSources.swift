@@ -19,16 +19,11 @@ enum ColourSources {
 
     /// JPEG: APP2 `ICC_PROFILE` chunks before the first scan, joined in
     /// their sequence order (ICC.1 B.4); a sequence with a gap, a repeat or
-    /// counts that disagree is no profile.
+    /// counts that disagree is no profile. An RGB profile on a YCbCr or RGB
+    /// JPEG, a CMYK one on a CMYK JPEG (its decoder converts through it).
     static func jpeg(_ bytes: [UInt8]) -> (description: ColourDescription?, problem: String?) {
         let markers = JPEGMarkerInfo(scanning: bytes)
         guard !markers.profileChunks.isEmpty else { return (nil, nil) }
-        // The profile's colour space must be the image's (ICC.1 B.4): an RGB
-        // one on a grey or CMYK JPEG would be applied to samples it does not describe.
-        let components = markers.componentCount ?? 3
-        guard components == 3 else {
-            return (nil, "a \(components)-component JPEG: its RGB ICC profile is not used")
-        }
         var chunks: [Int: Range<Int>] = [:]
         for chunk in markers.profileChunks {
             if chunks[chunk.sequence] != nil { return (nil, "the JPEG's ICC_PROFILE chunks repeat number \(chunk.sequence)") }
@@ -41,7 +36,17 @@ enum ColourSources {
         guard markers.profileChunks.allSatisfy({ $0.count == count }), count == chunks.count,
             (1...max(1, count)).allSatisfy({ chunks[$0] != nil })
         else { return (nil, "the JPEG's ICC_PROFILE chunks are not a whole sequence") }
-        return (.icc((1...count).flatMap { bytes[chunks[$0]!] }), nil)
+        let profile = (1...count).flatMap { bytes[chunks[$0]!] }
+        // The profile's colour space (header bytes 16-19) must be the
+        // image's (ICC.1 B.4): an RGB one on a grey or CMYK JPEG would be
+        // applied to samples it does not describe. Grey profiles are not used.
+        let components = markers.componentCount ?? 3
+        let space = profile.count >= 20 ? String(decoding: profile[16..<20], as: UTF8.self) : ""
+        guard (components == 3 && space == "RGB ") || (components == 4 && space == "CMYK") else {
+            let named = ["RGB ": "RGB", "CMYK": "CMYK", "GRAY": "grey"][space] ?? "unrecognised"
+            return (nil, "a \(components)-component JPEG: its \(named) ICC profile is not used")
+        }
+        return (.icc(profile), nil)
     }
 
     /// PNG (PNG spec 11.3.3): `iCCP` first, then `sRGB` (nothing to do),

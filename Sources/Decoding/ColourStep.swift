@@ -42,6 +42,9 @@ public final class ColourTransforms: @unchecked Sendable {
         /// profile (most cameras' and phones' JPEGs carry one). Such images
         /// are left exactly as decoded, at no cost.
         let isIdentity: Bool
+        /// A CMYK profile's: CMYK samples in (`pxview_colour_apply_cmyk`),
+        /// used by the JPEG decoder, never on RGBA.
+        let isCMYK: Bool
 
         init(_ description: ColourDescription) {
             var info = pxview_colour_info()
@@ -66,7 +69,8 @@ public final class ColourTransforms: @unchecked Sendable {
             }
             let message = withUnsafeBytes(of: info.message) { ColourTransforms.text($0) }
             problem = transform == nil ? (message.isEmpty ? "no transform" : message) : nil
-            isIdentity = transform.map(Self.changesNothing) ?? false
+            isCMYK = info.cmyk != 0
+            isIdentity = isCMYK ? false : transform.map(Self.changesNothing) ?? false
         }
 
         /// Every 15th level of each channel (18³ colours) through the transform.
@@ -141,8 +145,9 @@ enum ColourStep {
         }
     }
 
-    /// A tagged RGB JPEG's transform when it changes colours: the JPEG
-    /// decoder then runs this step beside itself (`decodeJPEGWithLibjpeg`).
+    /// A tagged JPEG's transform when it changes colours: the JPEG decoder
+    /// then runs this step itself, an RGB profile's beside the decoding
+    /// (`decodeJPEGWithLibjpeg`), a CMYK one's on the CMYK samples.
     static func jpegTransform(_ bytes: [UInt8], transforms: ColourTransforms?) -> ColourTransforms.Entry? {
         guard let description = ColourSources.jpeg(bytes).description else { return nil }
         let entry = (transforms ?? ColourTransforms()).entry(for: description)
@@ -168,6 +173,8 @@ enum ColourStep {
             decoded.colourProblem = "\(entry.name): \(entry.problem ?? "unusable"); shown untagged"
             return
         }
+        // A CMYK profile is for the decoder's CMYK samples, gone by now.
+        if entry.isCMYK { return }
         if entry.isIdentity {
             // Converted by the library itself (JPEG XL asked for sRGB): named from the file's own profile.
             if let original = decoded.libraryConvertedFrom {

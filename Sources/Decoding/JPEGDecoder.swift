@@ -1,6 +1,7 @@
 import CShims
 import CTurboJPEG
 import Pixels
+import Plumbing
 
 /// Decodes a JPEG with the TurboJPEG 2.x API: header, size checks, optional
 /// DCT scaling, RGBA (or CMYK, converted here) output, then EXIF orientation.
@@ -28,7 +29,8 @@ func decodeJPEG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) ->
     let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
     // A profile that changes colours: converted beside the decoder, which
     // TurboJPEG's one-call decode cannot do (the same libjpeg-turbo decodes).
-    if !isCMYK, let colour = ColourStep.jpegTransform(bytes, transforms: options.colourTransforms) {
+    let colour = ColourStep.jpegTransform(bytes, transforms: options.colourTransforms)
+    if !isCMYK, let colour, !colour.isCMYK {
         return try decodeJPEGWithLibjpeg(bytes, options: options, markers: markers, colour: colour, warnings: warnings)
     }
     let pixelFormat = isCMYK ? TJPF_CMYK : TJPF_RGBA
@@ -51,10 +53,12 @@ func decodeJPEG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) ->
         let warning = lowercasingFirstWord(message)
         if !warnings.contains(warning) { warnings.append(warning) }
     }
-    if isCMYK { convertCMYKToRGBA(&pixels, inverted: markers.hasAdobeMarker) }
+    let conversion = isCMYK ? cmykToRGBA(&pixels, inverted: markers.hasAdobeMarker, colour: colour) : nil
 
     let stored = RGBAImage(width: outSize.width, height: outSize.height, pixels: pixels)
-    return DecodedImage(image: stored.oriented(orientation), fullSize: fullSize, format: .jpeg, warnings: warnings)
+    var decoded = DecodedImage(image: stored.oriented(orientation), fullSize: fullSize, format: .jpeg, warnings: warnings)
+    decoded.colour = conversion
+    return decoded
 }
 
 private func turboJPEGMessage(_ handle: tjhandle) -> String {
@@ -84,6 +88,25 @@ extension String {
     fileprivate func replacingPrefix(_ prefix: String) -> String {
         hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
     }
+}
+
+/// CMYK samples to opaque RGBA in place: through the file's CMYK profile
+/// when it has one (lcms2's table, in parallel rows; the conversion is
+/// returned to be named), else by `convertCMYKToRGBA`'s formula.
+func cmykToRGBA(_ pixels: inout [UInt8], inverted: Bool, colour: ColourTransforms.Entry?) -> ColourConversion? {
+    guard let colour, colour.isCMYK, let transform = colour.transform else {
+        convertCMYKToRGBA(&pixels, inverted: inverted)
+        return nil
+    }
+    let count = pixels.count / 4
+    pixels.withUnsafeMutableBufferPointer { buffer in
+        guard let start = buffer.baseAddress else { return }
+        // Split by pixels (rows of one pixel): lcms2 works pixel by pixel.
+        ParallelRows.run(parts: ParallelRows.parts(pixels: count, rows: count), rows: count) { range in
+            pxview_colour_apply_cmyk(transform, start + range.lowerBound * 4, range.count, inverted ? 1 : 0)
+        }
+    }
+    return ColourConversion(source: colour.name)
 }
 
 /// Converts CMYK samples (4 bytes per pixel) to opaque RGBA in place.

@@ -36,7 +36,7 @@ func decodeJPEGWithLibjpeg(
             withExtendedLifetime(colour) {
                 pxview_jpeg_decode_converting(
                     data.baseAddress, data.count, UInt32(scale.numerator), UInt32(scale.denominator), buffer.baseAddress,
-                    colour?.transform, &result)
+                    colour?.isCMYK == false ? colour?.transform : nil, &result)
             }
         }
         // Every row is written (libjpeg pads data that ends early); after an
@@ -44,14 +44,17 @@ func decodeJPEGWithLibjpeg(
         initialized = byteCount
     }
     guard status == PXVIEW_JPEG_OK else { throw libjpegError(status, result, markers: markers) }
-    if result.cmyk != 0 { convertCMYKToRGBA(&pixels, inverted: markers.hasAdobeMarker) }
+    let conversion =
+        result.cmyk != 0
+        ? cmykToRGBA(&pixels, inverted: markers.hasAdobeMarker, colour: colour)
+        : colour.flatMap { $0.isCMYK ? nil : ColourConversion(source: $0.name) }
     var warnings = headerWarnings
     if result.warnings > 0, case let warning = lowercasingFirstWord(message(of: result)), !warnings.contains(warning) {
         warnings.append(warning)
     }
     let stored = RGBAImage(width: outSize.width, height: outSize.height, pixels: pixels)
     var decoded = DecodedImage(image: stored.oriented(orientation), fullSize: fullSize, format: .jpeg, warnings: warnings)
-    if let colour, result.cmyk == 0 { decoded.colour = ColourConversion(source: colour.name) }
+    decoded.colour = conversion
     return decoded
 }
 

@@ -138,6 +138,12 @@ enum FuzzTarget: String, CaseIterable {
             if let transform = entry.transform {
                 var pixels = (0..<1024).map { UInt8(truncatingIfNeeded: $0 &* 37) }
                 pixels.withUnsafeMutableBufferPointer { pxview_colour_apply(transform, $0.baseAddress, $0.count / 4) }
+                // A CMYK profile's transform: its samples in, both ways of storing them.
+                for inverted: Int32 in [0, 1] where entry.isCMYK {
+                    pixels.withUnsafeMutableBufferPointer {
+                        pxview_colour_apply_cmyk(transform, $0.baseAddress, $0.count / 4, inverted)
+                    }
+                }
                 check(pixels.count == 1024, "the transform changed the buffer's size")
             }
         case .screens:

@@ -316,4 +316,44 @@ import Testing
             }
         }
     }
+
+    /// A CMYK JPEG (Adobe's inverted samples) with a CMYK profile is
+    /// converted through the profile: within a level of lcms2's own
+    /// conversion of the same file (Pillow's, cmyk-reference.png), where
+    /// the formula used without a profile is far off; the profile is named.
+    @Test func aCMYKJPEGIsConvertedThroughItsProfile() throws {
+        let bytes = try Self.fixture("cmyk.jpg")
+        guard case .icc(let profile) = ColourSources.read(bytes, format: .jpeg).description else {
+            Issue.record("no profile found in cmyk.jpg")
+            return
+        }
+        #expect(profile.count == 39872 && String(decoding: profile[16..<20], as: UTF8.self) == "CMYK")
+        let reference = try decodeImage(try Self.fixture("cmyk-reference.png")).image
+        let decoded = try decodeImage(bytes)
+        #expect(decoded.colour?.description == "pxview test CMYK (impure inks) → sRGB")
+        let parts = Self.segments(bytes)
+        let untagged = Array(bytes[..<2]) + parts.segments.filter { $0[1] != 0xE2 }.joined() + parts.scans
+        let formula = try decodeImage(untagged)
+        #expect(formula.colour == nil)
+        let converted = meanDifference(decoded.image, reference)
+        let unconverted = meanDifference(formula.image, reference)
+        #expect(converted < 1, "\(converted) levels off lcms2's conversion")
+        #expect(unconverted > 8, "\(unconverted) levels off without the profile")
+        #expect(decoded.image.pixels.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 })
+    }
+
+    /// A CMYK profile on an RGB JPEG, or an RGB one on a CMYK JPEG, is not
+    /// used (ICC.1 B.4: the profile describes the samples as stored).
+    @Test func aProfileOfAnotherColourSpaceIsNotUsed() throws {
+        let cmykProfile = Self.segments(try Self.fixture("cmyk.jpg")).segments.filter { $0[1] == 0xE2 }.joined()
+        let rgb = try Fixtures.image("p04_freshflower_1600x1203_progressive.jpg")
+        let found = ColourSources.read(Array(rgb[..<2]) + cmykProfile + Array(rgb[2...]), format: .jpeg)
+        #expect(found.description == nil)
+        #expect(found.problem == "a 3-component JPEG: its CMYK ICC profile is not used")
+        let cmyk = Self.segments(try Self.fixture("cmyk.jpg"))
+        let adobe = try Self.taggedAdobe(Array([0xFF, 0xD8]) + cmyk.segments.filter { $0[1] != 0xE2 }.joined() + cmyk.scans)
+        let other = ColourSources.read(adobe, format: .jpeg)
+        #expect(other.description == nil)
+        #expect(other.problem == "a 4-component JPEG: its RGB ICC profile is not used")
+    }
 }

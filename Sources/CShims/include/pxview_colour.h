@@ -14,10 +14,12 @@ typedef struct pxview_colour_info {
     char name[96];
     /// Why no transform was built ("lcms2 is not installed", "not an RGB profile").
     char message[160];
+    /// 1 for a CMYK profile's transform: CMYK8 samples in (`pxview_colour_apply_cmyk`).
+    int cmyk;
 } pxview_colour_info;
 
 /// A transform from this ICC profile (its bytes are copied by lcms2), or
-/// NULL: not a usable RGB profile, or no lcms2 (`info` says which).
+/// NULL: not a usable RGB or CMYK profile, or no lcms2 (`info` says which).
 void *pxview_colour_from_icc(const unsigned char *icc, size_t size, pxview_colour_info *info);
 
 /// A transform from RGB primaries and white (CIE xy: red, green, blue,
@@ -25,8 +27,13 @@ void *pxview_colour_from_icc(const unsigned char *icc, size_t size, pxview_colou
 /// `gamma`, 1 sRGB's.
 void *pxview_colour_from_primaries(const double xy[8], int curve, double gamma, pxview_colour_info *info);
 
-/// Converts `count` RGBA8 pixels in place.
+/// Converts `count` RGBA8 pixels in place (nothing for a CMYK profile's transform).
 void pxview_colour_apply(void *transform, unsigned char *pixels, size_t count);
+
+/// Converts `count` CMYK8 pixels (ink amounts; `inverted`: stored as
+/// 255 - ink, as Adobe writes them) to opaque RGBA8 in place, with a CMYK
+/// profile's transform (nothing for an RGB one's).
+void pxview_colour_apply_cmyk(void *transform, unsigned char *pixels, size_t count, int inverted);
 
 void pxview_colour_free(void *transform);
 

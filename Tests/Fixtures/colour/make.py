@@ -20,6 +20,11 @@ DecodingTests/ColourTests (what the colour step finds and does):
   srgb-icc.png                      an sRGB ICC profile (lcms2's, as Pillow writes it)
   srgb-original.png                 the photo as it is, untagged
   srgb-icc-profiles-free.icc        (copied, not made) icc-profiles-free's sRGB.icc, a table-curve sRGB profile
+  cmyk-test.icc                     a CMYK profile (impure inks) made by cmyk-profile.c with lcms2: Debian has none
+  cmyk.jpg                          the photo as ink amounts (half its grey as black), an Adobe (inverted) CMYK
+                                    JPEG carrying cmyk-test.icc
+  cmyk-reference.png                cmyk.jpg as Pillow decodes it, through its profile to sRGB by lcms2
+                                    (ImageCms, perceptual): what pxview should show
 
 Run: /usr/bin/python3 Tests/Fixtures/colour/make.py [SIZE] [OUTDIR]
 (SIZE 96x72 by default; larger ones for the README's measurements go to OUTDIR).
@@ -198,6 +203,23 @@ def with_nclx(heic, primaries, transfer, matrix):
     return out
 
 
+def cmyk(photo, out):
+    with tempfile.TemporaryDirectory() as tmp:
+        maker = os.path.join(tmp, "cmyk-profile")
+        subprocess.run(["cc", os.path.join(HERE, "cmyk-profile.c"), "-llcms2", "-lm", "-o", maker], check=True)
+        subprocess.run([maker, os.path.join(out, "cmyk-test.icc")], check=True)
+    profile = open(os.path.join(out, "cmyk-test.icc"), "rb").read()
+    rgb = np.asarray(photo).astype(np.float64) / 255
+    k = (1 - rgb.max(axis=2, keepdims=True)) / 2
+    inks = np.concatenate([(1 - rgb - k) / (1 - k), k], axis=2)
+    Image.fromarray((np.clip(inks, 0, 1) * 255 + 0.5).astype(np.uint8), "CMYK").save(
+        os.path.join(out, "cmyk.jpg"), quality=95, icc_profile=profile)
+    decoded = Image.open(os.path.join(out, "cmyk.jpg"))
+    reference = ImageCms.profileToProfile(decoded, ImageCms.ImageCmsProfile(io.BytesIO(profile)),
+                                          ImageCms.createProfile("sRGB"), outputMode="RGB")
+    reference.save(os.path.join(out, "cmyk-reference.png"))
+
+
 def main():
     size = tuple(int(v) for v in (sys.argv[1] if len(sys.argv) > 1 else "96x72").split("x"))
     out = sys.argv[2] if len(sys.argv) > 2 else HERE
@@ -259,6 +281,7 @@ def main():
     with open(os.path.join(out, "srgb.png"), "wb") as f:
         f.write(png_with_chunks(photo, [(b"sRGB", b"\0")]))
     photo.save(os.path.join(out, "srgb-icc.png"), icc_profile=ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    cmyk(photo, out)
     print("colour fixtures written to", out)
 
 
