@@ -544,6 +544,8 @@ final class ExplorerLoop {
                 }
             case .step(let delta):
                 step(by: delta)
+            case .stepToEnd(let last):
+                stepToEnd(last: last)
             case .needFullResolution:
                 work.decodeFully(viewerBytes, visit: viewerSerial, drawing: drawing)
             }
@@ -629,6 +631,29 @@ final class ExplorerLoop {
             }
         }
         open(target)
+    }
+
+    /// `g`/`G`: the first or last photo of the grid (as loaded so far) or
+    /// of the files given; on it already, the viewer says so.
+    private func stepToEnd(last: Bool) {
+        let (index, count) = browser.map { ($0.selection, $0.photos.count) } ?? (sequence.index, sequence.photos.count)
+        let delta = last ? count - 1 - index : -index
+        guard delta != 0 else {
+            let text = count <= 1 ? "this is the only photo" : last ? "this is the last photo" : "this is the first photo"
+            _ = viewer?.handle(.message(text))
+            waiting?.message = text
+            return
+        }
+        step(by: delta)
+    }
+
+    /// The shown photo's place for the viewer's status line ("2/12"): in
+    /// the grid (of all its results), or among the files given.
+    private var position: String? {
+        if let browser {
+            return browser.photos.isEmpty ? nil : "\(browser.selection + 1)/\(max(browser.totalHits, browser.photos.count))"
+        }
+        return sequence.photos.count > 1 ? "\(sequence.index + 1)/\(sequence.photos.count)" : nil
     }
 
     /// Fetches and decodes `photo` for the viewer; the screen stays as it is
@@ -743,7 +768,7 @@ final class ExplorerLoop {
             photo: photo, fullSize: decoded.fullSize, decodedSize: decoded.image.size,
             layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite,
             frameDelays: decoded.frames.count > 1 ? decoded.frames.map(\.playbackDelayMs) : [], plays: decoded.loopCount,
-            showInfo: showInfo)
+            showInfo: showInfo, position: position)
         viewer?.colour = decoded.colour?.description
         viewer?.notice = notice
         viewerSerial += 1

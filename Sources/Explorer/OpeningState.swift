@@ -18,12 +18,15 @@ struct OpeningState: Equatable {
     var message: String?
 
     /// What `key` asks for, by the viewer's own table: `q` and Esc quit,
-    /// `n`/`p` (and Space, Backspace) step through the photos given.
+    /// `n`/`p` (and Space, Backspace) step through the photos given, `g`/`G`
+    /// go to the first and last.
     static func effect(for key: Key) -> ViewerEffect? {
         switch ViewerState.keys.action(for: key) {
         case .quit, .back: return .quit
         case .nextPhoto: return .step(1)
         case .previousPhoto: return .step(-1)
+        case .firstPhoto: return .stepToEnd(last: false)
+        case .lastPhoto: return .stepToEnd(last: true)
         default: return nil
         }
     }

@@ -68,7 +68,8 @@ public struct ViewerPlan: Equatable, Sendable {
         return left
     }
 
-    /// The zoom (100% is the fitted view), an animation's frame, the keys.
+    /// The photo's place among those `n` steps through ("2/12"), the zoom
+    /// (100% is the fitted view), an animation's frame, the keys.
     /// `widest`: as wide as they can get on this photo (its largest zoom,
     /// `stopped` on the last frame).
     static func rightText(_ state: ViewerState, widest: Bool = false) -> String {
@@ -79,6 +80,7 @@ public struct ViewerPlan: Equatable, Sendable {
             let frame = widest ? animation.delays.count : animation.frame + 1
             right = "\(word) \(frame)/\(animation.delays.count) · " + right
         }
+        if let position = state.position { right = position + " · " + right }
         return right
     }
 

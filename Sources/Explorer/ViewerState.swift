@@ -20,6 +20,8 @@ public enum ViewerEffect: Equatable, Sendable {
     /// The next (+1) or previous (-1) photo: of the grid, the folder or the
     /// files given to `show`.
     case step(Int)
+    /// The first (`last` false) or last photo of the same.
+    case stepToEnd(last: Bool)
 }
 
 /// What can happen to the viewer: input (with a monotonic time in ms, for
@@ -68,6 +70,9 @@ public struct ViewerState: Equatable, Sendable {
     public var showInfo = false
     /// What the colour step did ("Display P3 → sRGB"), for the info line; nil for sRGB.
     public var colour: String?
+    /// Where the photo is among those `n`/`p` step through ("2/12"), for the
+    /// status line; nil for a photo shown alone.
+    public var position: String?
     public var showHelp = false
     public var isFavourite = false
     public var message: String?
@@ -107,12 +112,13 @@ public struct ViewerState: Equatable, Sendable {
     /// `frameDelays` (the frames' playback delays, ms) and `plays` (passes
     /// in all, 0: for ever) for an animation; a still image has none.
     /// `showInfo`: the info line on from the start (`n`/`p` keep it as `i`
-    /// left it, as nsxiv's bar stays).
+    /// left it, as nsxiv's bar stays). `position`: see `position`.
     public init(
         photo: Photo, fullSize: PixelSize, decodedSize: PixelSize, layout: ViewerLayout,
         openedDirectly: Bool, framing: ViewSettings = ViewSettings(), isFavourite: Bool = false, frameDelays: [Int] = [],
-        plays: Int = 0, showInfo: Bool = false
+        plays: Int = 0, showInfo: Bool = false, position: String? = nil
     ) {
+        self.position = position
         if frameDelays.count > 1 { animation = AnimationState(delays: frameDelays, plays: plays) }
         self.photo = photo
         self.fullSize = fullSize
@@ -135,7 +141,7 @@ public struct ViewerState: Equatable, Sendable {
     public static func == (lhs: ViewerState, rhs: ViewerState) -> Bool {
         lhs.viewport == rhs.viewport && lhs.layout == rhs.layout && lhs.photo == rhs.photo
             && lhs.decodedSize == rhs.decodedSize && lhs.fullSize == rhs.fullSize && lhs.showInfo == rhs.showInfo
-            && lhs.colour == rhs.colour
+            && lhs.colour == rhs.colour && lhs.position == rhs.position
             && lhs.showHelp == rhs.showHelp && lhs.isFavourite == rhs.isFavourite && lhs.message == rhs.message
             && lhs.openedDirectly == rhs.openedDirectly && lhs.fullResolutionRequested == rhs.fullResolutionRequested
             && lhs.dragFrom == rhs.dragFrom && lhs.lastClick?.0 == rhs.lastClick?.0
@@ -245,7 +251,7 @@ public struct ViewerState: Equatable, Sendable {
     public enum KeyAction: Sendable, Equatable {
         case zoomIn, zoomOut, toggleOneTwo, reset, panLeft, panRight, panUp, panDown
         case edgeLeft, edgeRight, edgeTop, edgeBottom, cycleFit, playPause, previousFrame, nextFrame
-        case nextPhoto, previousPhoto, info, save, favourite, back, quit, help
+        case nextPhoto, previousPhoto, firstPhoto, lastPhoto, info, save, favourite, back, quit, help
     }
 
     /// The viewer's keys: what they do and how help lists them.
@@ -265,6 +271,7 @@ public struct ViewerState: Equatable, Sendable {
         KeyLine(", .", "previous / next frame (pausing)", keys: [(.char(","), .previousFrame), (.char("."), .nextFrame)]),
         KeyLine("n, Space", "next photo", keys: [(.char("n"), .nextPhoto), (.char(" "), .nextPhoto)]),
         KeyLine("p, Backspace", "previous photo", keys: [(.char("p"), .previousPhoto), (KeyChord(.backspace), .previousPhoto)]),
+        KeyLine("g G", "first / last photo", keys: [(.char("g"), .firstPhoto), (.char("G"), .lastPhoto)]),
         KeyLine("i", "toggle the info line", keys: [(.char("i"), .info)]),
         KeyLine("s", "save the image (NAME-2, -3 if taken)", keys: [(.char("s"), .save)]),
         KeyLine("*", "toggle favourite", keys: [(.char("*"), .favourite)]),
@@ -327,6 +334,8 @@ public struct ViewerState: Equatable, Sendable {
             return [.toggleFavourite]
         case .nextPhoto: return [.step(1)]
         case .previousPhoto: return [.step(-1)]
+        case .firstPhoto: return [.stepToEnd(last: false)]
+        case .lastPhoto: return [.stepToEnd(last: true)]
         case .back: return [openedDirectly ? .quit : .close]
         case .quit: return [.quit]
         }

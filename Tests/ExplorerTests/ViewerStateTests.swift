@@ -58,6 +58,19 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
 }
 
 @Suite struct ViewerStateTests {
+    /// `g`/`G` ask for the first and last photo (issue 29, as in the grid);
+    /// the status line says where the photo is among those `n` steps through.
+    @Test func gAndGGoToTheEndsAndTheStatusSaysWhere() {
+        var state = ViewerState(
+            photo: filePhoto(2, "b.jpg"), fullSize: PixelSize(width: 1920, height: 1280),
+            decodedSize: PixelSize(width: 1920, height: 1280), layout: viewerLayout(), openedDirectly: true,
+            position: "2/3")
+        #expect(state.handle(key("g")) == [.stepToEnd(last: false)])
+        #expect(state.handle(key("G")) == [.stepToEnd(last: true)])
+        #expect(ViewerPlan(state).status == "b.jpg" + String(repeating: " ", count: 87) + "2/3 · 100% · ? keys · q quit")
+        #expect(!ViewerPlan(viewer()).status.contains("/"))
+    }
+
     @Test func opensFittedAndCentred() {
         let state = viewer()
         #expect(state.viewport.zoom == 1)

@@ -549,6 +549,28 @@ func expectRestored(_ session: PseudoTerminalSession) {
         expectRestored(session)
     }
 
+    /// The status line says where the photo is among the files ("2/3"),
+    /// `G` opens the last and `g` the first, and at an end they say so.
+    @Test func theViewerSaysWhereItIsAndGoesToTheEnds() throws {
+        let folder = (fixtureImage as NSString).deletingLastPathComponent
+        let names = ["p01_china_640x427.jpg", "p02_coffee_600x400.png", "p06_chelsea_alpha_451x300.png"]
+        let session = try PseudoTerminalSession(
+            arguments: ["show"] + names.map { folder + "/" + $0 }, emulation: .kitty, rows: 24, columns: 100)
+        #expect(session.waitFor("1/3 · 100%"))
+        session.send("n")
+        #expect(session.waitFor("2/3 · 100%"))
+        session.send("G")
+        #expect(session.waitFor(names[2] + " "))
+        #expect(session.waitFor("3/3 · 100%"))
+        session.send("G")
+        #expect(session.waitFor("this is the last photo"))
+        session.send("g")
+        #expect(session.waitFor("1/3 · 100%", count: 2))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        expectRestored(session)
+    }
+
     /// The viewer answers keys before its first photo has come: `q` quits
     /// while the photo is still on its way (nothing drawn, the terminal
     /// whole), and `n` steps past photos still loading or decoding to the
