@@ -49,21 +49,29 @@ enum ColourSources {
         return (.icc(profile), nil)
     }
 
-    /// PNG (PNG spec 11.3.3): `iCCP` first, then `sRGB` (nothing to do),
-    /// then `cHRM` and `gAMA`; only chunks before the image data count.
+    /// PNG (third edition, 4.3): `cICP` first, then `iCCP`, then `sRGB`
+    /// (nothing to do), then `cHRM` and `gAMA`, whatever their order in the
+    /// file; only chunks before the image data count.
     static func png(_ bytes: [UInt8]) -> (description: ColourDescription?, problem: String?) {
         var chromaticities: [Double]?
         var gamma: Double?
         // Colour types 0 and 4 are grey: an ICC profile or primaries are for RGB (PNG 11.3.3.3).
         let grey = bytes.count > 25 && (bytes[25] == 0 || bytes[25] == 4)
-        var found: (description: ColourDescription?, problem: String?)?
+        var codePoints: (description: ColourDescription?, problem: String?)?
+        var profile: (description: ColourDescription?, problem: String?)?
+        var isSRGB = false
         walkPNGChunks(bytes) { chunk in
             let data = bytes[chunk.data]
             switch chunk.type {
             case "IDAT", "IEND": return false
-            case "sRGB": found = (nil, nil)
-            case "iCCP" where grey: found = (nil, "the PNG is grey: its ICC profile is not used")
-            case "iCCP": found = iccp(data)
+            case "cICP" where data.count == 4 && !grey:
+                // Primaries, transfer, matrix (0: RGB), full range; a narrow range is not PNG's.
+                let (description, unsupported) = ColourDescription.cicp(
+                    primaries: Int(data[data.startIndex]), transfer: Int(data[data.startIndex + 1]))
+                codePoints = (description, unsupported.map { "the PNG's cICP chunk: \($0)" })
+            case "sRGB": isSRGB = true
+            case "iCCP" where grey: profile = profile ?? (nil, "the PNG is grey: its ICC profile is not used")
+            case "iCCP": profile = profile ?? iccp(data)
             case "cHRM" where data.count == 32 && !grey:
                 chromaticities = (0..<8).map { k in
                     Double(data[(data.startIndex + 4 * k)..<(data.startIndex + 4 * k + 4)].reduce(0) { $0 << 8 | Int($1) })
@@ -74,9 +82,13 @@ enum ColourSources {
                 if value > 0 { gamma = Double(value) / 100_000 }
             default: break
             }
-            return found == nil
+            return true
         }
-        return found ?? (ColourDescription.png(chromaticities: chromaticities, gamma: gamma), nil)
+        if let codePoints { return codePoints }
+        if let profile, profile.description != nil { return profile }
+        // A profile that cannot be used leaves the next source to speak, with its note.
+        if isSRGB { return (nil, profile?.problem) }
+        return (ColourDescription.png(chromaticities: chromaticities, gamma: gamma), profile?.problem)
     }
 
     /// An `iCCP` chunk's profile: a name, NUL, compression method 0, zlib data.

@@ -1,5 +1,6 @@
 import Foundation
 import Pixels
+import TestSupport
 import Testing
 
 @testable import Decoding
@@ -355,5 +356,55 @@ import Testing
         let other = ColourSources.read(adobe, format: .jpeg)
         #expect(other.description == nil)
         #expect(other.problem == "a 4-component JPEG: its RGB ICC profile is not used")
+    }
+
+    /// `png` with `chunks` (type, data) put after its IHDR, each with its CRC.
+    static func png(_ png: [UInt8], with chunks: [(String, [UInt8])]) -> [UInt8] {
+        let ihdrEnd = 8 + 8 + 13 + 4
+        let added = chunks.flatMap { type, data -> [UInt8] in
+            let body = Array(type.utf8) + data
+            let crc = TestHTTPServer.Gzip.crc32(body)
+            return [UInt8](withUnsafeBytes(of: UInt32(data.count).bigEndian) { Array($0) }) + body
+                + [UInt8](withUnsafeBytes(of: crc.bigEndian) { Array($0) })
+        }
+        return Array(png[..<ihdrEnd]) + added + Array(png[ihdrEnd...])
+    }
+
+    /// PNG's precedence (third edition, 4.3): cICP, then iCCP, then sRGB,
+    /// then cHRM and gAMA, whatever the chunks' order; a profile that
+    /// cannot be used lets the next speak, with its note.
+    @Test func pngChunksSpeakInTheSpecsOrder() throws {
+        let plain = try Self.fixture("srgb-original.png")
+        let adobe = try Self.fixture("adobe.png")
+        var profile: [UInt8] = []
+        walkPNGChunks(adobe) { chunk in
+            if chunk.type == "iCCP" { profile = Array(adobe[chunk.data]) }
+            return profile.isEmpty
+        }
+        let adobeProfile = ColourSources.read(adobe, format: .png).description
+        let gamma: (String, [UInt8]) = ("gAMA", [0, 0, 0xD9, 0x03])  // 55555: 1/1.8
+        let p3: (String, [UInt8]) = ("cICP", [12, 13, 0, 1])
+        let pq: (String, [UInt8]) = ("cICP", [9, 16, 0, 1])
+        let cases: [(String, [(String, [UInt8])], ColourDescription?, String?)] = [
+            ("sRGB before iCCP", [("sRGB", [0]), ("iCCP", profile)], adobeProfile, nil),
+            ("iCCP before sRGB", [("iCCP", profile), ("sRGB", [0])], adobeProfile, nil),
+            (
+                "cICP after iCCP", [("iCCP", profile), p3], .primaries(name: "Display P3", xy: Self.displayP3, transfer: .sRGB),
+                nil
+            ),
+            ("cICP PQ", [pq], .hdr(name: "BT.2020 PQ", primaries: 9, transfer: 16), nil),
+            ("sRGB cICP", [("cICP", [1, 13, 0, 1]), ("iCCP", profile)], nil, nil),
+            ("sRGB over gAMA", [gamma, ("sRGB", [0])], nil, nil),
+            (
+                "damaged iCCP, gAMA", [("iCCP", [0x41, 0, 0, 1, 2, 3]), gamma],
+                .primaries(name: "gamma 1.80", xy: ColourDescription.bt709, transfer: .gamma(100_000 / 55555)),
+                "the PNG's iCCP profile does not inflate (or is over 4 MB)"
+            ),
+        ]
+        for (name, chunks, description, problem) in cases {
+            let found = ColourSources.read(Self.png(plain, with: chunks), format: .png)
+            #expect(found.description == description, "\(name): \(found)")
+            #expect(found.problem == problem, "\(name): \(found)")
+        }
     }
 }
