@@ -1,9 +1,11 @@
 #include <jxl/decode.h>
 #include <jxl/thread_parallel_runner.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pxview_codec_support.h"
+#include "pxview_colour.h"
 #include "pxview_dlopen.h"
 
 /// JPEG XL through libjxl 0.7 (loaded on first use, with libjxl_threads
@@ -28,6 +30,7 @@ static struct {
     /// libjxl 0.9 dropped these two functions' unused `format` argument:
     /// the library found (the unversioned name may be a newer one) says which to call.
     JxlDecoderStatus (*icc_size)(const JxlDecoder *, const JxlPixelFormat *, JxlColorProfileTarget, size_t *);
+    JxlDecoderStatus (*encoded)(const JxlDecoder *, const JxlPixelFormat *, JxlColorProfileTarget, JxlColorEncoding *);
     JxlDecoderStatus (*icc)(const JxlDecoder *, const JxlPixelFormat *, JxlColorProfileTarget, uint8_t *, size_t);
     JxlDecoderStatus (*prefer_profile)(JxlDecoder *, const JxlColorEncoding *);
 } api;
@@ -69,6 +72,7 @@ static void load(void) {
     PXVIEW_RESOLVE(handle, api, version, "JxlDecoderVersion", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, icc_size, "JxlDecoderGetICCProfileSize", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, icc, "JxlDecoderGetColorAsICCProfile", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, encoded, "JxlDecoderGetColorAsEncodedProfile", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, prefer_profile, "JxlDecoderSetPreferredColorProfile", library.error, "libjxl");
     load_threads();
     library.status = 0;
@@ -82,9 +86,16 @@ typedef struct jxl_decoder {
     /// The pixels' ICC profile, and the file's own when libjxl converted from it.
     uint8_t *icc, *original_icc;
     size_t icc_size, original_icc_size;
+    /// HDR (PQ 16 or HLG 18, H.273's numbers, as libjxl's) and its
+    /// primaries in H.273's numbers: decoded to 16 bits and tone-mapped
+    /// here, as AVIF's are; 0 for SDR.
+    int hdr_transfer, hdr_primaries;
+    /// A frame's 16-bit pixels while libjxl writes them (HDR only).
+    uint16_t *wide;
 } jxl_decoder;
 
 static const JxlPixelFormat rgba8 = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+static const JxlPixelFormat rgba16 = {4, JXL_TYPE_UINT16, JXL_NATIVE_ENDIAN, 0};
 
 void pxview_jxl_close(void *handle) {
     jxl_decoder *d = handle;
@@ -93,6 +104,7 @@ void pxview_jxl_close(void *handle) {
     if (d->runner) threads.destroy(d->runner);
     free(d->icc);
     free(d->original_icc);
+    free(d->wide);
     free(d);
 }
 
@@ -116,9 +128,29 @@ static uint8_t *profile(jxl_decoder *d, JxlColorProfileTarget target, size_t *si
     return bytes;
 }
 
-/// At JXL_DEC_COLOR_ENCODING: an XYB image is asked for sRGB (grey for a
-/// grey one); the pixels' profile, and the original one, kept for `info`.
+/// The file's own colour encoding, when libjxl can say it as one (0 when
+/// it is only an ICC profile).
+static int original_encoding(jxl_decoder *d, JxlColorEncoding *encoding) {
+    JxlDecoderStatus (*since_0_9)(const JxlDecoder *, JxlColorProfileTarget, JxlColorEncoding *) = (void *)api.encoded;
+    JxlDecoderStatus got = api.version() >= 9000 ? since_0_9(d->decoder, JXL_COLOR_PROFILE_TARGET_ORIGINAL, encoding)
+                                                 : api.encoded(d->decoder, NULL, JXL_COLOR_PROFILE_TARGET_ORIGINAL, encoding);
+    return got == JXL_DEC_SUCCESS;
+}
+
+/// At JXL_DEC_COLOR_ENCODING: PQ or HLG RGB is kept in its own encoding,
+/// 16 bits a sample, for the tone-mapping (a PQ file went through its ICC
+/// profile from 8 bits: mean dE00 3.9, L* 36 for 40); else an XYB image is
+/// asked for sRGB (grey for a grey one); the pixels' profile, and the
+/// original one, kept for `info`.
 static void settle_colour(jxl_decoder *d, pxview_codec_info *info) {
+    JxlColorEncoding own;
+    if (d->basic.num_color_channels == 3 && original_encoding(d, &own) &&
+        (own.transfer_function == JXL_TRANSFER_FUNCTION_PQ || own.transfer_function == JXL_TRANSFER_FUNCTION_HLG)) {
+        d->hdr_transfer = own.transfer_function == JXL_TRANSFER_FUNCTION_PQ ? 16 : 18;
+        d->hdr_primaries = own.primaries == JXL_PRIMARIES_SRGB ? 1 : own.primaries == JXL_PRIMARIES_P3 ? 12 : 9;
+        if (!d->basic.uses_original_profile) api.prefer_profile(d->decoder, &own);
+        return;
+    }
     if (!d->basic.uses_original_profile) {
         d->original_icc = profile(d, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &d->original_icc_size);
         JxlColorEncoding srgb;
@@ -242,15 +274,28 @@ pxview_codec_status pxview_jxl_frame(void *handle, unsigned char *out, unsigned 
         }
         case JXL_DEC_NEED_IMAGE_OUT_BUFFER: {
             size_t needed = 0;
-            size_t have = (size_t)out_width * out_height * 4;
-            if (api.out_buffer_size(d->decoder, &rgba8, &needed) != JXL_DEC_SUCCESS || needed != have ||
-                api.set_out_buffer(d->decoder, &rgba8, out, have) != JXL_DEC_SUCCESS) {
+            size_t have = (size_t)out_width * out_height * (d->hdr_transfer ? 8 : 4);
+            const JxlPixelFormat *format = d->hdr_transfer ? &rgba16 : &rgba8;
+            if (api.out_buffer_size(d->decoder, format, &needed) != JXL_DEC_SUCCESS || needed != have) {
+                pxview_codec_message(info, "the frame's size differs from the header's");
+                return PXVIEW_CODEC_CORRUPT;
+            }
+            if (d->hdr_transfer && !d->wide && !(d->wide = malloc(have))) return PXVIEW_CODEC_NO_MEMORY;
+            if (api.set_out_buffer(d->decoder, format, d->hdr_transfer ? (void *)d->wide : out, have) != JXL_DEC_SUCCESS) {
                 pxview_codec_message(info, "the frame's size differs from the header's");
                 return PXVIEW_CODEC_CORRUPT;
             }
             break;
         }
-        case JXL_DEC_FULL_IMAGE: return PXVIEW_CODEC_OK;
+        case JXL_DEC_FULL_IMAGE:
+            if (d->hdr_transfer) {
+                // libavif's and libjxl's HDR alike: 1000 cd/m² PQ content assumed.
+                pxview_hdr_to_srgb8(d->wide, out, (size_t)out_width * out_height, d->hdr_transfer, d->hdr_primaries, 1000);
+                snprintf(info->tone_mapped_from, sizeof info->tone_mapped_from, "%s %s",
+                         d->hdr_primaries == 1 ? "BT.709" : d->hdr_primaries == 12 ? "Display P3" : "BT.2020",
+                         d->hdr_transfer == 16 ? "PQ" : "HLG");
+            }
+            return PXVIEW_CODEC_OK;
         case JXL_DEC_SUCCESS: return PXVIEW_CODEC_END;
         default: return failure(status, info);
         }

@@ -15,6 +15,7 @@ DecodingTests/ColourTests (what the colour step finds and does):
   pq.avif, pq.heic                  BT.2100 PQ in BT.2020, 10-bit, SDR white at 203 cd/m²
   hlg.avif                          BT.2100 HLG (1000 cd/m² display), the same light
   pq8.avif                          pq.avif's light in 8 bits
+  pq.jxl                            the same light as a lossy JPEG XL (cjxl, its colour encoding BT.2100 PQ)
   gamma18.png                       no profile: gAMA 1/1.8 and the pixels encoded so
   srgb.png                          an sRGB chunk
   srgb-icc.png                      an sRGB ICC profile (lcms2's, as Pillow writes it)
@@ -264,6 +265,8 @@ def main():
                         os.path.join(out, "pq.avif")], check=True, capture_output=True)
         subprocess.run(["avifenc", "-d", "8", "--min", "8", "--max", "8", "--cicp", "9/16/9", source,
                         os.path.join(out, "pq8.avif")], check=True, capture_output=True)
+        subprocess.run(["cjxl", "-x", "color_space=RGB_D65_202_Rel_PeQ", source, os.path.join(out, "pq.jxl")],
+                       check=True, capture_output=True)
         hlg = os.path.join(tmp, "hlg.png")
         with open(hlg, "wb") as f:
             f.write(png16((np.clip(hlg_encode(np.clip(linear, 0, None) * 203), 0, 1) * 65535 + 0.5).astype(np.uint16)))
