@@ -295,7 +295,17 @@ static void lcms_in_place(const colour_transform *t, unsigned char *pixels, size
 
 void pxview_colour_apply_cmyk(void *transform, unsigned char *pixels, size_t count, int inverted) {
     const colour_transform *t = transform;
-    if (!t->cmyk) return;
+    if (!t->cmyk) {
+        // Not a CMYK profile's transform (the callers never pass one): the
+        // plain formula, so the samples still become opaque RGB.
+        for (size_t i = 0; i < count; i++) {
+            unsigned char *p = pixels + i * 4;
+            unsigned k = inverted ? p[3] : 255u - p[3];
+            for (int c = 0; c < 3; c++) p[c] = (unsigned char)(((inverted ? p[c] : 255u - p[c]) * k + 127) / 255);
+            p[3] = 255;
+        }
+        return;
+    }
     if (inverted)
         for (size_t i = 0; i < count * 4; i++) pixels[i] = (unsigned char)(255 - pixels[i]);
     lcms_in_place(t, pixels, count);

@@ -43,6 +43,10 @@ typedef struct {
     size_t claimed;
     int finished;
     void *colour;
+    /// The converting thread, and whether it runs: kept here, in memory a
+    /// longjmp does not restore, not in the decoding function's locals.
+    pthread_t helper;
+    int helping;
 } converter;
 
 /// Rows per band: 32 rows of a 2736-pixel-wide frame are 350 KB, still in
@@ -54,7 +58,9 @@ static const size_t band_rows = 32;
 static int claim(converter *c, int wait, size_t *first, size_t *count) {
     pthread_mutex_lock(&c->lock);
     while (wait && !c->finished && c->decoded - c->claimed < band_rows) pthread_cond_wait(&c->changed, &c->lock);
-    size_t end = c->decoded - c->claimed < band_rows ? c->decoded : c->claimed + band_rows;
+    size_t end = c->decoded <= c->claimed               ? c->claimed
+                 : c->decoded - c->claimed < band_rows ? c->decoded
+                                                       : c->claimed + band_rows;
     int found = end > c->claimed;
     *first = c->claimed;
     *count = end - c->claimed;
@@ -71,6 +77,16 @@ static void convert_bands(converter *c, int wait) {
 static void *converting_thread(void *context) {
     convert_bands(context, 1);
     return NULL;
+}
+
+/// After an error: no band is handed out any more (`claimed` read under
+/// the lock, where the converting thread changes it).
+static void abandon(converter *c) {
+    pthread_mutex_lock(&c->lock);
+    c->decoded = c->claimed;
+    c->finished = 1;
+    pthread_cond_broadcast(&c->changed);
+    pthread_mutex_unlock(&c->lock);
 }
 
 static void publish(converter *c, size_t decoded, int finished) {
@@ -142,14 +158,11 @@ static pxview_jpeg_status run(const unsigned char *data, size_t size, unsigned s
     converter storage = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER, .colour = colour};
     // Reached only through this pointer, which setjmp's restore leaves alone.
     converter *const shared = &storage;
-    pthread_t helper;
-    // Changed after setjmp and read after a longjmp: volatile.
-    volatile int helping = 0;
     if (setjmp(errors.escape)) {
         pxview_jpeg_status status = classify(&cinfo);
-        if (helping) {
-            publish(shared, shared->claimed, 1);
-            pthread_join(helper, NULL);
+        if (shared->helping) {
+            abandon(shared);
+            pthread_join(shared->helper, NULL);
         }
         jpeg_destroy_decompress(&cinfo);
         return status;
@@ -165,7 +178,7 @@ static pxview_jpeg_status run(const unsigned char *data, size_t size, unsigned s
             shared->stride = stride;
             shared->width = cinfo.output_width;
             shared->height = cinfo.output_height;
-            helping = pthread_create(&helper, NULL, converting_thread, shared) == 0;
+            shared->helping = pthread_create(&shared->helper, NULL, converting_thread, shared) == 0;
         }
         while (cinfo.output_scanline < cinfo.output_height) {
             JSAMPROW rows[8];
@@ -173,13 +186,14 @@ static pxview_jpeg_status run(const unsigned char *data, size_t size, unsigned s
             for (; asked < 8 && cinfo.output_scanline + asked < cinfo.output_height; asked++)
                 rows[asked] = out + (size_t)(cinfo.output_scanline + asked) * stride;
             jpeg_read_scanlines(&cinfo, rows, (JDIMENSION)asked);
-            if (helping && cinfo.output_scanline - shared->decoded >= band_rows) publish(shared, cinfo.output_scanline, 0);
+            if (shared->helping && cinfo.output_scanline - shared->decoded >= band_rows)
+                publish(shared, cinfo.output_scanline, 0);
         }
         jpeg_finish_decompress(&cinfo);
         if (shared->out != NULL) {
             publish(shared, shared->height, 1);
             convert_bands(shared, 0);
-            if (helping) pthread_join(helper, NULL);
+            if (shared->helping) pthread_join(shared->helper, NULL);
         }
     }
     jpeg_destroy_decompress(&cinfo);

@@ -144,11 +144,16 @@ static int original_encoding(jxl_decoder *d, JxlColorEncoding *encoding) {
 /// original one, kept for `info`.
 static void settle_colour(jxl_decoder *d, pxview_codec_info *info) {
     JxlColorEncoding own;
+    // The tone-mapping knows D65 white with BT.709, BT.2020 or P3
+    // primaries; other HDR (DCI white, custom primaries) goes through its
+    // ICC profile from 8 bits, as before.
     if (d->basic.num_color_channels == 3 && original_encoding(d, &own) &&
-        (own.transfer_function == JXL_TRANSFER_FUNCTION_PQ || own.transfer_function == JXL_TRANSFER_FUNCTION_HLG)) {
+        (own.transfer_function == JXL_TRANSFER_FUNCTION_PQ || own.transfer_function == JXL_TRANSFER_FUNCTION_HLG) &&
+        own.white_point == JXL_WHITE_POINT_D65 &&
+        (own.primaries == JXL_PRIMARIES_SRGB || own.primaries == JXL_PRIMARIES_2100 || own.primaries == JXL_PRIMARIES_P3) &&
+        (d->basic.uses_original_profile || api.prefer_profile(d->decoder, &own) == JXL_DEC_SUCCESS)) {
         d->hdr_transfer = own.transfer_function == JXL_TRANSFER_FUNCTION_PQ ? 16 : 18;
         d->hdr_primaries = own.primaries == JXL_PRIMARIES_SRGB ? 1 : own.primaries == JXL_PRIMARIES_P3 ? 12 : 9;
-        if (!d->basic.uses_original_profile) api.prefer_profile(d->decoder, &own);
         return;
     }
     if (!d->basic.uses_original_profile) {

@@ -58,6 +58,8 @@ enum ColourSources {
         // Colour types 0 and 4 are grey: an ICC profile or primaries are for RGB (PNG 11.3.3.3).
         let grey = bytes.count > 25 && (bytes[25] == 0 || bytes[25] == 4)
         var codePoints: (description: ColourDescription?, problem: String?)?
+        // Why a cICP chunk was passed over: the next source speaks, with this note.
+        var note: String?
         var profile: (description: ColourDescription?, problem: String?)?
         var isSRGB = false
         walkPNGChunks(bytes) { chunk in
@@ -65,10 +67,20 @@ enum ColourSources {
             switch chunk.type {
             case "IDAT", "IEND": return false
             case "cICP" where data.count == 4 && !grey:
-                // Primaries, transfer, matrix (0: RGB), full range; a narrow range is not PNG's.
+                // Primaries, transfer, matrix (PNG allows 0 only: RGB) and full range.
+                let matrix = data[data.startIndex + 2]
+                let fullRange = data[data.startIndex + 3]
                 let (description, unsupported) = ColourDescription.cicp(
                     primaries: Int(data[data.startIndex]), transfer: Int(data[data.startIndex + 1]))
-                codePoints = (description, unsupported.map { "the PNG's cICP chunk: \($0)" })
+                if matrix != 0 {
+                    note = "the PNG's cICP chunk names matrix \(matrix) (PNG allows 0): not used"
+                } else if fullRange != 1 {
+                    note = "the PNG's cICP chunk says narrow range, which pxview does not expand: not used"
+                } else if let unsupported {
+                    note = "the PNG's cICP chunk: \(unsupported)"
+                } else {
+                    codePoints = (description, nil)
+                }
             case "sRGB": isSRGB = true
             case "iCCP" where grey: profile = profile ?? (nil, "the PNG is grey: its ICC profile is not used")
             case "iCCP": profile = profile ?? iccp(data)
@@ -85,10 +97,12 @@ enum ColourSources {
             return true
         }
         if let codePoints { return codePoints }
-        if let profile, profile.description != nil { return profile }
-        // A profile that cannot be used leaves the next source to speak, with its note.
-        if isSRGB { return (nil, profile?.problem) }
-        return (ColourDescription.png(chromaticities: chromaticities, gamma: gamma), profile?.problem)
+        if let profile, profile.description != nil { return (profile.description, note) }
+        // A chunk that cannot be used leaves the next source to speak, with its note.
+        let problem = [note, profile?.problem].compactMap { $0 }.joined(separator: "; ")
+        let said = problem.isEmpty ? nil : problem
+        if isSRGB { return (nil, said) }
+        return (ColourDescription.png(chromaticities: chromaticities, gamma: gamma), said)
     }
 
     /// An `iCCP` chunk's profile: a name, NUL, compression method 0, zlib data.

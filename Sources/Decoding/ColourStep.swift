@@ -148,8 +148,9 @@ enum ColourStep {
     /// A tagged JPEG's transform when it changes colours: the JPEG decoder
     /// then runs this step itself, an RGB profile's beside the decoding
     /// (`decodeJPEGWithLibjpeg`), a CMYK one's on the CMYK samples.
-    static func jpegTransform(_ bytes: [UInt8], transforms: ColourTransforms?) -> ColourTransforms.Entry? {
-        guard let description = ColourSources.jpeg(bytes).description else { return nil }
+    static func jpegTransform(_ bytes: [UInt8], options: DecodeOptions) -> ColourTransforms.Entry? {
+        let transforms = options.colourTransforms
+        guard options.convertsColour, let description = ColourSources.jpeg(bytes).description else { return nil }
         let entry = (transforms ?? ColourTransforms()).entry(for: description)
         return entry.transform != nil && !entry.isIdentity ? entry : nil
     }
@@ -173,8 +174,12 @@ enum ColourStep {
             decoded.colourProblem = "\(entry.name): \(entry.problem ?? "unusable"); shown untagged"
             return
         }
-        // A CMYK profile is for the decoder's CMYK samples, gone by now.
-        if entry.isCMYK { return }
+        // A CMYK profile is for a JPEG decoder's CMYK samples, gone by now;
+        // on any other image it describes samples the file does not have.
+        if entry.isCMYK {
+            if decoded.format != .jpeg { decoded.colourProblem = "\(entry.name): a CMYK profile on an RGB image; shown untagged" }
+            return
+        }
         if entry.isIdentity {
             // Converted by the library itself (JPEG XL asked for sRGB): named from the file's own profile.
             if let original = decoded.libraryConvertedFrom {

@@ -14,7 +14,8 @@ public func isCompleteImage(_ bytes: [UInt8], maxPixels: Int = DecodeOptions.def
 /// recoverable warnings (stray bytes between markers) are no reason to
 /// refuse a photo the viewer shows.
 func jpegIsComplete(_ bytes: [UInt8], maxPixels: Int) -> Bool {
-    let options = DecodeOptions(maxPixels: maxPixels, targetSize: PixelSize(width: 1, height: 1))
+    var options = DecodeOptions(maxPixels: maxPixels, targetSize: PixelSize(width: 1, height: 1))
+    options.convertsColour = false
     guard let decoded = try? decodeJPEG(bytes, options: options) else { return false }
     return !decoded.warnings.contains { $0.hasPrefix("premature end") }
 }

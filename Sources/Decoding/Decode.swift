@@ -19,6 +19,9 @@ public struct DecodeOptions: Sendable {
     /// The colour step's transforms, kept across decodes (nil: each decode
     /// builds the one it needs).
     public var colourTransforms: ColourTransforms?
+    /// False where only the decode's success counts (a completeness
+    /// check): no colour transform is built (a CMYK profile's takes 23 ms).
+    var convertsColour = true
 
     public init(
         maxPixels: Int = DecodeOptions.defaultMaxPixels, targetSize: PixelSize? = nil, maxFrames: Int? = nil,

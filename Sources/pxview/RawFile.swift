@@ -97,6 +97,34 @@ enum RawFile {
         return withPath(path) { stat($0, &info) } == 0 ? Int(info.st_size) : 0
     }
 
+    /// When the file was last modified, in nanoseconds since 1970; 0 when
+    /// it cannot be known.
+    static func modificationTime(_ path: [UInt8]) -> Int64 {
+        var info = stat()
+        guard withPath(path, { stat($0, &info) }) == 0 else { return 0 }
+        return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    /// What makes a file itself, whatever path leads to it.
+    struct Identity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// The file's device and inode (through symlinks); nil when it cannot be read.
+    static func identity(_ path: [UInt8]) -> Identity? {
+        var info = stat()
+        guard withPath(path, { stat($0, &info) }) == 0 else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// The path with every symlink resolved (realpath(3)); nil when it cannot be.
+    static func realPath(_ path: [UInt8]) -> [UInt8]? {
+        guard let resolved = withPath(path, { realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+    }
+
     /// A regular file (not a FIFO, whose open(2) would block; not a device).
     static func isRegularFile(_ path: [UInt8]) -> Bool {
         var info = stat()

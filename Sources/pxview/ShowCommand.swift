@@ -35,11 +35,14 @@ enum Show: PXCommand {
             not a terminal, draws each image once instead (without --size/--cells in the
             terminal's box); with no terminal and no --protocol, prints a one-line description
             of each image instead of escape codes.
+            A PATH of - is the file names on standard input, one a line (-0: NUL-separated),
+            keys then coming from the terminal. -r takes in subfolders; --sort name|mtime|
+            size|random (and --reverse) orders folders' images and the files given.
             Formats: \(ImageFormat.namesPhrase).
             An animation plays in the viewer (Ctrl-A pauses); --once draws its first frame,
             --once --animate plays it in place.
             """,
-        options: ViewOption.all + [ViewOption.place, ViewOption.align] + GlobalOption.all
+        options: ViewOption.all + [ViewOption.place, ViewOption.align] + InputList.all + GlobalOption.all
             + [once, animate, loops, interactive, CommonOption.help],
         maxPositionals: nil, minPositionals: 1, positionals: .files, missing: ("a PATH or URL", "pxview show photo.jpg"),
         keys: [KeyTables.viewer, KeyTables.folderGrid])
@@ -51,18 +54,22 @@ enum Show: PXCommand {
             return try await Preview.show(
                 parsed, view: view, box: box, alignment: try parsed.value(ViewOption.align) ?? .center)
         }
+        let inputs = try InputList.expandingStandardInput(parsed)
         // On a terminal the viewer is the default: keys typed next zoom and
         // pan instead of landing in the shell.
         if view.opensViewer(once: parsed.has(once)) {
-            return try await Viewer.run(parsed, view: view)
+            return try await Viewer.run(parsed, view: view, inputs: inputs)
         }
+        let files = try InputList.files(
+            inputs, recursive: parsed.has(InputList.recursive), order: try parsed.value(InputList.sort),
+            reverse: parsed.has(InputList.reverse))
         let screen = InlineDrawing.prepare(view: view)
         let plays = try parsed.value(loops)
         let animating = parsed.has(animate) || plays != nil
         let client = CurlClient(userAgent: SourceContext.userAgent)  // loads libcurl only if used
         var status = ExitCode.success
         var imageID = ImageIDs.base()
-        for (input, path) in zip(parsed.positionals, parsed.positionalBytes) {
+        for (input, path) in files {
             // Ctrl-C during an animation: the files after it are not drawn.
             if ProcessSignals.terminationRequested != nil { break }
             defer { imageID += 1 }

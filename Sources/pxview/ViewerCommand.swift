@@ -14,16 +14,15 @@ import Terminal
 /// image, `n`/`p` stepping through the rest (like nsxiv and feh); a single
 /// folder opens as a grid of its images (nsxiv's thumbnail mode).
 enum Viewer {
-    static func run(_ parsed: ParsedArguments, view: ViewOptions) async throws -> Int32 {
+    static func run(_ parsed: ParsedArguments, view: ViewOptions, inputs: [InputList.Input]) async throws -> Int32 {
         let (drawing, typedAhead) = try ExplorerSetup.drawingPlan(view, command: "show", viewer: true)
         let client = CurlClient(userAgent: SourceContext.userAgent)
-        let inputs = Array(zip(parsed.positionals, parsed.positionalBytes))
-        let files = FileList(entries: try Folder.entries(for: inputs, client: client))
-        if inputs.count == 1, !Show.isURL(inputs[0].0), RawFile.isDirectory(inputs[0].1) {
+        let files = FileList(entries: try Folder.entries(for: inputs, parsed: parsed, client: client))
+        if inputs.count == 1, !Show.isURL(inputs[0].text), RawFile.isDirectory(inputs[0].path) {
             return try ExplorerApp.runBrowser(
                 source: files, query: SearchQuery(q: ""), drawing: drawing,
                 options: ExplorerSetup.options(view, typedAhead: typedAhead),
-                folder: RawFile.display(inputs[0].1))
+                folder: RawFile.display(inputs[0].path))
         }
         // The viewer opens at once and fetches and decodes off its loop
         // (q works while a file decodes); a file that cannot be opened before
@@ -44,56 +43,15 @@ enum Viewer {
 
 /// Local images as `FileList` entries.
 enum Folder {
-    /// Every input as an entry; folders among them add their images in place.
-    static func entries(for inputs: [(String, [UInt8])], client: CurlClient) throws -> [FileList.Entry] {
-        var entries: [FileList.Entry] = []
-        for (input, path) in inputs {
-            if !Show.isURL(input), RawFile.isDirectory(path) {
-                entries += try images(in: path)
-            } else {
-                entries.append(entry(input: input, path: path, client: client))
-            }
-        }
-        guard !entries.isEmpty else {
-            let names = inputs.map { RawFile.display($0.1) }.joined(separator: ", ")
-            throw CommandError("no \(ImageFormat.namesPhrase) images in \(names)")
-        }
-        return entries
-    }
-
-    /// The image files of `directory` (by the codec table's extensions; the
-    /// bytes are sniffed when loaded), sorted by name with numbers in order
-    /// (`img2` before `img10`), hidden files left out.
-    static func images(in directory: [UInt8]) throws -> [FileList.Entry] {
-        let extensions = ImageFormat.fileExtensions
-        let base = directory.last == UInt8(ascii: "/") ? directory : directory + [UInt8(ascii: "/")]
-        let listed: [[UInt8]]
-        switch RawFile.listing(of: directory) {
-        case .success(let names): listed = names
-        case .failure(let failure): throw CommandError("cannot read \(RawFile.display(directory)): \(failure.reason)")
-        }
-        // Regular files only: a FIFO named x.jpg would block its reader for ever.
-        let names = listed.filter { name in
-            guard name.first != UInt8(ascii: "."), let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return false }
-            let ext = String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
-            return extensions.contains(ext) && RawFile.isRegularFile(base + name)
-        }
-        let sorted = names.sorted {
-            String(decoding: $0, as: UTF8.self).compare(
-                String(decoding: $1, as: UTF8.self), options: [.numeric, .caseInsensitive])
-                == .orderedAscending
-        }
-        return sorted.map { name in
-            let path = base + name
-            let file = LocalFile(name: RawFile.display(name), byteCount: RawFile.size(path))
-            return FileList.Entry(file: file) { () async throws(LocalFileError) in
-                do {
-                    return try RawFile.read(path, limit: Show.maxFileBytes)
-                } catch {
-                    throw LocalFileError(name: file.name, reason: (error as? RawFile.Failure)?.reason ?? "\(error)")
-                }
-            }
-        }
+    /// Every input as an entry; folders among them add their images in
+    /// place (`InputList.files`: with `-r`, `--sort`, `--reverse`).
+    static func entries(for inputs: [InputList.Input], parsed: ParsedArguments, client: CurlClient) throws
+        -> [FileList.Entry]
+    {
+        let files = try InputList.files(
+            inputs, recursive: parsed.has(InputList.recursive), order: try parsed.value(InputList.sort),
+            reverse: parsed.has(InputList.reverse))
+        return files.map { entry(input: $0.text, path: $0.path, client: client) }
     }
 
     /// One file or URL given on the command line.

@@ -398,6 +398,18 @@ import Testing
             ("sRGB cICP", [("cICP", [1, 13, 0, 1]), ("iCCP", profile)], nil, nil),
             ("sRGB over gAMA", [gamma, ("sRGB", [0])], nil, nil),
             (
+                "unknown cICP, iCCP", [("cICP", [22, 13, 0, 1]), ("iCCP", profile)], adobeProfile,
+                "the PNG's cICP chunk: colour primaries 22 (ITU-T H.273) are not converted"
+            ),
+            (
+                "narrow cICP", [("cICP", [12, 13, 0, 0]), ("sRGB", [0])], nil,
+                "the PNG's cICP chunk says narrow range, which pxview does not expand: not used"
+            ),
+            (
+                "cICP with a matrix", [("cICP", [12, 13, 1, 1])], nil,
+                "the PNG's cICP chunk names matrix 1 (PNG allows 0): not used"
+            ),
+            (
                 "damaged iCCP, gAMA", [("iCCP", [0x41, 0, 0, 1, 2, 3]), gamma],
                 .primaries(name: "gamma 1.80", xy: ColourDescription.bt709, transfer: .gamma(100_000 / 55555)),
                 "the PNG's iCCP profile does not inflate (or is over 4 MB)"

@@ -175,14 +175,18 @@ import Testing
                 == "corrupt HEIC data (bad ?iloc? method)")
     }
 
-    @Test func directoriesAndEndlessFilesAreRefusedByName() throws {
-        let result = try CLISandbox().run(["show", "/tmp", "/dev/zero"])
+    /// A folder is its images, drawn in place (issue 29); a folder of none
+    /// says so, and an endless file is refused by name.
+    @Test func foldersAreTheirImagesAndEndlessFilesAreRefusedByName() throws {
+        let empty = try TemporaryDirectory()
+        let result = try CLISandbox().run(["show", empty.path, "/dev/zero"])
         #expect(result.status == 1)
+        #expect(result.errLines == ["pxview: cannot read /dev/zero: not a regular file (a device)"])
+        let none = try CLISandbox().run(["show", empty.path])
+        #expect(none.status == 1)
         #expect(
-            result.errLines == [
-                "pxview: cannot read /tmp: is a directory",
-                "pxview: cannot read /dev/zero: not a regular file (a device)",
-            ])
+            none.errLines.count == 1 && none.errLines[0].hasPrefix("pxview: no ")
+                && none.errLines[0].hasSuffix(" images in \(empty.path)"))
     }
 
     /// A regular file says its size: one over the limit is refused by it
