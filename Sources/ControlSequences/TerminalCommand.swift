@@ -160,6 +160,13 @@ public enum TerminalCommand {
     /// transparent pictures can be composited over what is really behind them.
     public static let backgroundColorQuery: [UInt8] = [escape] + Array("]11;?".utf8) + stringTerminator
 
+    /// OSC 52: puts `base64` (the text, Base64-encoded) on the clipboard
+    /// (`c`). It works over SSH; kitty, WezTerm, foot and iTerm2 allow it,
+    /// xterm only with `allowWindowOps` (its `SetSelection` is disallowed by default).
+    public static func copyToClipboard(base64: String) -> [UInt8] {
+        [escape] + Array("]52;c;\(base64)".utf8) + stringTerminator
+    }
+
     // MARK: Input (recognised in what the terminal sends, never sent)
 
     /// Focus reports, with `focusEventsOn`: the window (or pane) gained focus.

@@ -546,6 +546,13 @@ final class ExplorerLoop {
                 step(by: delta)
             case .stepToEnd(let last):
                 stepToEnd(last: last)
+            case .copyLink:
+                guard let link = viewer?.photo.link else { continue }
+                // Through tmux's passthrough when it has one (tmux's own
+                // set-clipboard, off by default for programs, is not relied on).
+                let copy = TerminalCommand.copyToClipboard(base64: Data(link).base64EncodedString())
+                write(drawing.multiplexer.wrapsGraphics ? Passthrough.wrap(copy) : copy)
+                _ = viewer?.handle(.message("copied \(TerminalText.sanitize(String(decoding: link, as: UTF8.self)))"))
             case .needFullResolution:
                 work.decodeFully(viewerBytes, visit: viewerSerial, drawing: drawing)
             }

@@ -22,6 +22,8 @@ public enum ViewerEffect: Equatable, Sendable {
     case step(Int)
     /// The first (`last` false) or last photo of the same.
     case stepToEnd(last: Bool)
+    /// Put the photo's link (`Photo.link`) on the terminal's clipboard.
+    case copyLink
 }
 
 /// What can happen to the viewer: input (with a monotonic time in ms, for
@@ -251,7 +253,7 @@ public struct ViewerState: Equatable, Sendable {
     public enum KeyAction: Sendable, Equatable {
         case zoomIn, zoomOut, toggleOneTwo, reset, panLeft, panRight, panUp, panDown
         case edgeLeft, edgeRight, edgeTop, edgeBottom, cycleFit, playPause, previousFrame, nextFrame
-        case nextPhoto, previousPhoto, firstPhoto, lastPhoto, info, save, favourite, back, quit, help
+        case nextPhoto, previousPhoto, firstPhoto, lastPhoto, info, save, copyLink, favourite, back, quit, help
     }
 
     /// The viewer's keys: what they do and how help lists them.
@@ -274,6 +276,7 @@ public struct ViewerState: Equatable, Sendable {
         KeyLine("g G", "first / last photo", keys: [(.char("g"), .firstPhoto), (.char("G"), .lastPhoto)]),
         KeyLine("i", "toggle the info line", keys: [(.char("i"), .info)]),
         KeyLine("s", "save the image (NAME-2, -3 if taken)", keys: [(.char("s"), .save)]),
+        KeyLine("y", "copy the file's path (a Pixabay photo's page) to the clipboard", keys: [(.char("y"), .copyLink)]),
         KeyLine("*", "toggle favourite", keys: [(.char("*"), .favourite)]),
         KeyLine("q, Esc", "back to the grid (or quit)", keys: [(.char("q"), .back), (KeyChord(.escape), .back)]),
         KeyLine("Ctrl-C", "quit", keys: [(.ctrl("c"), .quit)]),
@@ -326,6 +329,12 @@ public struct ViewerState: Equatable, Sendable {
             relayout(geometry: layout.geometry)
         case .help: showHelp = true
         case .save: return [.save]
+        case .copyLink:
+            guard photo.link != nil else {
+                message = "nothing to copy: where this photo came from is not known"
+                return []
+            }
+            return [.copyLink]
         case .favourite:
             guard photo.isFavouritable else {
                 message = BrowserState.favouritesArePixabays

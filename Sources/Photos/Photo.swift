@@ -45,6 +45,15 @@ public struct Photo: Sendable, Equatable, Identifiable {
         return nil
     }
 
+    /// Where a user finds it again: a Pixabay photo's page, a file's
+    /// absolute path or the URL it came from (`y` copies it).
+    public var link: [UInt8]? {
+        switch origin {
+        case .pixabay(let hit): return hit.pageURL.isEmpty ? nil : Array(hit.pageURL.utf8)
+        case .file(let file): return file.location
+        }
+    }
+
     /// True when `f` and `*` may add it to the favourites: Pixabay photos only.
     public var isFavouritable: Bool { pixabayHit != nil }
 
@@ -150,11 +159,15 @@ public struct LocalFile: Sendable, Equatable {
     public var name: String
     public var byteCount: Int
     public var pixelSize: PixelSize?
+    /// Where it is: an absolute path (as argv's bytes, which need not be
+    /// UTF-8) or the URL given; nil when not known. What `y` copies.
+    public var location: [UInt8]?
 
-    public init(name: String, byteCount: Int, pixelSize: PixelSize? = nil) {
+    public init(name: String, byteCount: Int, pixelSize: PixelSize? = nil, location: [UInt8]? = nil) {
         self.name = name
         self.byteCount = byteCount
         self.pixelSize = pixelSize
+        self.location = location
     }
 }
 

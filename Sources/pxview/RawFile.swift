@@ -118,6 +118,17 @@ enum RawFile {
         return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
+    /// `path` from the root: the current directory before a relative one
+    /// (links left as they are, so the name stays the one the user knows).
+    static func absolute(_ path: [UInt8]) -> [UInt8] {
+        guard path.first != UInt8(ascii: "/") else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let directory = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        let relative = path.starts(with: Array("./".utf8)) ? Array(path.dropFirst(2)) : path
+        return directory + (directory.last == UInt8(ascii: "/") ? [] : [UInt8(ascii: "/")]) + relative
+    }
+
     /// The path with every symlink resolved (realpath(3)); nil when it cannot be.
     static func realPath(_ path: [UInt8]) -> [UInt8]? {
         guard let resolved = withPath(path, { realpath($0, nil) }) else { return nil }

@@ -60,7 +60,8 @@ enum Folder {
             Show.isURL(input)
             ? TerminalText.sanitize(input) : RawFile.display(Array(path.split(separator: UInt8(ascii: "/")).last ?? []))
         let file = LocalFile(
-            name: name.isEmpty ? TerminalText.sanitize(input) : name, byteCount: Show.isURL(input) ? 0 : RawFile.size(path))
+            name: name.isEmpty ? TerminalText.sanitize(input) : name, byteCount: Show.isURL(input) ? 0 : RawFile.size(path),
+            location: Show.isURL(input) ? Array(input.utf8) : RawFile.absolute(path))
         return FileList.Entry(file: file) { () async throws(LocalFileError) in
             try await Show.load(input, path: path, client: client)
         }

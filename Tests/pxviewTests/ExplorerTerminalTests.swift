@@ -571,6 +571,19 @@ func expectRestored(_ session: PseudoTerminalSession) {
         expectRestored(session)
     }
 
+    /// `y` puts the file's absolute path on the clipboard with OSC 52
+    /// (base64) and says so (issue 29).
+    @Test func yCopiesThePathWithOSC52() throws {
+        let session = try PseudoTerminalSession(arguments: ["show", fixtureImage], emulation: .kitty, rows: 24, columns: 120)
+        #expect(session.waitFor("100%"))
+        session.send("y")
+        let copy = "\u{1B}]52;c;" + Data(fixtureImage.utf8).base64EncodedString() + "\u{1B}\\"
+        #expect(session.waitFor(copy))
+        #expect(session.waitFor("copied \(fixtureImage)"))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+    }
+
     /// The viewer answers keys before its first photo has come: `q` quits
     /// while the photo is still on its way (nothing drawn, the terminal
     /// whole), and `n` steps past photos still loading or decoding to the
