@@ -94,8 +94,10 @@ public struct BrowserPlan: Equatable, Sendable {
         self.rows = rows.filter { $0.key >= 0 && $0.key < layout.geometry.windowCells.height }
         slots = slotContents
         marks = slotContents.map { content in
-            guard case .picture(let id) = content, let frames = state.animatedFrames[id] else { return nil }
-            return "▶ \(frames)"
+            guard case .picture(let id) = content else { return nil }
+            let badges = [state.markedIDs.contains(id) ? "✓" : nil, state.animatedFrames[id].map { "▶ \($0)" }]
+            let badge = badges.compactMap { $0 }.joined(separator: " ")
+            return badge.isEmpty ? nil : badge
         }
         let range = state.visibleRange
         selectedSlot = !state.showHelp && range.contains(state.selection) ? state.selection - range.lowerBound : nil

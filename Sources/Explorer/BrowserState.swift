@@ -79,6 +79,8 @@ public struct BrowserState: Equatable, Sendable {
     public var scroll = 0
     public var tiles: [Int: TileStatus] = [:]
     public var favouriteIDs: Set<Int> = []
+    /// The photos marked with `m` (a folder's grid: `show -o` prints them).
+    public var markedIDs: Set<Int> = []
     public var showingFavourites = false
     public var searching = false
     /// True while the next page is on its way.
@@ -294,7 +296,7 @@ public struct BrowserState: Equatable, Sendable {
     /// What a key asks of the grid.
     public enum KeyAction: Sendable, Equatable {
         case left, right, up, down, first, last, pageUp, pageDown, larger, smaller
-        case open, search, favourite, favourites, help, quit
+        case open, search, favourite, favourites, mark, markAll, help, quit
     }
 
     /// The grid's keys on Pixabay and the catalog: what they do and how help lists them.
@@ -326,8 +328,12 @@ public struct BrowserState: Equatable, Sendable {
             KeyLine("wheel", "scroll a row"),
         ]
         if folder {
-            lines.append(
-                KeyLine("/", "show only names containing a text (Enter keep, Esc cancel)", keys: [(.char("/"), .search)]))
+            lines += [
+                KeyLine("/", "show only names containing a text (Enter keep, Esc cancel)", keys: [(.char("/"), .search)]),
+                KeyLine(
+                    "m, M", "mark / unmark the photo, all / none (show -o prints the marked)",
+                    keys: [(.char("m"), .mark), (.char("M"), .markAll)]),
+            ]
         } else {
             lines += [
                 KeyLine("/", "new search (Enter search, Esc cancel)", keys: [(.char("/"), .search)]),
@@ -371,6 +377,16 @@ public struct BrowserState: Equatable, Sendable {
                 return []
             }
             return [.toggleFavourite(hit)]
+        case .mark:
+            guard let photo = selectedPhoto else { return [] }
+            if markedIDs.remove(photo.id) == nil { markedIDs.insert(photo.id) }
+            message = "\(markedIDs.contains(photo.id) ? "marked" : "unmarked") · \(markedIDs.count) marked"
+            return []
+        case .markAll:
+            let all = Set(photos.map(\.id))
+            markedIDs = markedIDs.isSuperset(of: all) ? [] : all
+            message = "\(markedIDs.count) marked"
+            return []
         case .favourites:
             if showingFavourites {
                 showingFavourites = false

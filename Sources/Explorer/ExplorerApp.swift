@@ -87,6 +87,16 @@ public enum ExplorerError: Error, CustomStringConvertible {
     }
 }
 
+/// How an explorer run ended: the exit status, a line for each photo that
+/// could not be opened before the viewer showed one (for stderr, once the
+/// terminal is back), and the marked photos' links in their list's order
+/// (`m`; `show -o` prints them).
+public struct ExplorerOutcome: Sendable, Equatable {
+    public var status: Int32
+    public var failures: [String] = []
+    public var marked: [[UInt8]] = []
+}
+
 /// The two entry points: the browser (`pxview`, `pxview search -i`) and the
 /// viewer opened directly (`pxview show -i`, `pxview open`). Both block
 /// until the user quits and return the exit status.
@@ -97,7 +107,7 @@ public enum ExplorerApp {
     public static func runBrowser(
         source: any PhotoSource, query: SearchQuery, drawing: DrawingPlan, options: ExplorerOptions = ExplorerOptions(),
         folder: String? = nil
-    ) throws(ExplorerError) -> Int32 {
+    ) throws(ExplorerError) -> ExplorerOutcome {
         try checkTerminal(options)
         let loop = try ExplorerLoop(source: source, drawing: drawing, options: options)
         return loop.runBrowser(query: query, folder: folder)
@@ -113,7 +123,7 @@ public enum ExplorerApp {
     public static func runViewer(
         photo: Photo, bytes: [UInt8]? = nil, framing: ViewSettings = ViewSettings(), drawing: DrawingPlan,
         options: ExplorerOptions = ExplorerOptions(), source: (any PhotoSource)? = nil, sequence: [Photo] = []
-    ) throws(ExplorerError) -> (status: Int32, failures: [String]) {
+    ) throws(ExplorerError) -> ExplorerOutcome {
         try checkTerminal(options, viewer: true)
         let loop = try ExplorerLoop(source: source, drawing: drawing, options: options)
         return loop.runViewer(photo: photo, bytes: bytes, framing: framing, sequence: sequence)

@@ -110,7 +110,7 @@ final class ExplorerLoop {
     /// The window in the backend's units.
     var geometry: BackendGeometry { backend.screen }
 
-    func runBrowser(query: SearchQuery, folder: String? = nil) -> Int32 {
+    func runBrowser(query: SearchQuery, folder: String? = nil) -> ExplorerOutcome {
         work.filters = query
         var state = BrowserState(
             layout: BrowserLayout(geometry: geometry, nameLines: folder != nil), query: query.q,
@@ -125,7 +125,8 @@ final class ExplorerLoop {
         browserPainter = BrowserPainter(backend: backend, glyphs: drawing.glyphs)
         let effects = state.start()
         browser = state
-        return run { self.perform(effects) }
+        let status = run { self.perform(effects) }
+        return ExplorerOutcome(status: status, marked: markedLinks)
     }
 
     /// `sequence`: the photos `n`/`p` step through (the files given to
@@ -136,13 +137,33 @@ final class ExplorerLoop {
     /// that could not be opened before the viewer opened.
     func runViewer(
         photo: Photo, bytes: [UInt8]?, framing: ViewSettings, sequence: [Photo] = []
-    ) -> (status: Int32, failures: [String]) {
+    ) -> ExplorerOutcome {
         self.sequence = PhotoSequence(sequence, showing: photo)
         self.framing = framing
         waiting = OpeningState(title: photo.title, hasNext: self.sequence.hasNext)
         let status = run { self.open(photo, bytes: bytes) }
         let failures = waiting?.failures ?? failedBeforeViewer
-        return (failures.isEmpty ? status : max(status, 1), failures)
+        return ExplorerOutcome(status: failures.isEmpty ? status : max(status, 1), failures: failures, marked: markedLinks)
+    }
+
+    /// The photos marked with `m` (the grid's own set when there is a grid),
+    /// as links, in their list's order.
+    private var markedIDs: Set<Int> = []
+    private var markedLinks: [[UInt8]] {
+        let (photos, marked) = browser.map { ($0.photos, $0.markedIDs) } ?? (sequence.photos, markedIDs)
+        return photos.filter { marked.contains($0.id) }.compactMap(\.link)
+    }
+
+    /// `m` in the viewer: the photo marked or not, in the grid's set when
+    /// there is a grid (its tile shows it).
+    private func toggleMark() {
+        guard let photo = viewer?.photo else { return }
+        var marked = browser?.markedIDs ?? markedIDs
+        let isMarked = marked.insert(photo.id).inserted
+        if !isMarked { marked.remove(photo.id) }
+        if browser != nil { browser?.markedIDs = marked } else { markedIDs = marked }
+        viewer?.isMarked = isMarked
+        _ = viewer?.handle(.message("\(isMarked ? "marked" : "unmarked") · \(marked.count) marked"))
     }
 
     /// The lines of the photos that failed before the viewer opened.
@@ -546,6 +567,8 @@ final class ExplorerLoop {
                 step(by: delta)
             case .stepToEnd(let last):
                 stepToEnd(last: last)
+            case .toggleMark:
+                toggleMark()
             case .copyLink:
                 guard let link = viewer?.photo.link else { continue }
                 // Through tmux's passthrough when it has one (tmux's own
@@ -776,6 +799,7 @@ final class ExplorerLoop {
             layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite,
             frameDelays: decoded.frames.count > 1 ? decoded.frames.map(\.playbackDelayMs) : [], plays: decoded.loopCount,
             showInfo: showInfo, position: position)
+        viewer?.isMarked = (browser?.markedIDs ?? markedIDs).contains(photo.id)
         viewer?.colour = decoded.colour?.description
         viewer?.notice = notice
         viewerSerial += 1

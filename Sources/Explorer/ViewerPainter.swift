@@ -63,7 +63,7 @@ public struct ViewerPlan: Equatable, Sendable {
 
     /// The title, the favourite's star and why pictures are text.
     static func titleText(_ state: ViewerState) -> String {
-        var left = state.title + (state.isFavourite ? " ★" : "")
+        var left = state.title + (state.isMarked ? " ✓" : "") + (state.isFavourite ? " ★" : "")
         if let notice = state.notice { left += " · \(notice.status) (? for why)" }
         return left
     }

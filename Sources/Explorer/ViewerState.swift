@@ -24,6 +24,8 @@ public enum ViewerEffect: Equatable, Sendable {
     case stepToEnd(last: Bool)
     /// Put the photo's link (`Photo.link`) on the terminal's clipboard.
     case copyLink
+    /// Mark the photo, or unmark it (`show -o` prints the marked).
+    case toggleMark
 }
 
 /// What can happen to the viewer: input (with a monotonic time in ms, for
@@ -75,6 +77,8 @@ public struct ViewerState: Equatable, Sendable {
     /// Where the photo is among those `n`/`p` step through ("2/12"), for the
     /// status line; nil for a photo shown alone.
     public var position: String?
+    /// Marked with `m` (the status line's title says so).
+    public var isMarked = false
     public var showHelp = false
     public var isFavourite = false
     public var message: String?
@@ -143,7 +147,7 @@ public struct ViewerState: Equatable, Sendable {
     public static func == (lhs: ViewerState, rhs: ViewerState) -> Bool {
         lhs.viewport == rhs.viewport && lhs.layout == rhs.layout && lhs.photo == rhs.photo
             && lhs.decodedSize == rhs.decodedSize && lhs.fullSize == rhs.fullSize && lhs.showInfo == rhs.showInfo
-            && lhs.colour == rhs.colour && lhs.position == rhs.position
+            && lhs.colour == rhs.colour && lhs.position == rhs.position && lhs.isMarked == rhs.isMarked
             && lhs.showHelp == rhs.showHelp && lhs.isFavourite == rhs.isFavourite && lhs.message == rhs.message
             && lhs.openedDirectly == rhs.openedDirectly && lhs.fullResolutionRequested == rhs.fullResolutionRequested
             && lhs.dragFrom == rhs.dragFrom && lhs.lastClick?.0 == rhs.lastClick?.0
@@ -253,7 +257,7 @@ public struct ViewerState: Equatable, Sendable {
     public enum KeyAction: Sendable, Equatable {
         case zoomIn, zoomOut, toggleOneTwo, reset, panLeft, panRight, panUp, panDown
         case edgeLeft, edgeRight, edgeTop, edgeBottom, cycleFit, playPause, previousFrame, nextFrame
-        case nextPhoto, previousPhoto, firstPhoto, lastPhoto, info, save, copyLink, favourite, back, quit, help
+        case nextPhoto, previousPhoto, firstPhoto, lastPhoto, info, save, copyLink, mark, favourite, back, quit, help
     }
 
     /// The viewer's keys: what they do and how help lists them.
@@ -277,6 +281,7 @@ public struct ViewerState: Equatable, Sendable {
         KeyLine("i", "toggle the info line", keys: [(.char("i"), .info)]),
         KeyLine("s", "save the image (NAME-2, -3 if taken)", keys: [(.char("s"), .save)]),
         KeyLine("y", "copy the file's path (a Pixabay photo's page) to the clipboard", keys: [(.char("y"), .copyLink)]),
+        KeyLine("m", "mark / unmark the photo (show -o prints the marked)", keys: [(.char("m"), .mark)]),
         KeyLine("*", "toggle favourite", keys: [(.char("*"), .favourite)]),
         KeyLine("q, Esc", "back to the grid (or quit)", keys: [(.char("q"), .back), (KeyChord(.escape), .back)]),
         KeyLine("Ctrl-C", "quit", keys: [(.ctrl("c"), .quit)]),
@@ -329,6 +334,7 @@ public struct ViewerState: Equatable, Sendable {
             relayout(geometry: layout.geometry)
         case .help: showHelp = true
         case .save: return [.save]
+        case .mark: return [.toggleMark]
         case .copyLink:
             guard photo.link != nil else {
                 message = "nothing to copy: where this photo came from is not known"

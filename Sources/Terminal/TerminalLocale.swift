@@ -55,7 +55,7 @@ public enum Glyphs: Sendable, Equatable {
 
     /// The ASCII stand-ins for the symbols pxview itself draws.
     static let standIns: [Character: String] = [
-        "…": "...", "·": "-", "♥": "<3", "★": "*", "▶": ">", "█": "_", "—": "-", "–": "-",
+        "…": "...", "·": "-", "♥": "<3", "★": "*", "✓": "+", "▶": ">", "█": "_", "—": "-", "–": "-",
         "┌": "+", "┐": "+", "└": "+", "┘": "+", "─": "-", "│": "|",
     ]
 }

@@ -36,7 +36,8 @@ enum Explore: PXCommand {
         let query = SearchQuery(q: stack.source.isOffline ? "" : Search.launchQuery)
         return try ExplorerApp.runBrowser(
             source: PixabayPhotos(stack.source), query: query, drawing: drawing,
-            options: ExplorerSetup.options(view, typedAhead: typedAhead))
+            options: ExplorerSetup.options(view, typedAhead: typedAhead)
+        ).status
     }
 }
 

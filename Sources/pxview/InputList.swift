@@ -19,7 +19,8 @@ enum InputList {
     static let recursive = Flag(
         "--recursive", aliases: ["-r"],
         help: "a folder includes its subfolders' images (symlink loops, hidden and unreadable folders skipped)")
-    static let null = Flag("--null", aliases: ["-0"], help: "with -: the names on standard input end with NUL, not a newline")
+    static let null = Flag(
+        "--null", aliases: ["-0"], help: "names on standard input (-) and printed by -o end with NUL, not a newline")
     static let sort: Option<ListOrder> = .choice(
         "--sort", "name|mtime|size|random",
         help: "order a folder's images and the files given (default: a folder's by name, the files as given)")
@@ -65,6 +66,22 @@ enum InputList {
                 return bytes
             }
         }
+    }
+
+    /// `show -o … | xargs`: standard output is the pipe the marked files
+    /// go to, so the viewer draws on `/dev/tty` put on descriptor 1 (every
+    /// drawing writes there), the pipe kept aside for the list. Nothing
+    /// changes when standard output is the terminal or there is none.
+    /// Returns where the list goes: the pipe's new descriptor, or 1.
+    static func terminalOutputForMarks() -> Int32 {
+        guard isatty(1) == 0 else { return 1 }
+        let tty = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard tty >= 0 else { return 1 }
+        defer { close(tty) }
+        let saved = fcntl(1, F_DUPFD_CLOEXEC, 3)
+        guard saved >= 0 else { return 1 }
+        dup2(tty, 1)
+        return saved
     }
 
     /// `/dev/tty` on descriptor 0 when standard input is not a terminal

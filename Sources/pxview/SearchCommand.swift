@@ -65,7 +65,8 @@ enum Search: PXCommand {
             let (drawing, typedAhead) = try ExplorerSetup.drawingPlan(view, command: parsed.command)
             return try ExplorerApp.runBrowser(
                 source: PixabayPhotos(stack.source), query: query, drawing: drawing,
-                options: ExplorerSetup.options(view, typedAhead: typedAhead))
+                options: ExplorerSetup.options(view, typedAhead: typedAhead)
+            ).status
         }
         let page = try await stack.source.search(query)
         stack.reportStaleCopies()

@@ -23,6 +23,9 @@ enum Show: PXCommand {
         "--interactive", aliases: ["-i"], help: "the viewer (the default on a terminal; kept for scripts)")
     static let animate = Flag(
         "--animate", help: "with --once: play an animation in place until a key, Ctrl-C or its last loop")
+    static let printMarked = Flag(
+        "--output-marked", aliases: ["-o"],
+        help: "when the viewer or grid ends, print the files marked with m on standard output, one a line (-0: NUL-ended)")
     static let loops: Option<Int> = .positiveInteger(
         "--loops", "N", help: "with --animate: play it N times (default: as the file says)")
 
@@ -43,7 +46,7 @@ enum Show: PXCommand {
             --once --animate plays it in place.
             """,
         options: ViewOption.all + [ViewOption.place, ViewOption.align] + InputList.all + GlobalOption.all
-            + [once, animate, loops, interactive, CommonOption.help],
+            + [once, animate, loops, interactive, printMarked, CommonOption.help],
         maxPositionals: nil, minPositionals: 1, positionals: .files, missing: ("a PATH or URL", "pxview show photo.jpg"),
         keys: [KeyTables.viewer, KeyTables.folderGrid])
 
@@ -55,10 +58,11 @@ enum Show: PXCommand {
                 parsed, view: view, box: box, alignment: try parsed.value(ViewOption.align) ?? .center)
         }
         let inputs = try InputList.expandingStandardInput(parsed)
+        let marksOutput = parsed.has(printMarked) && !parsed.has(once) ? InputList.terminalOutputForMarks() : 1
         // On a terminal the viewer is the default: keys typed next zoom and
         // pan instead of landing in the shell.
         if view.opensViewer(once: parsed.has(once)) {
-            return try await Viewer.run(parsed, view: view, inputs: inputs)
+            return try await Viewer.run(parsed, view: view, inputs: inputs, marksOutput: marksOutput)
         }
         let files = try InputList.files(
             inputs, recursive: parsed.has(InputList.recursive), order: try parsed.value(InputList.sort),

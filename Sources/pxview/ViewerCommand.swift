@@ -14,15 +14,20 @@ import Terminal
 /// image, `n`/`p` stepping through the rest (like nsxiv and feh); a single
 /// folder opens as a grid of its images (nsxiv's thumbnail mode).
 enum Viewer {
-    static func run(_ parsed: ParsedArguments, view: ViewOptions, inputs: [InputList.Input]) async throws -> Int32 {
+    /// `marksOutput`: where `-o` prints the marked files.
+    static func run(_ parsed: ParsedArguments, view: ViewOptions, inputs: [InputList.Input], marksOutput: Int32 = 1)
+        async throws -> Int32
+    {
         let (drawing, typedAhead) = try ExplorerSetup.drawingPlan(view, command: "show", viewer: true)
         let client = CurlClient(userAgent: SourceContext.userAgent)
         let files = FileList(entries: try Folder.entries(for: inputs, parsed: parsed, client: client))
         if inputs.count == 1, !Show.isURL(inputs[0].text), RawFile.isDirectory(inputs[0].path) {
-            return try ExplorerApp.runBrowser(
-                source: files, query: SearchQuery(q: ""), drawing: drawing,
-                options: ExplorerSetup.options(view, typedAhead: typedAhead),
-                folder: RawFile.display(inputs[0].path))
+            return finish(
+                try ExplorerApp.runBrowser(
+                    source: files, query: SearchQuery(q: ""), drawing: drawing,
+                    options: ExplorerSetup.options(view, typedAhead: typedAhead),
+                    folder: RawFile.display(inputs[0].path)),
+                parsed: parsed, marksOutput: marksOutput)
         }
         // The viewer opens at once and fetches and decodes off its loop
         // (q works while a file decodes); a file that cannot be opened before
@@ -31,12 +36,19 @@ enum Viewer {
         let outcome = try ExplorerApp.runViewer(
             photo: photos[0], framing: view.settings, drawing: drawing,
             options: ExplorerSetup.options(view, typedAhead: typedAhead), source: files, sequence: photos)
-        return finish(outcome)
+        return finish(outcome, parsed: parsed, marksOutput: marksOutput)
     }
 
-    /// The viewer's exit status, after its failures on stderr.
-    static func finish(_ outcome: (status: Int32, failures: [String])) -> Int32 {
+    /// The viewer's exit status, after its failures on stderr and, with
+    /// `-o`, the marked files on standard output (the terminal is back by
+    /// now: `pxview show -o DIR | xargs …` gets them alone), one a line or
+    /// NUL-terminated with `-0`.
+    static func finish(_ outcome: ExplorerOutcome, parsed: ParsedArguments? = nil, marksOutput: Int32 = 1) -> Int32 {
         for line in outcome.failures { Output.err("pxview: \(TerminalText.sanitize(line))\n") }
+        if let parsed, parsed.has(Show.printMarked) {
+            let end: UInt8 = parsed.has(InputList.null) ? 0 : UInt8(ascii: "\n")
+            Output.write(outcome.marked.flatMap { $0 + [end] }, fd: marksOutput)
+        }
         return outcome.status
     }
 }

@@ -15,6 +15,23 @@ func browserLayout(columns: Int = 80, rows: Int = 24) -> BrowserLayout {
             graphics: .sixel, windowCells: CellCount(width: columns, height: rows), cellPixels: PixelSize(width: 10, height: 20)))
 }
 
+/// A folder's grid (`show DIR`) of `files` files, p1.jpg…, loaded.
+func folderBrowser(files count: Int) -> BrowserState {
+    var state = BrowserState(
+        layout: BrowserLayout(
+            geometry: BackendGeometry(
+                graphics: .kitty, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16)),
+            nameLines: true),
+        query: "", offline: true, folder: "/photos")
+    _ = state.start()
+    _ = state.handle(
+        .searchFinished(
+            query: "", page: 1,
+            result: .page(
+                photos: (1...count).map { filePhoto($0, "p\($0).jpg") }, totalHits: count, totalPages: 1, note: "folder")))
+    return state
+}
+
 func loadedBrowser(hits count: Int = 10, totalPages: Int = 9, offline: Bool = false) -> BrowserState {
     var state = BrowserState(layout: browserLayout(), query: "famous quotes", offline: offline)
     _ = state.start()
@@ -85,6 +102,21 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
 }
 
 @Suite struct BrowserStateTests {
+    /// A folder's grid: `m` marks and unmarks the selected photo, `M`
+    /// marks all, then none; the tile shows the mark (issue 29).
+    @Test func mMarksAndMMarksAll() {
+        var state = folderBrowser(files: 3)
+        #expect(state.handle(.input(.key(Key(.char("m"))))).isEmpty)
+        #expect(state.markedIDs == [1] && state.message == "marked · 1 marked")
+        #expect(BrowserPlan(state, hasPicture: { _ in true }).marks.first == "✓")
+        _ = state.handle(.input(.key(Key(.char("m")))))
+        #expect(state.markedIDs.isEmpty && state.message == "unmarked · 0 marked")
+        _ = state.handle(.input(.key(Key(.char("M")))))
+        #expect(state.markedIDs == [1, 2, 3])
+        _ = state.handle(.input(.key(Key(.char("M")))))
+        #expect(state.markedIDs.isEmpty)
+    }
+
     @Test func startSearchesTheLaunchQuery() {
         var state = BrowserState(layout: browserLayout(), query: "famous quotes", offline: false)
         #expect(state.start() == [.search(query: "famous quotes", page: 1)])

@@ -64,18 +64,7 @@ func everyKey() -> [Key] {
     @Test func theFolderGridAnswersOnlyTheKeysItsTableLists() {
         let listed = Set(BrowserState.folderKeys.chords)
         #expect(!listed.contains(KeyChord(.char("f"))) && !listed.contains(KeyChord(.char("F"))))
-        var start = BrowserState(
-            layout: BrowserLayout(
-                geometry: BackendGeometry(
-                    graphics: .kitty, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16)),
-                nameLines: true),
-            query: "", offline: true, folder: "/photos")
-        _ = start.start()
-        _ = start.handle(
-            .searchFinished(
-                query: "", page: 1,
-                result: .page(
-                    photos: (1...30).map { filePhoto($0, "p\($0).jpg") }, totalHits: 30, totalPages: 1, note: "folder")))
+        let start = folderBrowser(files: 30)
         for key in everyKey() where !listed.contains(KeyChord(key)) {
             var state = start
             let effects = state.handle(.input(.key(key)))
@@ -95,6 +84,7 @@ func everyKey() -> [Key] {
                 "Enter, click       open the viewer",
                 "wheel              scroll a row",
                 "/                  show only names containing a text (Enter keep, Esc cancel)",
+                "m, M               mark / unmark the photo, all / none (show -o prints the marked)",
                 "q, Ctrl-C          quit",
                 "Ctrl-Z             suspend to the shell (fg comes back)",
                 "?                  this help (any key closes it)",

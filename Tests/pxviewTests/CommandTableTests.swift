@@ -116,7 +116,8 @@ import Testing
             #expect(bash.contains("\n" + line + "\n"), "\(line)")
         }
         // show completes files, open (an id) nothing.
-        #expect(bash.contains("--interactive -i --help -h'\n            else _pxview_files\n            fi ;;\n        search)"))
+        #expect(
+            bash.contains("--output-marked -o --help -h'\n            else _pxview_files\n            fi ;;\n        search)"))
         #expect(bash.contains("--help -h'\n            fi ;;\n        save)"))
     }
 

@@ -93,4 +93,33 @@ import Testing
         session.send("q")
         #expect(session.waitForExit() == 0)
     }
+
+    /// `show -o a b c > FILE` on a terminal: the viewer draws on the
+    /// terminal, `m n m q` marks a and b, and FILE holds exactly their
+    /// paths once the terminal is back; `-0` ends them with NUL.
+    @Test func markedFilesArePrintedAfterTheTerminalIsBack() throws {
+        let images = (fixtureImage as NSString).deletingLastPathComponent
+        let names = ["p01_china_640x427.jpg", "p02_coffee_600x400.png", "p06_chelsea_alpha_451x300.png"]
+        let paths = names.map { images + "/" + $0 }
+        let out = try TemporaryDirectory()
+        for (flags, end) in [(["-o"], "\n"), (["-o", "-0"], "\0")] {
+            let file = out.file("marked-\(flags.count)")
+            let session = try PseudoTerminalSession(
+                arguments: ["-c", "out=$1; shift; exec \"$@\" > \"$out\"", "sh", file, PseudoTerminalSession.binary.path, "show"]
+                    + flags + paths,
+                emulation: .kitty, rows: 24, columns: 100, executable: URL(fileURLWithPath: "/bin/sh"),
+                controllingTerminal: true)
+            #expect(session.waitFor("1/3 · 100%"))
+            session.send("m")
+            #expect(session.waitFor("marked · 1 marked"))
+            session.send("n")
+            #expect(session.waitFor("2/3 · 100%"))
+            session.send("m")
+            #expect(session.waitFor("marked · 2 marked"))
+            session.send("q")
+            #expect(session.waitForExit() == 0)
+            let printed = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            #expect(printed == paths[0] + end + paths[1] + end, "\(flags): \(printed.debugDescription)")
+        }
+    }
 }
