@@ -43,10 +43,6 @@ typedef struct {
     size_t claimed;
     int finished;
     void *colour;
-    /// The converting thread, and whether it runs: kept here, in memory a
-    /// longjmp does not restore, not in the decoding function's locals.
-    pthread_t helper;
-    int helping;
 } converter;
 
 /// Rows per band: 32 rows of a 2736-pixel-wide frame are 350 KB, still in
@@ -79,13 +75,23 @@ static void *converting_thread(void *context) {
     return NULL;
 }
 
-/// After an error: no band is handed out any more (`claimed` read under
+/// After an error (or for a CMYK image): no band is handed out any more (`claimed` read under
 /// the lock, where the converting thread changes it).
 static void abandon(converter *c) {
     pthread_mutex_lock(&c->lock);
     c->decoded = c->claimed;
     c->finished = 1;
     pthread_cond_broadcast(&c->changed);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/// The decoder's output, once libjpeg has sized it: no band is claimed before.
+static void begin_rows(converter *c, unsigned char *out, size_t stride, size_t width, size_t height) {
+    pthread_mutex_lock(&c->lock);
+    c->out = out;
+    c->stride = stride;
+    c->width = width;
+    c->height = height;
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -142,8 +148,46 @@ static void start(struct jpeg_decompress_struct *cinfo, const unsigned char *dat
     result->output_height = cinfo->output_height;
 }
 
+/// The libjpeg calls, with errors caught: the only function here that
+/// calls setjmp, and it changes no local after it (what it changes it
+/// reaches through its arguments), so a longjmp leaves nothing
+/// indeterminate; threads are started and joined by `run`. With `out`,
+/// decodes every row, each band handed on through `shared` when the
+/// image is not CMYK.
+static pxview_jpeg_status guarded(struct jpeg_decompress_struct *cinfo, error_manager *errors,
+                                  const unsigned char *data, size_t size, unsigned scale_num, unsigned scale_denom,
+                                  unsigned char *out, converter *shared, pxview_jpeg_result *result) {
+    if (setjmp(errors->escape)) {
+        pxview_jpeg_status status = classify(cinfo);
+        jpeg_destroy_decompress(cinfo);
+        return status;
+    }
+    jpeg_create_decompress(cinfo);
+    cinfo->progress = &errors->progress;
+    start(cinfo, data, size, scale_num, scale_denom, result);
+    if (out != NULL) {
+        jpeg_start_decompress(cinfo);
+        size_t stride = (size_t)cinfo->output_width * 4;
+        if (shared != NULL && !result->cmyk) begin_rows(shared, out, stride, cinfo->output_width, cinfo->output_height);
+        while (cinfo->output_scanline < cinfo->output_height) {
+            JSAMPROW rows[8];
+            int asked = 0;
+            for (; asked < 8 && cinfo->output_scanline + asked < cinfo->output_height; asked++)
+                rows[asked] = out + (size_t)(cinfo->output_scanline + asked) * stride;
+            jpeg_read_scanlines(cinfo, rows, (JDIMENSION)asked);
+            // `decoded` is written by this thread only: read without the lock.
+            if (shared != NULL && !result->cmyk && cinfo->output_scanline - shared->decoded >= band_rows)
+                publish(shared, cinfo->output_scanline, 0);
+        }
+        jpeg_finish_decompress(cinfo);
+    }
+    jpeg_destroy_decompress(cinfo);
+    return PXVIEW_JPEG_OK;
+}
+
 /// Runs the header (and, with `out`, the whole decode, converting with
-/// `colour` when it is not NULL) with errors caught.
+/// `colour` when it is not NULL: a second thread converts the bands
+/// libjpeg finishes, this one what is left at the end).
 static pxview_jpeg_status run(const unsigned char *data, size_t size, unsigned scale_num, unsigned scale_denom,
                               unsigned char *out, void *colour, pxview_jpeg_result *result) {
     memset(result, 0, sizeof *result);
@@ -155,49 +199,23 @@ static pxview_jpeg_status run(const unsigned char *data, size_t size, unsigned s
     errors.base.emit_message = on_message;
     errors.result = result;
     errors.progress.progress_monitor = on_progress;
-    converter storage = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER, .colour = colour};
-    // Reached only through this pointer, which setjmp's restore leaves alone.
-    converter *const shared = &storage;
-    if (setjmp(errors.escape)) {
-        pxview_jpeg_status status = classify(&cinfo);
-        if (shared->helping) {
-            abandon(shared);
-            pthread_join(shared->helper, NULL);
-        }
-        jpeg_destroy_decompress(&cinfo);
-        return status;
+    converter shared = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER, .colour = colour};
+    int converting = out != NULL && colour != NULL;
+    pthread_t helper;
+    // The helper waits until the first band is decoded (or the decode ends).
+    int helping = converting && pthread_create(&helper, NULL, converting_thread, &shared) == 0;
+    pxview_jpeg_status status = guarded(&cinfo, &errors, data, size, scale_num, scale_denom, out,
+                                        converting ? &shared : NULL, result);
+    if (status == PXVIEW_JPEG_OK && converting && !result->cmyk) {
+        publish(&shared, shared.height, 1);
+        convert_bands(&shared, 0);
+    } else {
+        abandon(&shared);
     }
-    jpeg_create_decompress(&cinfo);
-    cinfo.progress = &errors.progress;
-    start(&cinfo, data, size, scale_num, scale_denom, result);
-    if (out != NULL) {
-        jpeg_start_decompress(&cinfo);
-        size_t stride = (size_t)cinfo.output_width * 4;
-        if (colour != NULL && !result->cmyk) {
-            shared->out = out;
-            shared->stride = stride;
-            shared->width = cinfo.output_width;
-            shared->height = cinfo.output_height;
-            shared->helping = pthread_create(&shared->helper, NULL, converting_thread, shared) == 0;
-        }
-        while (cinfo.output_scanline < cinfo.output_height) {
-            JSAMPROW rows[8];
-            int asked = 0;
-            for (; asked < 8 && cinfo.output_scanline + asked < cinfo.output_height; asked++)
-                rows[asked] = out + (size_t)(cinfo.output_scanline + asked) * stride;
-            jpeg_read_scanlines(&cinfo, rows, (JDIMENSION)asked);
-            if (shared->helping && cinfo.output_scanline - shared->decoded >= band_rows)
-                publish(shared, cinfo.output_scanline, 0);
-        }
-        jpeg_finish_decompress(&cinfo);
-        if (shared->out != NULL) {
-            publish(shared, shared->height, 1);
-            convert_bands(shared, 0);
-            if (shared->helping) pthread_join(shared->helper, NULL);
-        }
-    }
-    jpeg_destroy_decompress(&cinfo);
-    return PXVIEW_JPEG_OK;
+    if (helping) pthread_join(helper, NULL);
+    pthread_mutex_destroy(&shared.lock);
+    pthread_cond_destroy(&shared.changed);
+    return status;
 }
 
 pxview_jpeg_status pxview_jpeg_header(const unsigned char *data, size_t size, unsigned scale_num, unsigned scale_denom,

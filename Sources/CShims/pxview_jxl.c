@@ -25,6 +25,7 @@ static struct {
     JxlDecoderStatus (*frame_header)(const JxlDecoder *, JxlFrameHeader *);
     JxlDecoderStatus (*out_buffer_size)(const JxlDecoder *, const JxlPixelFormat *, size_t *);
     JxlDecoderStatus (*set_out_buffer)(JxlDecoder *, const JxlPixelFormat *, void *, size_t);
+    JxlDecoderStatus (*set_out_callback)(JxlDecoder *, const JxlPixelFormat *, JxlImageOutCallback, void *);
     JxlDecoderStatus (*set_runner)(JxlDecoder *, JxlParallelRunner, void *);
     uint32_t (*version)(void);
     /// libjxl 0.9 dropped these two functions' unused `format` argument:
@@ -68,6 +69,7 @@ static void load(void) {
     PXVIEW_RESOLVE(handle, api, frame_header, "JxlDecoderGetFrameHeader", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, out_buffer_size, "JxlDecoderImageOutBufferSize", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, set_out_buffer, "JxlDecoderSetImageOutBuffer", library.error, "libjxl");
+    PXVIEW_RESOLVE(handle, api, set_out_callback, "JxlDecoderSetImageOutCallback", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, set_runner, "JxlDecoderSetParallelRunner", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, version, "JxlDecoderVersion", library.error, "libjxl");
     PXVIEW_RESOLVE(handle, api, icc_size, "JxlDecoderGetICCProfileSize", library.error, "libjxl");
@@ -90,8 +92,9 @@ typedef struct jxl_decoder {
     /// primaries in H.273's numbers: decoded to 16 bits and tone-mapped
     /// here, as AVIF's are; 0 for SDR.
     int hdr_transfer, hdr_primaries;
-    /// A frame's 16-bit pixels while libjxl writes them (HDR only).
-    uint16_t *wide;
+    /// The frame being written (HDR: libjxl hands over 16-bit rows, each
+    /// tone-mapped into it as it comes, never a whole 16-bit frame).
+    unsigned char *frame;
 } jxl_decoder;
 
 static const JxlPixelFormat rgba8 = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
@@ -104,7 +107,6 @@ void pxview_jxl_close(void *handle) {
     if (d->runner) threads.destroy(d->runner);
     free(d->icc);
     free(d->original_icc);
-    free(d->wide);
     free(d);
 }
 
@@ -260,6 +262,16 @@ pxview_codec_status pxview_jxl_open(const unsigned char *data, size_t size, pxvi
     return PXVIEW_CODEC_OK;
 }
 
+/// libjxl's rows of an HDR frame, 16 bits a sample (from its worker
+/// threads, each its own rows): tone-mapped into the frame as they come
+/// (libavif's and libjxl's HDR alike: 1000 cd/m² PQ content assumed).
+static void hdr_rows(void *opaque, size_t x, size_t y, size_t count, const void *pixels) {
+    jxl_decoder *d = opaque;
+    if (x + count > d->width || y >= d->height) return;
+    unsigned char *row = d->frame + ((size_t)y * d->width + x) * 4;
+    pxview_hdr_to_srgb8(pixels, row, count, d->hdr_transfer, d->hdr_primaries, 1000);
+}
+
 pxview_codec_status pxview_jxl_frame(void *handle, unsigned char *out, unsigned out_width, unsigned out_height,
                                      unsigned *delay_ms, pxview_codec_info *info) {
     jxl_decoder *d = handle;
@@ -281,12 +293,10 @@ pxview_codec_status pxview_jxl_frame(void *handle, unsigned char *out, unsigned 
             size_t needed = 0;
             size_t have = (size_t)out_width * out_height * (d->hdr_transfer ? 8 : 4);
             const JxlPixelFormat *format = d->hdr_transfer ? &rgba16 : &rgba8;
-            if (api.out_buffer_size(d->decoder, format, &needed) != JXL_DEC_SUCCESS || needed != have) {
-                pxview_codec_message(info, "the frame's size differs from the header's");
-                return PXVIEW_CODEC_CORRUPT;
-            }
-            if (d->hdr_transfer && !d->wide && !(d->wide = malloc(have))) return PXVIEW_CODEC_NO_MEMORY;
-            if (api.set_out_buffer(d->decoder, format, d->hdr_transfer ? (void *)d->wide : out, have) != JXL_DEC_SUCCESS) {
+            d->frame = out;
+            if (api.out_buffer_size(d->decoder, format, &needed) != JXL_DEC_SUCCESS || needed != have ||
+                (d->hdr_transfer ? api.set_out_callback(d->decoder, format, hdr_rows, d)
+                                 : api.set_out_buffer(d->decoder, format, out, have)) != JXL_DEC_SUCCESS) {
                 pxview_codec_message(info, "the frame's size differs from the header's");
                 return PXVIEW_CODEC_CORRUPT;
             }
@@ -294,8 +304,6 @@ pxview_codec_status pxview_jxl_frame(void *handle, unsigned char *out, unsigned 
         }
         case JXL_DEC_FULL_IMAGE:
             if (d->hdr_transfer) {
-                // libavif's and libjxl's HDR alike: 1000 cd/m² PQ content assumed.
-                pxview_hdr_to_srgb8(d->wide, out, (size_t)out_width * out_height, d->hdr_transfer, d->hdr_primaries, 1000);
                 snprintf(info->tone_mapped_from, sizeof info->tone_mapped_from, "%s %s",
                          d->hdr_primaries == 1 ? "BT.709" : d->hdr_primaries == 12 ? "Display P3" : "BT.2020",
                          d->hdr_transfer == 16 ? "PQ" : "HLG");

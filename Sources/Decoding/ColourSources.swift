@@ -40,7 +40,11 @@ enum ColourSources {
         // The profile's colour space (header bytes 16-19) must be the
         // image's (ICC.1 B.4): an RGB one on a grey or CMYK JPEG would be
         // applied to samples it does not describe. Grey profiles are not used.
-        let components = markers.componentCount ?? 3
+        // No frame header found (stray bytes stopped the marker walk): which
+        // samples the profile would describe is not known.
+        guard let components = markers.componentCount else {
+            return (nil, "the JPEG's frame header was not found before its data: its ICC profile is not used")
+        }
         let space = profile.count >= 20 ? String(decoding: profile[16..<20], as: UTF8.self) : ""
         guard (components == 3 && space == "RGB ") || (components == 4 && space == "CMYK") else {
             let named = ["RGB ": "RGB", "CMYK": "CMYK", "GRAY": "grey"][space] ?? "unrecognised"
@@ -66,7 +70,8 @@ enum ColourSources {
             let data = bytes[chunk.data]
             switch chunk.type {
             case "IDAT", "IEND": return false
-            case "cICP" where data.count == 4 && !grey:
+            case "cICP" where data.count == 4 && !grey && codePoints == nil && note == nil:
+                // The first one counts (PNG allows one; libpng keeps the first).
                 // Primaries, transfer, matrix (PNG allows 0 only: RGB) and full range.
                 let matrix = data[data.startIndex + 2]
                 let fullRange = data[data.startIndex + 3]

@@ -16,7 +16,7 @@ func decodeJPEG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) ->
         let colour = ColourStep.jpegTransform(bytes, options: options)
         return try decodeJPEGWithLibjpeg(bytes, options: options, markers: markers, colour: colour)
     }
-    var warnings = header.warnings
+    let warnings = header.warnings
     let (width, height, colorspace) = (header.width, header.height, header.colorspace)
     try checkHeaderSize(width: Int(width), height: Int(height), format: .jpeg, options: options)
 
@@ -50,8 +50,11 @@ func decodeJPEG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) ->
     if decodeStatus != 0 {
         let message = turboJPEGMessage(handle)
         guard isWarning(handle) else { throw jpegError(message, markers: markers) }
-        let warning = lowercasingFirstWord(message)
-        if !warnings.contains(warning) { warnings.append(warning) }
+        // TurboJPEG 2.1 still says "warning" for a fatal error that came
+        // after a warning, the rows past it never written (a progressive
+        // file with a bad marker in a scan drew heap bytes): libjpeg's API
+        // tells them apart, so a file that warned is decoded again through it.
+        return try decodeJPEGWithLibjpeg(bytes, options: options, markers: markers, colour: colour, warnings: warnings)
     }
     let conversion = isCMYK ? cmykToRGBA(&pixels, inverted: markers.hasAdobeMarker, colour: colour) : nil
 

@@ -421,4 +421,29 @@ import Testing
             #expect(found.problem == problem, "\(name): \(found)")
         }
     }
+
+    /// A fatal libjpeg error while the converting thread runs (an unknown
+    /// marker just before EOI, found by the hostile-file pass: it crashed
+    /// about one run in four) is one error, every time; and a fatal error
+    /// after a warning is an error on TurboJPEG's path too (a progressive
+    /// file with a bad marker in its first scan drew heap bytes).
+    @Test func aFatalErrorMidDecodeIsAnErrorEveryTime() throws {
+        let photo = try Fixtures.image("p04_freshflower_1600x1203_progressive.jpg")
+        let badEnd = Array(photo.dropLast(2)) + [0xFF, 0x25, 0xFF, 0xD9]
+        // Into the first scan's data: 64 bytes past its SOS header.
+        var sos = 2
+        while sos + 1 < photo.count, !(photo[sos] == 0xFF && photo[sos + 1] == 0xDA) { sos += 1 }
+        let scanData = sos + 2 + (Int(photo[sos + 2]) << 8 | Int(photo[sos + 3])) + 64
+        let badScan = Array(photo[..<scanData]) + [0xFF, 0x25] + Array(photo[scanData...])
+        for (name, bytes) in [("tagged, bad end", try Self.taggedAdobe(badEnd)), ("bad first scan", badScan)] {
+            for _ in 0..<12 {
+                do {
+                    _ = try decodeImage(bytes, options: DecodeOptions(targetSize: PixelSize(width: 800, height: 600)))
+                    Issue.record("\(name): decoded")
+                } catch {
+                    #expect("\(error)" == "corrupt JPEG data (unsupported marker type 0x25)", "\(name)")
+                }
+            }
+        }
+    }
 }
