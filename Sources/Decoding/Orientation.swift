@@ -77,3 +77,56 @@ extension RGBAImage {
         return RGBAImage(width: size.width, height: size.height, pixels: out)
     }
 }
+
+/// How a view turns a picture: a left-right mirror (or not), then quarter
+/// turns clockwise. The viewer's `<` `>` `|` `^` and `show --rotate`; a
+/// setting of the view, never written to the file.
+public struct ImageTurn: Equatable, Hashable, Sendable {
+    /// 0 to 3 quarter turns clockwise.
+    public private(set) var quarterTurns: Int
+    public private(set) var mirrored: Bool
+
+    public init(quarterTurns: Int = 0, mirrored: Bool = false) {
+        self.quarterTurns = ((quarterTurns % 4) + 4) % 4
+        self.mirrored = mirrored
+    }
+
+    /// This turn, then a quarter turn more (clockwise or not).
+    public func rotated(clockwise: Bool) -> ImageTurn {
+        ImageTurn(quarterTurns: quarterTurns + (clockwise ? 1 : 3), mirrored: mirrored)
+    }
+
+    /// This turn, then mirrored left to right as it is seen: a mirror after
+    /// k quarter turns is the mirror first, then -k turns.
+    public var flippedLeftRight: ImageTurn { ImageTurn(quarterTurns: 4 - quarterTurns, mirrored: !mirrored) }
+
+    /// This turn, then upside down as it is seen (left-right and a half turn).
+    public var flippedUpsideDown: ImageTurn { flippedLeftRight.rotated(clockwise: true).rotated(clockwise: true) }
+
+    /// A quarter or three-quarter turn: width and height change places.
+    public var swapsAxes: Bool { quarterTurns % 2 == 1 }
+
+    /// `size` as turned.
+    public func turnedSize(_ size: PixelSize) -> PixelSize {
+        swapsAxes ? PixelSize(width: size.height, height: size.width) : size
+    }
+
+    /// The EXIF orientation that does the same (mirror first, then the turns).
+    var orientation: Orientation {
+        switch (mirrored, quarterTurns) {
+        case (false, 1): .rotatedClockwise
+        case (false, 2): .upsideDown
+        case (false, 3): .rotatedCounterclockwise
+        case (true, 0): .mirrored
+        case (true, 1): .transverse
+        case (true, 2): .flipped
+        case (true, 3): .transposed
+        default: .up
+        }
+    }
+}
+
+extension RGBAImage {
+    /// This image as `turn` turns it.
+    public func turned(_ turn: ImageTurn) -> RGBAImage { oriented(turn.orientation) }
+}

@@ -569,6 +569,8 @@ final class ExplorerLoop {
                 stepToEnd(last: last)
             case .toggleMark:
                 toggleMark()
+            case .turn(let turn):
+                viewerPainter?.replaceFrames(viewerFrames.map { $0.turned(turn) })
             case .copyLink:
                 guard let link = viewer?.photo.link else { continue }
                 // Through tmux's passthrough when it has one (tmux's own
@@ -772,10 +774,12 @@ final class ExplorerLoop {
         case .fullResolution(let frames, let visit):
             // A decode for a photo since closed is not this one's; an
             // animation's frames are replaced only all together.
+            let turn = viewer?.turn ?? ImageTurn()
             guard let frames, let first = frames.first, visit == viewerSerial, let painter = viewerPainter,
-                painter.replaceFrames(frames)
+                painter.replaceFrames(frames.map { $0.turned(turn) })
             else { return }
-            _ = viewer?.handle(.fullResolutionDecoded(first.size))
+            viewerFrames = frames
+            _ = viewer?.handle(.fullResolutionDecoded(turn.turnedSize(first.size)))
         }
     }
 
@@ -803,10 +807,14 @@ final class ExplorerLoop {
         viewer?.colour = decoded.colour?.description
         viewer?.notice = notice
         viewerSerial += 1
+        viewerFrames = decoded.frames.map(\.image)
         viewerPainter = ViewerPainter(
             frames: decoded.frames.map(\.image), backend: backend, pictureID: -viewerSerial, glyphs: drawing.glyphs)
         if let problem { _ = viewer?.handle(.message(problem)) }
     }
+
+    /// The viewed photo's frames as decoded, before any turn (`<` `>` `|` `^`).
+    private var viewerFrames: [RGBAImage] = []
 
     /// Numbers each viewer visit, so a sixel palette or a kitty upload is never
     /// taken for another photo's (thumbnail keys are photo ids, positive).

@@ -1,3 +1,4 @@
+import Decoding
 import Photos
 import Pixels
 import Rendering
@@ -26,6 +27,8 @@ public enum ViewerEffect: Equatable, Sendable {
     case copyLink
     /// Mark the photo, or unmark it (`show -o` prints the marked).
     case toggleMark
+    /// The picture is now turned so: its frames turned again.
+    case turn(ImageTurn)
 }
 
 /// What can happen to the viewer: input (with a monotonic time in ms, for
@@ -79,6 +82,9 @@ public struct ViewerState: Equatable, Sendable {
     public var position: String?
     /// Marked with `m` (the status line's title says so).
     public var isMarked = false
+    /// How the picture is turned (`<` `>` `|` `^`); `fullSize` and
+    /// `decodedSize` are the turned picture's.
+    public private(set) var turn = ImageTurn()
     public var showHelp = false
     public var isFavourite = false
     public var message: String?
@@ -147,7 +153,7 @@ public struct ViewerState: Equatable, Sendable {
     public static func == (lhs: ViewerState, rhs: ViewerState) -> Bool {
         lhs.viewport == rhs.viewport && lhs.layout == rhs.layout && lhs.photo == rhs.photo
             && lhs.decodedSize == rhs.decodedSize && lhs.fullSize == rhs.fullSize && lhs.showInfo == rhs.showInfo
-            && lhs.colour == rhs.colour && lhs.position == rhs.position && lhs.isMarked == rhs.isMarked
+            && lhs.colour == rhs.colour && lhs.position == rhs.position && lhs.isMarked == rhs.isMarked && lhs.turn == rhs.turn
             && lhs.showHelp == rhs.showHelp && lhs.isFavourite == rhs.isFavourite && lhs.message == rhs.message
             && lhs.openedDirectly == rhs.openedDirectly && lhs.fullResolutionRequested == rhs.fullResolutionRequested
             && lhs.dragFrom == rhs.dragFrom && lhs.lastClick?.0 == rhs.lastClick?.0
@@ -257,6 +263,7 @@ public struct ViewerState: Equatable, Sendable {
     public enum KeyAction: Sendable, Equatable {
         case zoomIn, zoomOut, toggleOneTwo, reset, panLeft, panRight, panUp, panDown
         case edgeLeft, edgeRight, edgeTop, edgeBottom, cycleFit, playPause, previousFrame, nextFrame
+        case rotateLeft, rotateRight, flipLeftRight, flipUpsideDown
         case nextPhoto, previousPhoto, firstPhoto, lastPhoto, info, save, copyLink, mark, favourite, back, quit, help
     }
 
@@ -273,6 +280,12 @@ public struct ViewerState: Equatable, Sendable {
         KeyLine("drag", "pan with the mouse"),
         KeyLine("0, r", "reset zoom (1x, centred)", keys: [(.char("0"), .reset), (.char("r"), .reset)]),
         KeyLine("f", "cycle fit: contain, cover, 1:1 pixels", keys: [(.char("f"), .cycleFit)]),
+        KeyLine(
+            "< >", "rotate 90° counter-clockwise / clockwise (the view only)",
+            keys: [(.char("<"), .rotateLeft), (.char(">"), .rotateRight)]),
+        KeyLine(
+            "| ^", "flip left-right / upside down (the view only)",
+            keys: [(.char("|"), .flipLeftRight), (.char("^"), .flipUpsideDown)]),
         KeyLine("Ctrl-A", "pause / play an animation (GIF, WebP, ...)", keys: [(.ctrl("a"), .playPause)]),
         KeyLine(", .", "previous / next frame (pausing)", keys: [(.char(","), .previousFrame), (.char("."), .nextFrame)]),
         KeyLine("n, Space", "next photo", keys: [(.char("n"), .nextPhoto), (.char(" "), .nextPhoto)]),
@@ -335,6 +348,17 @@ public struct ViewerState: Equatable, Sendable {
         case .help: showHelp = true
         case .save: return [.save]
         case .mark: return [.toggleMark]
+        case .rotateLeft, .rotateRight, .flipLeftRight, .flipUpsideDown:
+            let (next, said): (ImageTurn, String) =
+                switch action {
+                case .rotateLeft: (turn.rotated(clockwise: false), "turned 90° counter-clockwise")
+                case .rotateRight: (turn.rotated(clockwise: true), "turned 90° clockwise")
+                case .flipLeftRight: (turn.flippedLeftRight, "flipped left-right")
+                default: (turn.flippedUpsideDown, "flipped upside down")
+                }
+            let effect = turned(to: next)
+            message = next == ImageTurn() ? "as the file is" : said
+            return [effect]
         case .copyLink:
             guard photo.link != nil else {
                 message = "nothing to copy: where this photo came from is not known"
@@ -355,6 +379,20 @@ public struct ViewerState: Equatable, Sendable {
         case .quit: return [.quit]
         }
         return []
+    }
+
+    /// The picture turned to `next`: sizes swapped when its axes do, the
+    /// view back to the fit (1x, centred), as a new picture is shown.
+    private mutating func turned(to next: ImageTurn) -> ViewerEffect {
+        if next.swapsAxes != turn.swapsAxes {
+            fullSize = PixelSize(width: fullSize.height, height: fullSize.width)
+            decodedSize = PixelSize(width: decodedSize.height, height: decodedSize.width)
+        }
+        turn = next
+        viewport = Viewport(
+            imageSize: layout.geometry.unitImageSize(fullSize), viewSize: layout.viewSize, fit: viewport.fit, zoom: 1,
+            centerX: 0.5, centerY: 0.5)
+        return .turn(next)
     }
 
     private mutating func handleMouse(_ mouse: MouseEvent, timeMs: Int) -> [ViewerEffect] {

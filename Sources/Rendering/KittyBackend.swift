@@ -124,8 +124,7 @@ final class KittyBackend: GraphicsBackend {
             source.x < 0.5 && source.y < 0.5 && source.width > Double(image.width) - 0.5
             && source.height > Double(image.height) - 0.5
         if showsWhole, wholeWidth < Double(image.width) - 0.5, !picture.isOneToOne,
-            images[slot, default: SlotImages()].fitted?.id != picture.key.id
-                || images[slot, default: SlotImages()].fitted?.frame != picture.key.frame
+            images[slot, default: SlotImages()].fitted?.key != picture.key
                 || wholeWidth > Double(images[slot, default: SlotImages()].fitted?.size.width ?? 0) + 0.5
         {
             let pixels = resampler.resample(image, from: SourceRect(covering: image.size), to: picture.placement.size)
@@ -133,7 +132,7 @@ final class KittyBackend: GraphicsBackend {
                 out += encoder.deletePlacements(imageID: fittedImageID(slot: slot))
             }
             out += upload(pixels, imageID: fittedImageID(slot: slot))
-            images[slot, default: SlotImages()].fitted = (picture.key.id, picture.key.frame, pixels.size)
+            images[slot, default: SlotImages()].fitted = (picture.key, pixels.size)
             // Deleting an image deletes its placements: place it again.
             if images[slot, default: SlotImages()].placedImage == fittedImageID(slot: slot) {
                 images[slot, default: SlotImages()].placement = nil
@@ -142,7 +141,7 @@ final class KittyBackend: GraphicsBackend {
         var shownSize = image.size
         var shownSource = source
         let id: UInt32
-        if let small = images[slot, default: SlotImages()].fitted, small.id == picture.key.id, small.frame == picture.key.frame,
+        if let small = images[slot, default: SlotImages()].fitted, small.key == picture.key,
             wholeWidth <= Double(small.size.width) + 0.5
         {
             id = fittedImageID(slot: slot)
@@ -202,9 +201,11 @@ final class KittyBackend: GraphicsBackend {
         var placedImage: UInt32?
         /// The decoded pixels uploaded under the slot's own id.
         var uploaded: PictureKey?
-        /// The whole image at a view's size: for picture `id` (its frame
-        /// `frame`), `size` pixels.
-        var fitted: (id: Int, frame: Int, size: PixelSize)?
+        /// The whole image at a view's size, `size` pixels, for picture
+        /// `key`, version included: a new version (the full-resolution
+        /// decode, a turned picture) is fitted again (once only id and frame
+        /// were compared, and a turned picture showed the old one's copy).
+        var fitted: (key: PictureKey, size: PixelSize)?
         /// The region of a large picture, and which of the slot's two region ids it is under.
         var region: (key: PictureKey, region: KittyRegion, parity: UInt32)?
     }

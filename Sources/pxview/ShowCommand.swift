@@ -13,6 +13,14 @@ import Terminal
     import Glibc
 #endif
 
+/// `--rotate`'s angles, clockwise.
+enum QuarterTurns: String, CaseIterable, Sendable {
+    case none = "0"
+    case quarter = "90"
+    case half = "180"
+    case threeQuarters = "270"
+}
+
 /// `pxview show PATH|URL...` with `--once` or off a terminal: draws each
 /// image once, in order (on a terminal the viewer opens: `Viewer`). A file that
 /// cannot be read or decoded gets one line on stderr and the rest still draw;
@@ -26,6 +34,8 @@ enum Show: PXCommand {
     static let printMarked = Flag(
         "--output-marked", aliases: ["-o"],
         help: "when the viewer or grid ends, print the files marked with m on standard output, one a line (-0: NUL-ended)")
+    static let rotate: Option<QuarterTurns> = .choice(
+        "--rotate", "0|90|180|270", help: "turn the picture clockwise (the view only: the file is left as it is)")
     static let loops: Option<Int> = .positiveInteger(
         "--loops", "N", help: "with --animate: play it N times (default: as the file says)")
 
@@ -46,7 +56,7 @@ enum Show: PXCommand {
             --once --animate plays it in place.
             """,
         options: ViewOption.all + [ViewOption.place, ViewOption.align] + InputList.all + GlobalOption.all
-            + [once, animate, loops, interactive, printMarked, CommonOption.help],
+            + [once, animate, loops, rotate, interactive, printMarked, CommonOption.help],
         maxPositionals: nil, minPositionals: 1, positionals: .files, missing: ("a PATH or URL", "pxview show photo.jpg"),
         keys: [KeyTables.viewer, KeyTables.folderGrid])
 
@@ -70,6 +80,7 @@ enum Show: PXCommand {
         let screen = InlineDrawing.prepare(view: view)
         let plays = try parsed.value(loops)
         let animating = parsed.has(animate) || plays != nil
+        let turn = ImageTurn(quarterTurns: (try parsed.value(rotate)).map { Int($0.rawValue)! / 90 } ?? 0)
         let client = CurlClient(userAgent: SourceContext.userAgent)  // loads libcurl only if used
         var status = ExitCode.success
         var imageID = ImageIDs.base()
@@ -83,7 +94,7 @@ enum Show: PXCommand {
                     status,
                     draw(
                         bytes: bytes, name: TerminalText.sanitize(input), view: view, screen: screen, imageID: imageID,
-                        animation: animating ? .some(plays) : nil))
+                        animation: animating ? .some(plays) : nil, turn: turn))
             } catch {
                 Output.err("pxview: \(error)\n")
                 status = ExitCode.failure
@@ -94,10 +105,10 @@ enum Show: PXCommand {
 
     /// Draws already-fetched image bytes (`open` uses it too). `animation`
     /// (set by `--animate`): play an animation in place, its own number of
-    /// passes or the one given (`--loops`).
+    /// passes or the one given (`--loops`). `turn`: `--rotate`.
     static func draw(
         bytes: [UInt8], name: String, view: ViewOptions, screen: InlineDrawing, imageID: UInt32 = ImageIDs.base(),
-        animation: Int?? = nil
+        animation: Int?? = nil, turn: ImageTurn = ImageTurn()
     ) -> Int32 {
         let renderer = ImageRenderer()
         do {
@@ -108,11 +119,16 @@ enum Show: PXCommand {
             do {
                 // A drawing shows an animation's first frame; a description counts them all.
                 // The libraries' own stderr lines are not pxview's one line.
-                let decoded = try StderrCapture.around(said: Output.librarySaid) { () throws(DecodeError) in
+                var decoded = try StderrCapture.around(said: Output.librarySaid) { () throws(DecodeError) in
+                    // Decoded for the box as the unturned picture meets it (the DCT scale).
                     try renderer.decode(
-                        bytes, settings: view.settings, box: screen.box, drawing: screen.drawing,
+                        bytes, settings: view.settings, box: turn.turnedSize(screen.box), drawing: screen.drawing,
                         screen: screen.backend.screen, maxPixels: view.maxPixels,
                         maxFrames: screen.drawsGraphics && animation == nil ? 1 : nil)
+                }
+                if turn != ImageTurn() {
+                    decoded = decoded.mapImages { $0.turned(turn) }
+                    decoded.fullSize = turn.turnedSize(decoded.fullSize)
                 }
                 for warning in decoded.warnings {
                     Output.err("pxview: warning: \(name): \(TerminalText.sanitize(warning))\n")

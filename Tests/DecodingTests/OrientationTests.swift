@@ -82,4 +82,37 @@ import Testing
         #expect(decoded.image.size == PixelSize(width: 96, height: 64))
         #expect(decoded.fullSize == PixelSize(width: 96, height: 64))
     }
+
+    /// A view's turns (issue 29): one quarter turn clockwise puts the left
+    /// pixel on top; any sequence of `<` `>` `|` `^` composed into one turn
+    /// draws what applying each in turn draws; four turns are none.
+    @Test func turnsCompose() {
+        let a: [UInt8] = [1, 1, 1, 255]
+        let b: [UInt8] = [2, 2, 2, 255]
+        let c: [UInt8] = [3, 3, 3, 255]
+        let image = RGBAImage(width: 3, height: 1, pixels: a + b + c)
+        let clockwise = image.turned(ImageTurn().rotated(clockwise: true))
+        #expect(clockwise.size == PixelSize(width: 1, height: 3) && clockwise.pixels == a + b + c)
+        #expect(image.turned(ImageTurn().flippedLeftRight).pixels == c + b + a)
+        let twoByThree = RGBAImage(width: 2, height: 3, pixels: (0..<24).map { UInt8($0) })
+        let steps: [(ImageTurn) -> ImageTurn] = [
+            { $0.rotated(clockwise: true) }, { $0.rotated(clockwise: false) }, { $0.flippedLeftRight }, { $0.flippedUpsideDown },
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            var turn = ImageTurn()
+            var stepped = twoByThree
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                let step = steps.randomElement(using: &generator)!
+                turn = step(turn)
+                stepped = stepped.turned(step(ImageTurn()))
+            }
+            #expect(twoByThree.turned(turn) == stepped, "\(turn)")
+            #expect(turn.turnedSize(twoByThree.size) == stepped.size)
+        }
+        var around = ImageTurn(mirrored: true)
+        for _ in 0..<4 { around = around.rotated(clockwise: true) }
+        #expect(around == ImageTurn(mirrored: true))
+        #expect(ImageTurn().flippedLeftRight.flippedLeftRight == ImageTurn())
+    }
 }

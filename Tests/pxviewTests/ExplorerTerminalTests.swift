@@ -571,6 +571,59 @@ func expectRestored(_ session: PseudoTerminalSession) {
         expectRestored(session)
     }
 
+    /// `>` turns a landscape photo's picture portrait (sixel's raster
+    /// width says it), `<` turns it back; `--rotate 90` draws it turned.
+    @Test func theViewerTurnsThePicture() throws {
+        func lastRaster(_ output: [UInt8]) -> (Int, Int)? {
+            let text = String(decoding: output, as: UTF8.self)
+            guard let start = text.range(of: sixelStart, options: .backwards) else { return nil }
+            let rest = text[start.upperBound...]
+            guard rest.hasPrefix("\"1;1;") else { return nil }
+            let numbers = rest.dropFirst(5).prefix { $0.isNumber || $0 == ";" }.split(separator: ";").compactMap { Int($0) }
+            return numbers.count >= 2 ? (numbers[0], numbers[1]) : nil
+        }
+        let session = try PseudoTerminalSession(arguments: ["show", fixtureImage], emulation: .sixel, rows: 24, columns: 80)
+        #expect(session.waitFor(sixelStart))
+        session.waitForQuiet(quietMs: 300)
+        let landscape = lastRaster(session.output)
+        // Drawn in bands (sixel images of up to 192 rows): the width tells.
+        session.send(">")
+        #expect(session.waitFor("turned 90°"))
+        session.waitForQuiet(quietMs: 300)
+        let portrait = lastRaster(session.output)
+        // 640x427 in a 640x368-pixel view: sixel bands 560 wide; turned, 256.
+        #expect(
+            (landscape?.0 ?? 0) > 2 * (portrait?.0 ?? .max), "\(String(describing: landscape)) \(String(describing: portrait))")
+        session.send("<")
+        #expect(session.waitFor("as the file is"))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        // kitty: the turned picture is uploaded anew, portrait (its fitted
+        // copy was once kept from before the turn).
+        let kitty = try PseudoTerminalSession(arguments: ["show", fixtureImage], emulation: .kitty, rows: 24, columns: 80)
+        #expect(kitty.waitFor("100%"))
+        kitty.send(">")
+        #expect(kitty.waitFor("\u{1B}_Ga=t,", count: 2))
+        kitty.waitForQuiet(quietMs: 300)
+        // Each upload is a PNG (the pty's kitty reads no shared memory): its IHDR says the size.
+        let uploads = String(decoding: kitty.output, as: UTF8.self).components(separatedBy: "\u{1B}_Ga=t,").dropFirst()
+        let sizes = uploads.compactMap { upload -> (Int, Int)? in
+            guard let semicolon = upload.firstIndex(of: ";"),
+                let png = Data(base64Encoded: String(upload[upload.index(after: semicolon)...].prefix(32))), png.count >= 24
+            else { return nil }
+            let bytes = [UInt8](png)
+            func be32(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+            return (be32(16), be32(20))
+        }
+        #expect(sizes.count >= 2 && sizes.first.map { $0.0 > $0.1 } == true, "\(sizes)")
+        #expect(sizes.last.map { $0.0 < $0.1 } == true, "\(sizes)")
+        kitty.send("q")
+        #expect(kitty.waitForExit() == 0)
+        let sandbox = try CLISandbox()
+        let drawn = try sandbox.run(["show", "--rotate", "90", fixtureImage])
+        #expect(drawn.out.contains("JPEG 427x640"), "\(drawn.out)")
+    }
+
     /// `y` puts the file's absolute path on the clipboard with OSC 52
     /// (base64) and says so (issue 29).
     @Test func yCopiesThePathWithOSC52() throws {
