@@ -35,6 +35,8 @@ public struct ExplorerOptions: Sendable {
     /// A viewer's decode running this long is given up (its result
     /// dropped, the status line says so, `n` and `q` answered all along).
     public var decodeTimeoutMs: Int
+    /// `show --slideshow`: the viewer starts a slideshow, this long a photo (ms).
+    public var slideshowMs: Int?
 
     /// The default: a 100-megapixel PNG, the largest `--max-pixels` allows,
     /// decodes in 2.2 s here; a hostile file in at most 0.9 s.

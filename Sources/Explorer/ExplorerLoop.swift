@@ -569,6 +569,11 @@ final class ExplorerLoop {
                 stepToEnd(last: last)
             case .toggleMark:
                 toggleMark()
+            case .slideshowNext:
+                let (index, count) = browser.map { ($0.selection, $0.photos.count) } ?? (sequence.index, sequence.photos.count)
+                if count > 1 {
+                    if index + 1 >= count { stepToEnd(last: false) } else { step(by: 1) }
+                }
             case .turn(let turn):
                 viewerPainter?.replaceFrames(viewerFrames.map { $0.turned(turn) })
             case .copyLink:
@@ -757,7 +762,8 @@ final class ExplorerLoop {
             browser?.select(id: photo.id)
             openViewer(
                 bytes: bytes, decoded: decoded, photo: photo, directly: directly, isFavourite: isFavourite,
-                framing: directly ? framing : ViewSettings(), showInfo: viewer?.showInfo ?? false)
+                framing: directly ? framing : ViewSettings(), showInfo: viewer?.showInfo ?? false,
+                slideshowMs: viewer.map { $0.slideshowMs } ?? options.slideshowMs)
         case .viewerFailed(let photo, let message):
             guard opening == photo.id else { return }
             opening = nil
@@ -785,7 +791,7 @@ final class ExplorerLoop {
 
     private func openViewer(
         bytes: [UInt8], decoded: DecodedImage, photo: Photo, directly: Bool, isFavourite: Bool = false,
-        framing: ViewSettings = ViewSettings(), showInfo: Bool = false
+        framing: ViewSettings = ViewSettings(), showInfo: Bool = false, slideshowMs: Int? = nil
     ) {
         if let painter = browserPainter { write(painter.teardown()) }
         viewerBytes = bytes
@@ -802,7 +808,8 @@ final class ExplorerLoop {
             photo: photo, fullSize: decoded.fullSize, decodedSize: decoded.image.size,
             layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite,
             frameDelays: decoded.frames.count > 1 ? decoded.frames.map(\.playbackDelayMs) : [], plays: decoded.loopCount,
-            showInfo: showInfo, position: position)
+            showInfo: showInfo, position: position, slideshowMs: slideshowMs)
+        if let start = options.slideshowMs { viewer?.slideshowStartMs = start }
         viewer?.isMarked = (browser?.markedIDs ?? markedIDs).contains(photo.id)
         viewer?.colour = decoded.colour?.description
         viewer?.notice = notice
@@ -864,7 +871,7 @@ extension ExplorerLoop {
     fileprivate func tickViewer() -> Bool {
         let now = Self.nowMs()
         guard let wake = viewer?.nextWakeMs(now: now), wake <= now else { return false }
-        _ = viewer?.handle(.tick(timeMs: now))
+        perform(viewer?.handle(.tick(timeMs: now)) ?? [])
         return true
     }
 }

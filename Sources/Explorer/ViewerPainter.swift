@@ -80,6 +80,7 @@ public struct ViewerPlan: Equatable, Sendable {
             let frame = widest ? animation.delays.count : animation.frame + 1
             right = "\(word) \(frame)/\(animation.delays.count) · " + right
         }
+        if let interval = state.slideshowMs { right = "slideshow \(ViewerState.seconds(interval)) · " + right }
         if let position = state.position { right = position + " · " + right }
         return right
     }

@@ -29,6 +29,8 @@ public enum ViewerEffect: Equatable, Sendable {
     case toggleMark
     /// The picture is now turned so: its frames turned again.
     case turn(ImageTurn)
+    /// The slideshow's time for this photo is up: the next (after the last, the first).
+    case slideshowNext
 }
 
 /// What can happen to the viewer: input (with a monotonic time in ms, for
@@ -85,6 +87,15 @@ public struct ViewerState: Equatable, Sendable {
     /// How the picture is turned (`<` `>` `|` `^`); `fullSize` and
     /// `decodedSize` are the turned picture's.
     public private(set) var turn = ImageTurn()
+    /// The slideshow's time a photo (ms) while it runs (`S`, `--slideshow`).
+    public private(set) var slideshowMs: Int?
+    /// When the slideshow moves on: set at the first tick after the photo
+    /// is shown, so the time counts from the picture.
+    public private(set) var slideDueMs: Int?
+    /// `S` without `--slideshow`: five seconds a photo, as feh's and imv's default is close to.
+    public static let defaultSlideshowMs = 5000
+    /// What `S` starts the slideshow with (the last one run, or `--slideshow`'s).
+    public var slideshowStartMs = ViewerState.defaultSlideshowMs
     public var showHelp = false
     public var isFavourite = false
     public var message: String?
@@ -128,9 +139,11 @@ public struct ViewerState: Equatable, Sendable {
     public init(
         photo: Photo, fullSize: PixelSize, decodedSize: PixelSize, layout: ViewerLayout,
         openedDirectly: Bool, framing: ViewSettings = ViewSettings(), isFavourite: Bool = false, frameDelays: [Int] = [],
-        plays: Int = 0, showInfo: Bool = false, position: String? = nil
+        plays: Int = 0, showInfo: Bool = false, position: String? = nil, slideshowMs: Int? = nil
     ) {
         self.position = position
+        self.slideshowMs = slideshowMs
+        if let slideshowMs { slideshowStartMs = slideshowMs }
         if frameDelays.count > 1 { animation = AnimationState(delays: frameDelays, plays: plays) }
         self.photo = photo
         self.fullSize = fullSize
@@ -154,6 +167,7 @@ public struct ViewerState: Equatable, Sendable {
         lhs.viewport == rhs.viewport && lhs.layout == rhs.layout && lhs.photo == rhs.photo
             && lhs.decodedSize == rhs.decodedSize && lhs.fullSize == rhs.fullSize && lhs.showInfo == rhs.showInfo
             && lhs.colour == rhs.colour && lhs.position == rhs.position && lhs.isMarked == rhs.isMarked && lhs.turn == rhs.turn
+            && lhs.slideshowMs == rhs.slideshowMs && lhs.slideDueMs == rhs.slideDueMs
             && lhs.showHelp == rhs.showHelp && lhs.isFavourite == rhs.isFavourite && lhs.message == rhs.message
             && lhs.openedDirectly == rhs.openedDirectly && lhs.fullResolutionRequested == rhs.fullResolutionRequested
             && lhs.dragFrom == rhs.dragFrom && lhs.lastClick?.0 == rhs.lastClick?.0
@@ -170,7 +184,15 @@ public struct ViewerState: Equatable, Sendable {
                 isSettled = true
                 settlesAtMs = nil
             }
-            return []
+            guard let interval = slideshowMs else { return [] }
+            guard let due = slideDueMs else {
+                slideDueMs = time + interval
+                return []
+            }
+            guard time >= due else { return [] }
+            // Not again before another interval, while the next photo comes.
+            slideDueMs = time + interval
+            return [.slideshowNext]
         case .input(let input, let time):
             let view = (viewport, frameIndex)
             var effects = handleInput(input, timeMs: time)
@@ -225,7 +247,8 @@ public struct ViewerState: Equatable, Sendable {
     /// first; nil when nothing is due (a settled still image, a paused or
     /// finished animation).
     public func nextWakeMs(now: Int) -> Int? {
-        let times = [animation?.wakeTime(now: now), settlesAtMs].compactMap { $0 }
+        let slide = slideshowMs == nil ? nil : slideDueMs ?? now
+        let times = [animation?.wakeTime(now: now), settlesAtMs, slide].compactMap { $0 }
         return times.min()
     }
 
@@ -263,7 +286,7 @@ public struct ViewerState: Equatable, Sendable {
     public enum KeyAction: Sendable, Equatable {
         case zoomIn, zoomOut, toggleOneTwo, reset, panLeft, panRight, panUp, panDown
         case edgeLeft, edgeRight, edgeTop, edgeBottom, cycleFit, playPause, previousFrame, nextFrame
-        case rotateLeft, rotateRight, flipLeftRight, flipUpsideDown
+        case rotateLeft, rotateRight, flipLeftRight, flipUpsideDown, slideshow
         case nextPhoto, previousPhoto, firstPhoto, lastPhoto, info, save, copyLink, mark, favourite, back, quit, help
     }
 
@@ -288,6 +311,7 @@ public struct ViewerState: Equatable, Sendable {
             keys: [(.char("|"), .flipLeftRight), (.char("^"), .flipUpsideDown)]),
         KeyLine("Ctrl-A", "pause / play an animation (GIF, WebP, ...)", keys: [(.ctrl("a"), .playPause)]),
         KeyLine(", .", "previous / next frame (pausing)", keys: [(.char(","), .previousFrame), (.char("."), .nextFrame)]),
+        KeyLine("S", "start / stop the slideshow (5 s a photo, or --slideshow's)", keys: [(.char("S"), .slideshow)]),
         KeyLine("n, Space", "next photo", keys: [(.char("n"), .nextPhoto), (.char(" "), .nextPhoto)]),
         KeyLine("p, Backspace", "previous photo", keys: [(.char("p"), .previousPhoto), (KeyChord(.backspace), .previousPhoto)]),
         KeyLine("g G", "first / last photo", keys: [(.char("g"), .firstPhoto), (.char("G"), .lastPhoto)]),
@@ -348,6 +372,16 @@ public struct ViewerState: Equatable, Sendable {
         case .help: showHelp = true
         case .save: return [.save]
         case .mark: return [.toggleMark]
+        case .slideshow:
+            if slideshowMs == nil {
+                slideshowMs = slideshowStartMs
+                slideDueMs = timeMs + slideshowStartMs
+                message = "slideshow: \(Self.seconds(slideshowStartMs)) a photo"
+            } else {
+                slideshowMs = nil
+                slideDueMs = nil
+                message = "slideshow stopped"
+            }
         case .rotateLeft, .rotateRight, .flipLeftRight, .flipUpsideDown:
             let (next, said): (ImageTurn, String) =
                 switch action {
@@ -432,6 +466,11 @@ public struct ViewerState: Equatable, Sendable {
     /// output's top-left.
     private func anchor(at cell: CellPoint) -> (x: Double, y: Double) {
         viewport.outputPoint(fromViewPoint: layout.viewPoint(column: cell.column, row: cell.row))
+    }
+
+    /// `ms` as the status line says it: "5 s", "1.5 s".
+    public static func seconds(_ ms: Int) -> String {
+        ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
     }
 
     public static func fitName(_ fit: FitMode) -> String {

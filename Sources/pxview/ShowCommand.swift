@@ -34,6 +34,17 @@ enum Show: PXCommand {
     static let printMarked = Flag(
         "--output-marked", aliases: ["-o"],
         help: "when the viewer or grid ends, print the files marked with m on standard output, one a line (-0: NUL-ended)")
+    static let slideshow = Option<Int>(
+        "--slideshow", "SECONDS", help: "the viewer moves on to the next photo every SECONDS (0.2 to 86400; S stops it)"
+    ) { value throws(UsageError) in
+        guard let seconds = Double(value.text), seconds >= 0.2, seconds <= 86400 else {
+            throw UsageError(
+                message:
+                    "\(value.option) expects seconds from 0.2 to 86400, like 5 or 1.5 (got '\(TerminalText.sanitize(value.text))')",
+                command: value.command)
+        }
+        return Int((seconds * 1000).rounded())
+    }
     static let rotate: Option<QuarterTurns> = .choice(
         "--rotate", "0|90|180|270", help: "turn the picture clockwise (the view only: the file is left as it is)")
     static let loops: Option<Int> = .positiveInteger(
@@ -56,7 +67,7 @@ enum Show: PXCommand {
             --once --animate plays it in place.
             """,
         options: ViewOption.all + [ViewOption.place, ViewOption.align] + InputList.all + GlobalOption.all
-            + [once, animate, loops, rotate, interactive, printMarked, CommonOption.help],
+            + [once, animate, loops, rotate, slideshow, interactive, printMarked, CommonOption.help],
         maxPositionals: nil, minPositionals: 1, positionals: .files, missing: ("a PATH or URL", "pxview show photo.jpg"),
         keys: [KeyTables.viewer, KeyTables.folderGrid])
 

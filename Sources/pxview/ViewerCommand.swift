@@ -21,7 +21,10 @@ enum Viewer {
         let (drawing, typedAhead) = try ExplorerSetup.drawingPlan(view, command: "show", viewer: true)
         let client = CurlClient(userAgent: SourceContext.userAgent)
         let files = FileList(entries: try Folder.entries(for: inputs, parsed: parsed, client: client))
-        if inputs.count == 1, !Show.isURL(inputs[0].text), RawFile.isDirectory(inputs[0].path) {
+        var options = ExplorerSetup.options(view, typedAhead: typedAhead)
+        options.slideshowMs = try parsed.value(Show.slideshow)
+        // A folder opens as a grid, unless a slideshow of it is asked for.
+        if inputs.count == 1, !Show.isURL(inputs[0].text), RawFile.isDirectory(inputs[0].path), options.slideshowMs == nil {
             return finish(
                 try ExplorerApp.runBrowser(
                     source: files, query: SearchQuery(q: ""), drawing: drawing,
@@ -34,8 +37,7 @@ enum Viewer {
         // one can is a line on stderr once the terminal is back.
         let photos = files.photos
         let outcome = try ExplorerApp.runViewer(
-            photo: photos[0], framing: view.settings, drawing: drawing,
-            options: ExplorerSetup.options(view, typedAhead: typedAhead), source: files, sequence: photos)
+            photo: photos[0], framing: view.settings, drawing: drawing, options: options, source: files, sequence: photos)
         return finish(outcome, parsed: parsed, marksOutput: marksOutput)
     }
 

@@ -58,6 +58,30 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
 }
 
 @Suite struct ViewerStateTests {
+    /// `S` starts a slideshow: the first tick after it sets the time, the
+    /// tick when it is due asks for the next photo (once an interval), `S`
+    /// again stops it; the status line says it runs.
+    @Test func sStartsAndStopsTheSlideshow() {
+        var state = viewer()
+        #expect(state.nextWakeMs(now: 0) == nil)
+        _ = state.handle(.input(.key(Key(.char("S"))), timeMs: 1000))
+        #expect(state.slideshowMs == 5000 && state.message == "slideshow: 5 s a photo")
+        #expect(ViewerPlan(state).status.hasSuffix("slideshow 5 s · 100% · ? keys · q quit"))
+        #expect(state.nextWakeMs(now: 1000) == 6000)
+        #expect(state.handle(.tick(timeMs: 5999)).isEmpty)
+        #expect(state.handle(.tick(timeMs: 6000)) == [.slideshowNext])
+        #expect(state.handle(.tick(timeMs: 6001)).isEmpty && state.nextWakeMs(now: 6001) == 11000)
+        _ = state.handle(.input(.key(Key(.char("S"))), timeMs: 7000))
+        #expect(state.slideshowMs == nil && state.message == "slideshow stopped" && state.nextWakeMs(now: 7000) == nil)
+        // A photo opened during a slideshow: its time starts at its first tick.
+        var next = ViewerState(
+            photo: filePhoto(2, "b.jpg"), fullSize: PixelSize(width: 1920, height: 1280),
+            decodedSize: PixelSize(width: 1920, height: 1280), layout: viewerLayout(), openedDirectly: true, slideshowMs: 1500)
+        #expect(next.nextWakeMs(now: 20000) == 20000)
+        #expect(next.handle(.tick(timeMs: 20000)).isEmpty && next.nextWakeMs(now: 20000) == 21500)
+        #expect(ViewerPlan(next).status.contains("slideshow 1.5 s"))
+    }
+
     /// `g`/`G` ask for the first and last photo (issue 29, as in the grid);
     /// the status line says where the photo is among those `n` steps through.
     @Test func gAndGGoToTheEndsAndTheStatusSaysWhere() {

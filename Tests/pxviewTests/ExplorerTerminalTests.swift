@@ -624,6 +624,25 @@ func expectRestored(_ session: PseudoTerminalSession) {
         #expect(drawn.out.contains("JPEG 427x640"), "\(drawn.out)")
     }
 
+    /// `show --slideshow 1 a b c`: the viewer moves on by itself, a, b, c
+    /// and round to a; `S` stops it.
+    @Test func aSlideshowMovesOnByItself() throws {
+        let folder = (fixtureImage as NSString).deletingLastPathComponent
+        let names = ["p01_china_640x427.jpg", "p02_coffee_600x400.png", "p06_chelsea_alpha_451x300.png"]
+        let session = try PseudoTerminalSession(
+            arguments: ["show", "--slideshow", "1"] + names.map { folder + "/" + $0 }, emulation: .kitty, rows: 24,
+            columns: 100)
+        #expect(session.waitFor(names[0] + " "))
+        #expect(session.waitFor("slideshow 1 s"))
+        #expect(session.waitFor(names[1] + " "))
+        #expect(session.waitFor(names[2] + " "))
+        #expect(session.waitFor(names[0] + " ", count: 2))
+        session.send("S")
+        #expect(session.waitFor("slideshow stopped"))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+    }
+
     /// `y` puts the file's absolute path on the clipboard with OSC 52
     /// (base64) and says so (issue 29).
     @Test func yCopiesThePathWithOSC52() throws {
