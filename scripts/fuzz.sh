@@ -23,7 +23,7 @@ seed() {  # seed TARGET DIR
   local dir=$2
   case $1 in
     decode)
-      find Tests/Fixtures/images Tests/Fixtures/bad Tests/Fixtures/sampling Tests/Fixtures/colour -type f \( -name '*.jpg' -o -name '*.png' \) -size -600k \
+      find Tests/Fixtures/images Tests/Fixtures/bad Tests/Fixtures/sampling Tests/Fixtures/colour Tests/Fixtures/exif -type f \( -name '*.jpg' -o -name '*.png' \) -size -600k \
         -exec cp {} "$dir/" \; ;;
     input)
       printf 'q' >"$dir/key"; printf '\033[A\033OB\033[1;5C' >"$dir/arrows"

@@ -75,6 +75,8 @@ public struct DecodedImage: Sendable {
     /// A colour description that was there but could not be used: the image
     /// is shown untagged, and this is a `PXVIEW_DEBUG` line.
     public var colourProblem: String?
+    /// What the camera wrote (EXIF): date, camera, lens, exposure.
+    public var details: PhotoDetails?
     /// The pixels' ICC profile when the library says what it decoded to
     /// (JPEG XL), for the colour step.
     var libraryProfile: [UInt8]?
@@ -129,6 +131,7 @@ public func decodeImage(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions
     guard let format = ImageFormat(sniffing: bytes) else { throw DecodeError(.unknownFormat) }
     var decoded = try format.codec.decode(bytes, options)
     ColourStep.apply(&decoded, bytes: bytes, transforms: options.colourTransforms)
+    decoded.details = PhotoDetails.read(bytes, format: format)
     return decoded
 }
 

@@ -17,6 +17,8 @@ struct JPEGMarkerInfo: Equatable {
     /// The APP2 `ICC_PROFILE` chunks, in file order: their sequence number,
     /// the count they declare, and where their profile bytes are.
     var profileChunks: [ProfileChunk] = []
+    /// Where the first APP1 `Exif` segment's TIFF stream is.
+    var exif: Range<Int>?
 
     struct ProfileChunk: Equatable {
         var sequence: Int
@@ -63,6 +65,9 @@ struct JPEGMarkerInfo: Equatable {
             }
             guard i + length <= data.count else { return }
             let payload = UnsafeBufferPointer(rebasing: data[(i + 2)..<(i + length)])
+            if marker == 0xE1, exif == nil, payload.starts(with: exifHeader) {
+                exif = (i + 2 + exifHeader.count)..<(i + length)
+            }
             if marker == 0xE1, !foundOrientation, payload.starts(with: exifHeader),
                 let value = tiffOrientation(UnsafeBufferPointer(rebasing: payload[exifHeader.count...]))
             {

@@ -808,10 +808,10 @@ final class ExplorerLoop {
             photo: photo, fullSize: decoded.fullSize, decodedSize: decoded.image.size,
             layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite,
             frameDelays: decoded.frames.count > 1 ? decoded.frames.map(\.playbackDelayMs) : [], plays: decoded.loopCount,
-            showInfo: showInfo, position: position, slideshowMs: slideshowMs)
+            showInfo: showInfo, position: position, slideshowMs: slideshowMs, colour: decoded.colour?.description,
+            details: decoded.details?.description)
         if let start = options.slideshowMs { viewer?.slideshowStartMs = start }
         viewer?.isMarked = (browser?.markedIDs ?? markedIDs).contains(photo.id)
-        viewer?.colour = decoded.colour?.description
         viewer?.notice = notice
         viewerSerial += 1
         viewerFrames = decoded.frames.map(\.image)

@@ -87,7 +87,7 @@ public struct ViewerPlan: Equatable, Sendable {
 
     /// `i`'s line: the full size, the fit and the part in view, in
     /// full-image pixels (the viewport may count half-block units), and the
-    /// colour space converted from;
+    /// colour space converted from, and what the camera wrote;
     /// `widest`: with the largest numbers the view can have.
     static func infoText(_ state: ViewerState, widest: Bool = false) -> String {
         let size = state.fullSize
@@ -98,6 +98,7 @@ public struct ViewerPlan: Equatable, Sendable {
             : "\(Int(source.x)),\(Int(source.y)) \(Int(source.width.rounded()))x\(Int(source.height.rounded()))"
         let fit = widest ? ViewerState.fitName(.actual) : ViewerState.fitName(state.viewport.fit)
         return "\(size)  fit \(fit)  view \(visible)" + (state.colour.map { "  \($0)" } ?? "")
+            + (state.details.map { "  \($0)" } ?? "")
     }
 
     /// True when the info line, at its widest while panning and zooming,

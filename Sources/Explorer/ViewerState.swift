@@ -79,6 +79,8 @@ public struct ViewerState: Equatable, Sendable {
     public var showInfo = false
     /// What the colour step did ("Display P3 → sRGB"), for the info line; nil for sRGB.
     public var colour: String?
+    /// What the camera wrote (`PhotoDetails`), for the info line.
+    public var details: String?
     /// Where the photo is among those `n`/`p` step through ("2/12"), for the
     /// status line; nil for a photo shown alone.
     public var position: String?
@@ -139,9 +141,13 @@ public struct ViewerState: Equatable, Sendable {
     public init(
         photo: Photo, fullSize: PixelSize, decodedSize: PixelSize, layout: ViewerLayout,
         openedDirectly: Bool, framing: ViewSettings = ViewSettings(), isFavourite: Bool = false, frameDelays: [Int] = [],
-        plays: Int = 0, showInfo: Bool = false, position: String? = nil, slideshowMs: Int? = nil
+        plays: Int = 0, showInfo: Bool = false, position: String? = nil, slideshowMs: Int? = nil,
+        colour: String? = nil,
+        details: String? = nil
     ) {
         self.position = position
+        self.colour = colour
+        self.details = details
         self.slideshowMs = slideshowMs
         if let slideshowMs { slideshowStartMs = slideshowMs }
         if frameDelays.count > 1 { animation = AnimationState(delays: frameDelays, plays: plays) }
@@ -166,7 +172,8 @@ public struct ViewerState: Equatable, Sendable {
     public static func == (lhs: ViewerState, rhs: ViewerState) -> Bool {
         lhs.viewport == rhs.viewport && lhs.layout == rhs.layout && lhs.photo == rhs.photo
             && lhs.decodedSize == rhs.decodedSize && lhs.fullSize == rhs.fullSize && lhs.showInfo == rhs.showInfo
-            && lhs.colour == rhs.colour && lhs.position == rhs.position && lhs.isMarked == rhs.isMarked && lhs.turn == rhs.turn
+            && lhs.colour == rhs.colour && lhs.details == rhs.details && lhs.position == rhs.position
+            && lhs.isMarked == rhs.isMarked && lhs.turn == rhs.turn
             && lhs.slideshowMs == rhs.slideshowMs && lhs.slideDueMs == rhs.slideDueMs
             && lhs.showHelp == rhs.showHelp && lhs.isFavourite == rhs.isFavourite && lhs.message == rhs.message
             && lhs.openedDirectly == rhs.openedDirectly && lhs.fullResolutionRequested == rhs.fullResolutionRequested

@@ -70,6 +70,9 @@ enum FuzzTarget: String, CaseIterable {
             }
             _ = try? decodeImage(bytes, options: DecodeOptions(maxPixels: 1_000_000))
             _ = isCompleteImage(bytes, maxPixels: 1_000_000)
+            // The EXIF reader, whether or not the pixels decode.
+            _ = PhotoDetails.read(bytes, format: .jpeg)
+            _ = PhotoDetails.read(bytes, format: .png)
         case .input:
             var whole = InputDecoder()
             let expected = whole.feed(bytes) + whole.flushPendingEscape()

@@ -1,3 +1,4 @@
+import Foundation
 import Pixels
 import Testing
 
@@ -103,6 +104,25 @@ import Testing
         #expect(sniffImageFormat([0xFF, 0xD8]) == nil)
         #expect(sniffImageFormat(ImageSignature.png.dropLast()) == nil)
         #expect(sniffImageFormat(ArraySlice(ImageSignature.png)) == .png)
+    }
+
+    /// What the camera wrote (issue 29's `i` line), from a JPEG's APP1 and
+    /// a PNG's eXIf (fixtures made by Tests/Fixtures/exif/make.py); every
+    /// cut of the JPEG's EXIF reads without a crash; a photo with none has none.
+    @Test func theCamerasDetailsAreRead() throws {
+        let expected = "2024-05-01 18:42 · Canon EOS R5 · RF50mm F1.8 STM · 1/250 s f/2.8 ISO 400 50 mm"
+        let jpeg = try Data(contentsOf: Fixtures.root.appendingPathComponent("exif/camera.jpg"))
+        let png = try Data(contentsOf: Fixtures.root.appendingPathComponent("exif/camera.png"))
+        #expect(PhotoDetails.read([UInt8](jpeg), format: .jpeg)?.description == expected)
+        #expect(PhotoDetails.read([UInt8](png), format: .png)?.description == expected)
+        #expect(try decodeImage([UInt8](jpeg)).details?.description == expected)
+        let plain = try Fixtures.image("p02_coffee_600x400.png")
+        #expect(PhotoDetails.read(plain, format: .png) == nil)
+        let bytes = [UInt8](jpeg)
+        for cut in stride(from: 20, to: min(bytes.count, 600), by: 7) {
+            _ = PhotoDetails.read(Array(bytes.prefix(cut)), format: .jpeg)
+        }
+        #expect(PhotoDetails.date("0000:00:00 00:00:00") == nil && PhotoDetails.date("2024:05:01 18:42:07") == "2024-05-01 18:42")
     }
 }
 

@@ -504,13 +504,18 @@ func expectRestored(_ session: PseudoTerminalSession) {
         expectRestored(session)
     }
 
-    /// The info line names the colour space the photo was converted from (issue 28).
-    @Test func theInfoLineNamesTheColourSpace() throws {
-        let p3 = packageRoot().appendingPathComponent("Tests/Fixtures/colour/p3.avif").path
-        let session = try PseudoTerminalSession(arguments: ["show", p3], emulation: .kitty, rows: 24, columns: 120)
-        #expect(session.waitFor("p3.avif "))
+    /// The info line names the colour space the photo was converted from
+    /// (issue 28) and what the camera wrote (issue 29).
+    @Test(arguments: [
+        ("colour/p3.avif", "96x72  fit contain  view 0,0 96x72  Display P3 → sRGB"),
+        ("exif/camera.jpg", "2024-05-01 18:42 · Canon EOS R5 · RF50mm F1.8 STM · 1/250 s f/2.8 ISO 400 50 mm"),
+    ])
+    func theInfoLineSaysWhatTheFileSays(fixture: String, line: String) throws {
+        let path = packageRoot().appendingPathComponent("Tests/Fixtures/" + fixture).path
+        let session = try PseudoTerminalSession(arguments: ["show", path], emulation: .kitty, rows: 24, columns: 120)
+        #expect(session.waitFor((fixture as NSString).lastPathComponent + " "))
         session.send("i")
-        #expect(session.waitFor("96x72  fit contain  view 0,0 96x72  Display P3 → sRGB"))
+        #expect(session.waitFor(line))
         session.send("q")
         #expect(session.waitForExit() == 0)
     }
