@@ -239,6 +239,17 @@ public struct BrowserState: Equatable, Sendable {
 
     /// The viewer shows `id`: the grid's selection follows (Enter, then a
     /// move before the photo arrived, must not leave them apart).
+    /// A photo gone (moved to the trash from the viewer): out of the grid,
+    /// the selection on its neighbour.
+    public mutating func remove(id: Int) {
+        guard let index = photos.firstIndex(where: { $0.id == id }) else { return }
+        photos.remove(at: index)
+        totalHits = max(photos.count, totalHits - 1)
+        markedIDs.remove(id)
+        selection = min(selection, max(0, photos.count - 1))
+        scrollToSelection()
+    }
+
     public mutating func select(id: Int) {
         guard let index = photos.firstIndex(where: { $0.id == id }) else { return }
         selection = index

@@ -15,6 +15,10 @@ import Terminal
 /// the message to show ("saved …").
 public typealias ExplorerSaveAction = @Sendable (_ bytes: [UInt8], _ photo: Photo) throws -> String
 
+/// `D` then `y` in the viewer: the file at this location (an absolute path)
+/// moved to the trash; the message to show, or an error saying why not.
+public typealias ExplorerTrashAction = @Sendable (_ location: [UInt8]) throws -> String
+
 /// Everything else the explorer needs from the command line.
 public struct ExplorerOptions: Sendable {
     public var favourites: FavouritesStore?
@@ -37,6 +41,8 @@ public struct ExplorerOptions: Sendable {
     public var decodeTimeoutMs: Int
     /// `show --slideshow`: the viewer starts a slideshow, this long a photo (ms).
     public var slideshowMs: Int?
+    /// `D`: nil where there is no trash to move to (Pixabay's photos).
+    public var trash: ExplorerTrashAction?
 
     /// The default: a 100-megapixel PNG, the largest `--max-pixels` allows,
     /// decodes in 2.2 s here; a hostile file in at most 0.9 s.

@@ -58,6 +58,15 @@ struct PhotoSequence {
         index = photo.flatMap { shown in photos.firstIndex { $0.id == shown.id } } ?? 0
     }
 
+    /// The shown photo gone (to the trash): the one after it is shown
+    /// next, or the one before at the end; nil when none is left.
+    mutating func removeShown() -> Photo? {
+        guard photos.indices.contains(index) else { return nil }
+        photos.remove(at: index)
+        if index >= photos.count { index = photos.count - 1 }
+        return photos.indices.contains(index) ? photos[index] : nil
+    }
+
     /// Whether a photo follows the one shown.
     var hasNext: Bool { index + 1 < photos.count }
 

@@ -569,6 +569,8 @@ final class ExplorerLoop {
                 stepToEnd(last: last)
             case .toggleMark:
                 toggleMark()
+            case .trash:
+                trashShown()
             case .slideshowNext:
                 let (index, count) = browser.map { ($0.selection, $0.photos.count) } ?? (sequence.index, sequence.photos.count)
                 if count > 1 {
@@ -682,6 +684,42 @@ final class ExplorerLoop {
             return
         }
         step(by: delta)
+    }
+
+    /// `D` `y`: the shown file to the trash (`ExplorerOptions.trash`), out of
+    /// the grid or the files given, and the next one shown (the last one
+    /// gone: back to the grid, or out).
+    private func trashShown() {
+        guard let photo = viewer?.photo, let location = photo.link, let trash = options.trash else {
+            _ = viewer?.handle(.message("there is no trash here"))
+            return
+        }
+        let said: String
+        do {
+            said = try trash(location)
+        } catch {
+            _ = viewer?.handle(.message("\(error)"))
+            return
+        }
+        markedIDs.remove(photo.id)
+        let next: Photo?
+        if browser != nil {
+            browser?.remove(id: photo.id)
+            next = browser?.selectedPhoto
+        } else {
+            next = sequence.removeShown()
+        }
+        guard let next else {
+            if browser != nil {
+                closeViewer()
+                browser?.message = said
+            } else {
+                exitStatus = 0
+            }
+            return
+        }
+        open(next)
+        _ = viewer?.handle(.message(said))
     }
 
     /// The shown photo's place for the viewer's status line ("2/12"): in

@@ -31,6 +31,8 @@ public enum ViewerEffect: Equatable, Sendable {
     case turn(ImageTurn)
     /// The slideshow's time for this photo is up: the next (after the last, the first).
     case slideshowNext
+    /// `D` confirmed with `y`: the photo's file to the trash, then the next.
+    case trash
 }
 
 /// What can happen to the viewer: input (with a monotonic time in ms, for
@@ -86,6 +88,8 @@ public struct ViewerState: Equatable, Sendable {
     public var position: String?
     /// Marked with `m` (the status line's title says so).
     public var isMarked = false
+    /// `D` was pressed: `y` moves the file to the trash, any other key keeps it.
+    public private(set) var confirmingTrash = false
     /// How the picture is turned (`<` `>` `|` `^`); `fullSize` and
     /// `decodedSize` are the turned picture's.
     public private(set) var turn = ImageTurn()
@@ -175,6 +179,7 @@ public struct ViewerState: Equatable, Sendable {
             && lhs.colour == rhs.colour && lhs.details == rhs.details && lhs.position == rhs.position
             && lhs.isMarked == rhs.isMarked && lhs.turn == rhs.turn
             && lhs.slideshowMs == rhs.slideshowMs && lhs.slideDueMs == rhs.slideDueMs
+            && lhs.confirmingTrash == rhs.confirmingTrash
             && lhs.showHelp == rhs.showHelp && lhs.isFavourite == rhs.isFavourite && lhs.message == rhs.message
             && lhs.openedDirectly == rhs.openedDirectly && lhs.fullResolutionRequested == rhs.fullResolutionRequested
             && lhs.dragFrom == rhs.dragFrom && lhs.lastClick?.0 == rhs.lastClick?.0
@@ -293,7 +298,7 @@ public struct ViewerState: Equatable, Sendable {
     public enum KeyAction: Sendable, Equatable {
         case zoomIn, zoomOut, toggleOneTwo, reset, panLeft, panRight, panUp, panDown
         case edgeLeft, edgeRight, edgeTop, edgeBottom, cycleFit, playPause, previousFrame, nextFrame
-        case rotateLeft, rotateRight, flipLeftRight, flipUpsideDown, slideshow
+        case rotateLeft, rotateRight, flipLeftRight, flipUpsideDown, slideshow, trash
         case nextPhoto, previousPhoto, firstPhoto, lastPhoto, info, save, copyLink, mark, favourite, back, quit, help
     }
 
@@ -326,6 +331,7 @@ public struct ViewerState: Equatable, Sendable {
         KeyLine("s", "save the image (NAME-2, -3 if taken)", keys: [(.char("s"), .save)]),
         KeyLine("y", "copy the file's path (a Pixabay photo's page) to the clipboard", keys: [(.char("y"), .copyLink)]),
         KeyLine("m", "mark / unmark the photo (show -o prints the marked)", keys: [(.char("m"), .mark)]),
+        KeyLine("D", "move the file to the trash (y confirms; never deleted)", keys: [(.char("D"), .trash)]),
         KeyLine("*", "toggle favourite", keys: [(.char("*"), .favourite)]),
         KeyLine("q, Esc", "back to the grid (or quit)", keys: [(.char("q"), .back), (KeyChord(.escape), .back)]),
         KeyLine("Ctrl-C", "quit", keys: [(.ctrl("c"), .quit)]),
@@ -336,6 +342,15 @@ public struct ViewerState: Equatable, Sendable {
     private mutating func handleKey(_ key: Key, timeMs: Int) -> [ViewerEffect] {
         let action = Self.keys.action(for: key)
         if action == .quit { return [.quit] }
+        if confirmingTrash {
+            // The question's answer, whatever the key means otherwise.
+            confirmingTrash = false
+            guard key.code == .char("y") else {
+                message = "kept \(title)"
+                return []
+            }
+            return [.trash]
+        }
         if showHelp {
             // Any key closes the help; `q` and Esc only close it, too.
             showHelp = false
@@ -379,6 +394,13 @@ public struct ViewerState: Equatable, Sendable {
         case .help: showHelp = true
         case .save: return [.save]
         case .mark: return [.toggleMark]
+        case .trash:
+            guard photo.pixabayHit == nil, photo.link?.first == UInt8(ascii: "/") else {
+                message = photo.pixabayHit == nil ? "only a local file can go to the trash" : "Pixabay photos cannot be trashed"
+                return []
+            }
+            confirmingTrash = true
+            message = "move \(title) to the trash? y: yes, any other key: no"
         case .slideshow:
             if slideshowMs == nil {
                 slideshowMs = slideshowStartMs

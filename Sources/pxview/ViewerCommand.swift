@@ -23,12 +23,18 @@ enum Viewer {
         let files = FileList(entries: try Folder.entries(for: inputs, parsed: parsed, client: client))
         var options = ExplorerSetup.options(view, typedAhead: typedAhead)
         options.slideshowMs = try parsed.value(Show.slideshow)
+        let environment = ProcessInfo.processInfo.environment
+        options.trash = { location in
+            let name = try Trash(environment: environment).move(location)
+            let file = RawFile.display(Array(location.split(separator: UInt8(ascii: "/")).last ?? []))
+            let stored = RawFile.display(name)
+            return "moved \(file) to the trash" + (stored == file ? "" : " (as \(stored))")
+        }
         // A folder opens as a grid, unless a slideshow of it is asked for.
         if inputs.count == 1, !Show.isURL(inputs[0].text), RawFile.isDirectory(inputs[0].path), options.slideshowMs == nil {
             return finish(
                 try ExplorerApp.runBrowser(
-                    source: files, query: SearchQuery(q: ""), drawing: drawing,
-                    options: ExplorerSetup.options(view, typedAhead: typedAhead),
+                    source: files, query: SearchQuery(q: ""), drawing: drawing, options: options,
                     folder: RawFile.display(inputs[0].path)),
                 parsed: parsed, marksOutput: marksOutput)
         }

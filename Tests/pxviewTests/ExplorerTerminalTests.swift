@@ -648,6 +648,36 @@ func expectRestored(_ session: PseudoTerminalSession) {
         #expect(session.waitForExit() == 0)
     }
 
+    /// `D` asks, any key but `y` keeps the file, `D y` moves it to the
+    /// trash (its `.trashinfo` naming the old path) and shows the next.
+    @Test func dThenYMovesTheFileToTheTrash() throws {
+        let directory = try TemporaryDirectory()
+        let images = (fixtureImage as NSString).deletingLastPathComponent
+        let first = directory.file("a.jpg")
+        let second = directory.file("b.png")
+        try FileManager.default.copyItem(atPath: images + "/p01_china_640x427.jpg", toPath: first)
+        try FileManager.default.copyItem(atPath: images + "/p02_coffee_600x400.png", toPath: second)
+        let session = try PseudoTerminalSession(
+            arguments: ["show", first, second], emulation: .kitty, rows: 24, columns: 100,
+            environment: PseudoTerminalSession.environment.merging(["XDG_DATA_HOME": directory.file("data")]) { $1 })
+        #expect(session.waitFor("1/2 · 100%"))
+        session.send("D")
+        #expect(session.waitFor("move a.jpg to the trash? y: yes"))
+        session.send("n")
+        #expect(session.waitFor("kept a.jpg"))
+        session.send("D")
+        #expect(session.waitFor("move a.jpg to the trash? y: yes", count: 2))
+        session.send("y")
+        #expect(session.waitFor("moved a.jpg to the trash"))
+        #expect(session.waitFor("b.png "))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: first))
+        let info = try? String(contentsOfFile: directory.file("data/Trash/info/a.jpg.trashinfo"), encoding: .utf8)
+        #expect(info?.hasPrefix("[Trash Info]\nPath=\(first)\nDeletionDate=") == true, "\(String(describing: info))")
+        #expect(FileManager.default.fileExists(atPath: directory.file("data/Trash/files/a.jpg")))
+    }
+
     /// `y` puts the file's absolute path on the clipboard with OSC 52
     /// (base64) and says so (issue 29).
     @Test func yCopiesThePathWithOSC52() throws {
