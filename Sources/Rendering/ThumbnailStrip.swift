@@ -33,12 +33,16 @@ public enum ThumbnailStrip {
 
     /// The bytes that draw `tiles`. Labels must already be sanitized; they
     /// are cut to the tile's width here.
-    public static func compose(_ tiles: [StripTile], terminalColumns: Int, tileCells: CellCount = tileCells) -> [UInt8] {
+    /// `labelled`: a line of labels under each row (`show --grid` without
+    /// `--title` has none; a tile without a picture is labelled anyway).
+    public static func compose(
+        _ tiles: [StripTile], terminalColumns: Int, tileCells: CellCount = tileCells, labelled: Bool = true
+    ) -> [UInt8] {
         let perRow = tilesPerRow(terminalColumns: terminalColumns, tileColumns: tileCells.width)
         var out: [UInt8] = []
         var start = 0
         while start < tiles.count {
-            out += row(Array(tiles[start..<min(tiles.count, start + perRow)]), tileCells: tileCells)
+            out += row(Array(tiles[start..<min(tiles.count, start + perRow)]), tileCells: tileCells, labelled: labelled)
             start += perRow
         }
         return out
@@ -57,7 +61,7 @@ public enum ThumbnailStrip {
     }
 
     /// Reserve the rows, then draw each tile's lines from the saved top-left corner.
-    static func row(_ row: [StripTile], tileCells: CellCount) -> [UInt8] {
+    static func row(_ row: [StripTile], tileCells: CellCount, labelled: Bool = true) -> [UInt8] {
         let height = tileCells.height
         var out = InlinePicture.reserving(rows: height) + TerminalCommand.saveCursor
         for (index, tile) in row.enumerated() {
@@ -70,6 +74,7 @@ public enum ThumbnailStrip {
             }
         }
         out += TerminalCommand.restoreCursor + TerminalCommand.cursorDown(height)
+        guard labelled || row.contains(where: { $0.picture == nil }) else { return out + Array("\r\n".utf8) }
         return out + labels(row, tileColumns: tileCells.width)
     }
 }

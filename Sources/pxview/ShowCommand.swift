@@ -45,6 +45,10 @@ enum Show: PXCommand {
         }
         return Int((seconds * 1000).rounded())
     }
+    static let grid: Option<PixelSize> = .size(
+        "--grid", "COLSxROWS", help: "draw the files once as a contact sheet, COLS a row, ROWS to a window's height",
+        limit: 64, example: "3x2")
+    static let title = Flag("--title", help: "with --grid: each picture's file name under it")
     static let rotate: Option<QuarterTurns> = .choice(
         "--rotate", "0|90|180|270", help: "turn the picture clockwise (the view only: the file is left as it is)")
     static let loops: Option<Int> = .positiveInteger(
@@ -67,7 +71,7 @@ enum Show: PXCommand {
             --once --animate plays it in place.
             """,
         options: ViewOption.all + [ViewOption.place, ViewOption.align] + InputList.all + GlobalOption.all
-            + [once, animate, loops, rotate, slideshow, interactive, printMarked, CommonOption.help],
+            + [once, animate, loops, rotate, slideshow, grid, title, interactive, printMarked, CommonOption.help],
         maxPositionals: nil, minPositionals: 1, positionals: .files, missing: ("a PATH or URL", "pxview show photo.jpg"),
         keys: [KeyTables.viewer, KeyTables.folderGrid])
 
@@ -82,7 +86,8 @@ enum Show: PXCommand {
         let marksOutput = parsed.has(printMarked) && !parsed.has(once) ? InputList.terminalOutputForMarks() : 1
         // On a terminal the viewer is the default: keys typed next zoom and
         // pan instead of landing in the shell.
-        if view.opensViewer(once: parsed.has(once)) {
+        let sheet = try parsed.value(grid)
+        if view.opensViewer(once: parsed.has(once) || sheet != nil) {
             return try await Viewer.run(parsed, view: view, inputs: inputs, marksOutput: marksOutput)
         }
         let files = try InputList.files(
@@ -95,6 +100,10 @@ enum Show: PXCommand {
         let client = CurlClient(userAgent: SourceContext.userAgent)  // loads libcurl only if used
         var status = ExitCode.success
         var imageID = ImageIDs.base()
+        if let sheet, screen.drawsGraphics {
+            return await contactSheet(
+                files, grid: sheet, titled: parsed.has(title), view: view, screen: screen, client: client, turn: turn)
+        }
         for (input, path) in files {
             // Ctrl-C during an animation: the files after it are not drawn.
             if ProcessSignals.terminationRequested != nil { break }
@@ -110,6 +119,54 @@ enum Show: PXCommand {
                 Output.err("pxview: \(error)\n")
                 status = ExitCode.failure
             }
+        }
+        return status
+    }
+
+    /// `--grid COLSxROWS`: the files as a contact sheet in the scrollback,
+    /// COLS tiles a row (the window's columns shared out), each row
+    /// `1/ROWS` of the window's height, a row drawn as soon as its files are
+    /// in (`ThumbnailStrip`, as `search`'s strip); `titled`: each file's
+    /// name under its tile. A file that cannot be read or decoded is a line
+    /// on stderr and a tile saying so; the exit status is then 1.
+    static func contactSheet(
+        _ files: [InputList.Input], grid: PixelSize, titled: Bool, view: ViewOptions, screen: InlineDrawing,
+        client: CurlClient, turn: ImageTurn
+    ) async -> Int32 {
+        let units = screen.backend.screen
+        let window = view.cells ?? units.windowCells
+        let tileCells = PixelSize(
+            width: max(4, (window.width + ThumbnailStrip.gap) / grid.width - ThumbnailStrip.gap),
+            height: max(2, window.height / grid.height - (titled ? 1 : 0)))
+        let box = units.unitBox(cells: tileCells)
+        var status = ExitCode.success
+        var imageID = ImageIDs.base()
+        var start = 0
+        while start < files.count {
+            var tiles: [StripTile] = []
+            for (input, path) in files[start..<min(files.count, start + grid.width)] {
+                defer { imageID += 1 }
+                let name =
+                    Show.isURL(input)
+                    ? input : String(decoding: path.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self)
+                var bytes: [UInt8]?
+                do {
+                    bytes = try await load(input, path: path, client: client)
+                } catch {
+                    Output.err("pxview: \(error)\n")
+                }
+                let tile = stripTile(
+                    bytes, label: TerminalText.sanitize(name), box: box, screen: screen, maxPixels: view.maxPixels,
+                    imageID: imageID, turn: turn)
+                if tile.picture == nil {
+                    if bytes != nil { Output.err("pxview: cannot decode \(TerminalText.sanitize(input))\n") }
+                    status = ExitCode.failure
+                }
+                tiles.append(tile)
+            }
+            screen.draw(
+                ThumbnailStrip.compose(tiles, terminalColumns: window.width, tileCells: tileCells, labelled: titled))
+            start += grid.width
         }
         return status
     }

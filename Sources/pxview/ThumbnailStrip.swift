@@ -1,3 +1,4 @@
+import Decoding
 import Explorer
 import Foundation
 import Pixabay
@@ -22,21 +23,36 @@ func drawThumbnailStrip(page: SearchPage, source: any PixabaySource, parsed: Par
         for await (index, data) in group { bytes[index] = data }
         return bytes
     }
-    let renderer = ImageRenderer()
     let imageIDBase = ImageIDs.base()
-    let options = DecodeSize.thumbnail(box: box, screen: units, maxPixels: view.maxPixels)
-    var tiles: [StripTile] = []
-    for (index, hit) in hits.enumerated() {
-        var picture: InlinePicture?
-        if let bytes = previews[index], let decoded = try? screen.drawing.decode(bytes, options: options) {
-            let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewSettings(), box: box, screen: units)
-            picture = renderer.render(
-                decoded.image, viewport: viewport, backend: screen.backend, imageID: imageIDBase + UInt32(index))
-        }
-        tiles.append(StripTile(label: "\(hit.id)", picture: picture))
+    let tiles = hits.enumerated().map { index, hit in
+        stripTile(
+            previews[index], label: "\(hit.id)", box: box, screen: screen, maxPixels: view.maxPixels,
+            imageID: imageIDBase + UInt32(index))
     }
     let columns = TextTable.outputWidth()
     screen.draw(ThumbnailStrip.compose(tiles, terminalColumns: columns))
+}
+
+/// One tile of a strip or contact sheet: `bytes` decoded straight to the
+/// tile's `box` (in the backend's units) and drawn for it; no picture when
+/// there are no bytes or they do not decode (the label says so).
+func stripTile(
+    _ bytes: [UInt8]?, label: String, box: PixelSize, screen: InlineDrawing, maxPixels: Int, imageID: UInt32,
+    turn: ImageTurn = ImageTurn()
+) -> StripTile {
+    let units = screen.backend.screen
+    let renderer = ImageRenderer()
+    let options = DecodeSize.thumbnail(box: turn.turnedSize(box), screen: units, maxPixels: maxPixels)
+    guard let bytes, var decoded = try? screen.drawing.decode(bytes, options: options) else {
+        return StripTile(label: label, picture: nil)
+    }
+    if turn != ImageTurn() {
+        decoded = decoded.mapImages { $0.turned(turn) }
+        decoded.fullSize = turn.turnedSize(decoded.fullSize)
+    }
+    let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewSettings(), box: box, screen: units)
+    return StripTile(
+        label: label, picture: renderer.render(decoded.image, viewport: viewport, backend: screen.backend, imageID: imageID))
 }
 
 /// Kitty image ids for this process: distinct from other pxview runs, so a

@@ -175,6 +175,29 @@ import Testing
                 == "corrupt HEIC data (bad ?iloc? method)")
     }
 
+    /// `show --once --grid 3x1 --title a b c`: a contact sheet, three
+    /// pictures side by side and their names under them at their tiles'
+    /// columns (90 columns: tiles of 29 and a gap), in kitty, sixel and text;
+    /// without `--title` no names; a file that cannot be read is a line on
+    /// stderr and a tile saying so, exit 1.
+    @Test(arguments: ["kitty", "sixel", "blocks"])
+    func aContactSheetDrawsTheFilesSideBySide(drawing: String) throws {
+        let folder = (fixtureImage as NSString).deletingLastPathComponent
+        let names = ["p01_china_640x427.jpg", "p02_coffee_600x400.png", "p06_chelsea_alpha_451x300.png"]
+        let sandbox = try CLISandbox()
+        let arguments = ["show", "--once", "--grid", "3x1", "--protocol", drawing, "--cells", "90x10"]
+        let titled = try sandbox.run(arguments + ["--title"] + names.map { folder + "/" + $0 })
+        #expect(titled.status == 0 && titled.err.isEmpty, "\(titled.err)")
+        for (name, column) in zip(names, [1, 31, 61]) {
+            #expect(titled.out.contains("\u{1B}[\(column)G\(name)"), "\(drawing): \(name) at column \(column)")
+        }
+        let pictures = drawing == "kitty" ? "\u{1B}_Ga=T" : drawing == "sixel" ? "\u{1B}P" : "\u{1B}[38;2;"
+        #expect(titled.out.components(separatedBy: pictures).count > 3, "\(drawing): pictures")
+        let plain = try sandbox.run(arguments + names.map { folder + "/" + $0 } + ["/nonexistent.jpg"])
+        #expect(plain.status == 1 && plain.errLines == ["pxview: cannot read /nonexistent.jpg: no such file"])
+        #expect(!plain.out.contains(names[0]) && plain.out.contains("nonexistent.jpg (no image)"))
+    }
+
     /// A folder is its images, drawn in place (issue 29); a folder of none
     /// says so, and an endless file is refused by name.
     @Test func foldersAreTheirImagesAndEndlessFilesAreRefusedByName() throws {
