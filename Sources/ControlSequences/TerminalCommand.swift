@@ -167,6 +167,13 @@ public enum TerminalCommand {
         [escape] + Array("]52;c;\(base64)".utf8) + stringTerminator
     }
 
+    /// OSC 8: `text` as a link to `url` (kitty, WezTerm, foot, GNOME
+    /// Terminal, iTerm2 and Konsole underline it and open it on a click;
+    /// others show the text alone). `url` must be printable ASCII.
+    public static func hyperlink(_ url: String, text: String) -> String {
+        "\u{1B}]8;;\(url)\u{1B}\\" + text + "\u{1B}]8;;\u{1B}\\"
+    }
+
     // MARK: Input (recognised in what the terminal sends, never sent)
 
     /// Focus reports, with `focusEventsOn`: the window (or pane) gained focus.

@@ -1,3 +1,4 @@
+import ControlSequences
 import Decoding
 import Foundation
 import HTTP
@@ -116,6 +117,42 @@ enum Listing {
     static func table(headers: [String], rows: [[String]], numericColumns: Set<Int>) -> String {
         let table = TextTable(headers: headers, rows: rows, rightAligned: numericColumns)
         return table.render(width: TextTable.outputWidth()).joined(separator: "\n") + "\n"
+    }
+
+    /// The search table with OSC 8 links (issue 29): each photo's ID to its
+    /// page, its Pixabay user to their profile, laid over the rendered
+    /// text (the links take no columns). A URL that is not printable ASCII
+    /// (the JSON is untrusted) is no link.
+    static func linked(_ table: String, hits: [PixabayHit]) -> String {
+        var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let header = lines.first, let user = header.range(of: "USER") else { return table }
+        let userStart = header.distance(from: header.startIndex, to: user.lowerBound)
+        func safe(_ url: String) -> String? {
+            url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } && url.hasPrefix("https://") ? url : nil
+        }
+        for (index, hit) in hits.enumerated() where index + 1 < lines.count {
+            var characters = Array(lines[index + 1])
+            // The user's cell: from the USER column to the two spaces after it.
+            var end = userStart
+            while end < characters.count, !(characters[end] == " " && end + 1 < characters.count && characters[end + 1] == " ") {
+                end += 1
+            }
+            // A Pixabay user's profile (the catalog's photographers have no id there).
+            let name = hit.user.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let profile = hit.userID > 0 ? safe(hit.userURL ?? "https://pixabay.com/users/\(name)-\(hit.userID)/") : nil
+            if userStart < end, let profile {
+                let text = String(characters[userStart..<end])
+                characters.replaceSubrange(userStart..<end, with: Array(TerminalCommand.hyperlink(profile, text: text)))
+            }
+            // The ID: the first run of digits (right-aligned).
+            if let first = characters.firstIndex(where: { $0 != " " }), let page = safe(hit.pageURL) {
+                let last = characters[first...].firstIndex(of: " ") ?? characters.endIndex
+                let text = String(characters[first..<last])
+                characters.replaceSubrange(first..<last, with: Array(TerminalCommand.hyperlink(page, text: text)))
+            }
+            lines[index + 1] = String(characters)
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Pixabay-shaped JSON on stdout, nothing else.

@@ -80,10 +80,11 @@ enum Search: PXCommand {
         if !parsed.has(noImages), !page.hits.isEmpty {
             try await drawThumbnailStrip(page: page, source: stack.source, parsed: parsed)
         }
-        Output.out(
-            Listing.table(
-                headers: ResultsListing.searchHeaders, rows: page.hits.map(ResultsListing.searchRow(for:)),
-                numericColumns: ResultsListing.searchNumericColumns))
+        let table = Listing.table(
+            headers: ResultsListing.searchHeaders, rows: page.hits.map(ResultsListing.searchRow(for:)),
+            numericColumns: ResultsListing.searchNumericColumns)
+        // Links only for a terminal: a pipe gets the table's text alone.
+        Output.out(Output.isTerminal(1) ? Listing.linked(table, hits: page.hits) : table)
         Output.out(TerminalText.sanitize(ResultsListing.footer(for: page, offlineCatalogSize: stack.offlineCatalogSize)) + "\n")
         return ExitCode.success
     }
