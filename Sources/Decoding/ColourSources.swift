@@ -21,8 +21,11 @@ enum ColourSources {
     /// their sequence order (ICC.1 B.4); a sequence with a gap, a repeat or
     /// counts that disagree is no profile. An RGB profile on a YCbCr or RGB
     /// JPEG, a CMYK one on a CMYK JPEG (its decoder converts through it).
-    static func jpeg(_ bytes: [UInt8]) -> (description: ColourDescription?, problem: String?) {
-        let markers = JPEGMarkerInfo(scanning: bytes)
+    static func jpeg(_ bytes: [UInt8], markers known: JPEGMarkerInfo? = nil) -> (
+        description: ColourDescription?, problem: String?
+    ) {
+        // The decoder's own walk when it has made one.
+        let markers = known ?? JPEGMarkerInfo(scanning: bytes)
         guard !markers.profileChunks.isEmpty else { return (nil, nil) }
         var chunks: [Int: Range<Int>] = [:]
         for chunk in markers.profileChunks {

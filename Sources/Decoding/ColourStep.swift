@@ -148,9 +148,10 @@ enum ColourStep {
     /// A tagged JPEG's transform when it changes colours: the JPEG decoder
     /// then runs this step itself, an RGB profile's beside the decoding
     /// (`decodeJPEGWithLibjpeg`), a CMYK one's on the CMYK samples.
-    static func jpegTransform(_ bytes: [UInt8], options: DecodeOptions) -> ColourTransforms.Entry? {
+    static func jpegTransform(_ bytes: [UInt8], markers: JPEGMarkerInfo, options: DecodeOptions) -> ColourTransforms.Entry? {
         let transforms = options.colourTransforms
-        guard options.convertsColour, let description = ColourSources.jpeg(bytes).description else { return nil }
+        guard options.convertsColour, let description = ColourSources.jpeg(bytes, markers: markers).description
+        else { return nil }
         let entry = (transforms ?? ColourTransforms()).entry(for: description)
         return entry.transform != nil && !entry.isIdentity ? entry : nil
     }

@@ -13,7 +13,7 @@ func decodeJPEG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) ->
 
     // TurboJPEG 2.1 names only the common samplings; libjpeg decodes the rest.
     guard let header = try turboJPEGHeader(handle, bytes, markers: markers) else {
-        let colour = ColourStep.jpegTransform(bytes, options: options)
+        let colour = ColourStep.jpegTransform(bytes, markers: markers, options: options)
         return try decodeJPEGWithLibjpeg(bytes, options: options, markers: markers, colour: colour)
     }
     let warnings = header.warnings
@@ -29,7 +29,7 @@ func decodeJPEG(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) ->
     let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
     // A profile that changes colours: converted beside the decoder, which
     // TurboJPEG's one-call decode cannot do (the same libjpeg-turbo decodes).
-    let colour = ColourStep.jpegTransform(bytes, options: options)
+    let colour = ColourStep.jpegTransform(bytes, markers: markers, options: options)
     if !isCMYK, let colour, !colour.isCMYK {
         return try decodeJPEGWithLibjpeg(bytes, options: options, markers: markers, colour: colour, warnings: warnings)
     }

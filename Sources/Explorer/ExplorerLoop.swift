@@ -572,7 +572,7 @@ final class ExplorerLoop {
             case .trash:
                 trashShown()
             case .slideshowNext:
-                let (index, count) = browser.map { ($0.selection, $0.photos.count) } ?? (sequence.index, sequence.photos.count)
+                let (index, count) = place
                 if count > 1 {
                     if index + 1 >= count { stepToEnd(last: false) } else { step(by: 1) }
                 }
@@ -675,7 +675,7 @@ final class ExplorerLoop {
     /// `g`/`G`: the first or last photo of the grid (as loaded so far) or
     /// of the files given; on it already, the viewer says so.
     private func stepToEnd(last: Bool) {
-        let (index, count) = browser.map { ($0.selection, $0.photos.count) } ?? (sequence.index, sequence.photos.count)
+        let (index, count) = place
         let delta = last ? count - 1 - index : -index
         guard delta != 0 else {
             let text = count <= 1 ? "this is the only photo" : last ? "this is the last photo" : "this is the first photo"
@@ -720,6 +720,12 @@ final class ExplorerLoop {
         }
         open(next)
         _ = viewer?.handle(.message(said))
+    }
+
+    /// Where the shown photo is among those `n` steps through: the grid's
+    /// (as loaded) or the files given.
+    private var place: (index: Int, count: Int) {
+        browser.map { ($0.selection, $0.photos.count) } ?? (sequence.index, sequence.photos.count)
     }
 
     /// The shown photo's place for the viewer's status line ("2/12"): in
