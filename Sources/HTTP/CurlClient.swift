@@ -80,18 +80,8 @@ private final class LazyEngine: @unchecked Sendable {
 /// under `lock` and call `curl_multi_wakeup`, which libcurl documents as
 /// callable from any thread.
 final class CurlMultiEngine: @unchecked Sendable {
-    /// Once per process: loads libcurl (see `pxview_curl_load`), then
-    /// `curl_global_init` (thread-safe from libcurl 7.84); a lazily
-    /// initialised static runs exactly once. nil on success, else why not.
-    private static let libcurlProblem: String? = {
-        var message = [CChar](repeating: 0, count: 256)
-        guard pxview_curl_load(&message, message.count) == 0 else {
-            return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        let code = pxview_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        return code == CURLE_OK ? nil : "libcurl could not start: \(String(cString: pxview_curl_easy_strerror(code)))"
-    }()
-
+    /// Why libcurl cannot be used (`CurlProcess.start`), nil when it can.
+    private let problem: String?
     private let lock = Lock()
     private let multi: UnsafeMutableRawPointer?
     private var incoming: [CurlTransfer] = []
@@ -102,8 +92,10 @@ final class CurlMultiEngine: @unchecked Sendable {
     private var closed = false
 
     init() {
-        multi = Self.libcurlProblem == nil ? pxview_curl_multi_init() : nil
-        guard let multi else {
+        problem = CurlProcess.start()
+        multi = problem == nil ? pxview_curl_multi_init() : nil
+        guard let multi, CurlProcess.register(self) else {
+            if let multi { pxview_curl_multi_cleanup(multi) }
             closed = true
             return
         }
@@ -122,7 +114,7 @@ final class CurlMultiEngine: @unchecked Sendable {
             transfer.finish(
                 .failure(
                     HTTPError.other(
-                        transfer.request.redactedURL, detail: Self.libcurlProblem ?? "HTTP client unavailable")))
+                        transfer.request.redactedURL, detail: problem ?? "HTTP client unavailable")))
             return
         }
         incoming.append(transfer)
@@ -209,6 +201,7 @@ final class CurlMultiEngine: @unchecked Sendable {
         closed = true
         pxview_curl_multi_cleanup(multi)
         lock.unlock()
+        CurlProcess.unregister(self)
     }
 
     private func remove(

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Plumbing
 import Terminal
 
@@ -13,6 +14,7 @@ struct PXView {
         OutputGuard.protectStandardDescriptors()
         let code = await run(Array(CommandLine.arguments.dropFirst()), raw: rawArguments())
         Chores.finish()
+        CurlProcess.closeForExit()
         ProcessSignals.exit(finished(code))
     }
 

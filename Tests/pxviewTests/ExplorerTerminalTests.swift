@@ -706,9 +706,10 @@ func expectRestored(_ session: PseudoTerminalSession) {
         quitting.send("q")
         // (Once, in a fresh clone's run on a machine loaded far past its
         // two cores, this waited 20 s; never since: the screen is kept.)
+        let quitStatus = quitting.waitForExit()
         #expect(
-            quitting.waitForExit() == 0,
-            "still running after q: \(String(decoding: quitting.output.suffix(600), as: UTF8.self).debugDescription)")
+            quitStatus == 0,
+            "after q, exit \(String(describing: quitStatus)): \(String(decoding: quitting.output, as: UTF8.self).debugDescription)")
         #expect(!quitting.output.containsSequence(Array(sixelStart.utf8)))
         expectRestored(quitting)
 
