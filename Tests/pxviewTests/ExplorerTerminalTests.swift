@@ -709,7 +709,8 @@ func expectRestored(_ session: PseudoTerminalSession) {
         let quitStatus = quitting.waitForExit()
         #expect(
             quitStatus == 0,
-            "after q, exit \(String(describing: quitStatus)): \(String(decoding: quitting.output, as: UTF8.self).debugDescription)")
+            "after q, exit \(String(describing: quitStatus)): \(String(decoding: quitting.output, as: UTF8.self).debugDescription)"
+        )
         #expect(!quitting.output.containsSequence(Array(sixelStart.utf8)))
         expectRestored(quitting)
 
