@@ -21,6 +21,8 @@ public enum BrowserEffect: Equatable, Sendable {
     case toggleFavourite(PixabayHit)
     /// Load the favourites list (answered with `.favouritesLoaded`).
     case showFavourites
+    /// Run the key handler with this KEY argument (`KeyHandler`).
+    case runKeyHandler(String)
     case quit
 }
 
@@ -91,6 +93,8 @@ public struct BrowserState: Equatable, Sendable {
     /// other key stops it.
     public var seekingEnd = false
     public var showHelp = false
+    /// Ctrl-X was pressed: the next key is the key handler's (Esc: none).
+    public private(set) var askingHandlerKey = false
     /// The source's note (offline catalog) or nil for Pixabay.
     public var note: String?
     /// A transient message (an error, "added to favourites").
@@ -273,6 +277,16 @@ public struct BrowserState: Equatable, Sendable {
         // Any input but End itself stops a run to the end.
         seekingEnd = false
         if editText != nil { return handleEditing(input) }
+        if askingHandlerKey, case .key(let key) = input {
+            askingHandlerKey = false
+            if key.modifiers.contains(.control), key.code == .char("c") { return [.quit] }
+            guard let name = KeyHandler.argument(for: key) else {
+                message = "no key handler run"
+                return []
+            }
+            message = nil
+            return [.runKeyHandler(name)]
+        }
         if showHelp {
             if case .key(let key) = input, key.modifiers.contains(.control), key.code == .char("c") { return [.quit] }
             if case .key = input { showHelp = false }
@@ -307,7 +321,7 @@ public struct BrowserState: Equatable, Sendable {
     /// What a key asks of the grid.
     public enum KeyAction: Sendable, Equatable {
         case left, right, up, down, first, last, pageUp, pageDown, larger, smaller
-        case open, search, favourite, favourites, mark, markAll, help, quit
+        case open, search, favourite, favourites, mark, markAll, keyHandler, help, quit
     }
 
     /// The grid's keys on Pixabay and the catalog: what they do and how help lists them.
@@ -344,6 +358,9 @@ public struct BrowserState: Equatable, Sendable {
                 KeyLine(
                     "m, M", "mark / unmark the photo, all / none (show -o prints the marked)",
                     keys: [(.char("m"), .mark), (.char("M"), .markAll)]),
+                KeyLine(
+                    "Ctrl-X KEY", "run your key-handler KEY on the marked files (or this one)",
+                    keys: [(.ctrl("x"), .keyHandler)]),
             ]
         } else {
             lines += [
@@ -406,6 +423,11 @@ public struct BrowserState: Equatable, Sendable {
             return [.showFavourites]
         case .search:
             editText = query
+            return []
+        case .keyHandler:
+            guard selectedPhoto != nil else { return [] }
+            askingHandlerKey = true
+            message = KeyHandler.prompt
             return []
         case .help:
             showHelp = true

@@ -11,9 +11,10 @@ import Terminal
     import Glibc
 #endif
 
-/// Saves the viewed photo's bytes (under the name the photo says); returns
-/// the message to show ("saved …").
-public typealias ExplorerSaveAction = @Sendable (_ bytes: [UInt8], _ photo: Photo) throws -> String
+/// Saves the viewed photo's bytes (under the name the photo says) into
+/// `folder` (nil: where the command saves); returns the message to show
+/// ("saved …").
+public typealias ExplorerSaveAction = @Sendable (_ bytes: [UInt8], _ photo: Photo, _ folder: String?) throws -> String
 
 /// `D` then `y` in the viewer: the file at this location (an absolute path)
 /// moved to the trash; the message to show, or an error saying why not.
@@ -43,6 +44,10 @@ public struct ExplorerOptions: Sendable {
     public var slideshowMs: Int?
     /// `D`: nil where there is no trash to move to (Pixabay's photos).
     public var trash: ExplorerTrashAction?
+    /// `show --out`: where `s` puts a copy of a file without asking.
+    public var saveFolder: String?
+    /// Ctrl-X: the key handler's path (`KeyHandler.path`); nil: none here.
+    public var keyHandler: String?
 
     /// The default: a 100-megapixel PNG, the largest `--max-pixels` allows,
     /// decodes in 2.2 s here; a hostile file in at most 0.9 s.

@@ -543,12 +543,13 @@ final class ExplorerLoop {
                 exitStatus = 0
             case .close:
                 closeViewer()
-            case .save:
+            case .save(let folder):
                 guard let state = viewer else { continue }
                 let message: String
                 if let save = options.save {
                     do {
-                        message = try save(viewerBytes, state.photo)
+                        message = try save(viewerBytes, state.photo, folder)
+                        if let folder { saveFolderSuggestion = folder }
                     } catch {
                         message = "cannot save: \(error)"
                     }
@@ -578,6 +579,8 @@ final class ExplorerLoop {
                 }
             case .turn(let turn):
                 viewerPainter?.replaceFrames(viewerFrames.map { $0.turned(turn) })
+            case .runKeyHandler(let key):
+                runKeyHandler(key, current: viewer?.photo)
             case .copyLink:
                 guard let link = viewer?.photo.link else { continue }
                 // Through tmux's passthrough when it has one (tmux's own
@@ -608,6 +611,8 @@ final class ExplorerLoop {
                 if let now = toggleFavourite(hit) {
                     perform(browser?.handle(.favouriteChanged(id: hit.id, isFavourite: now)) ?? [])
                 }
+            case .runKeyHandler(let key):
+                runKeyHandler(key, current: browser?.selectedPhoto)
             case .showFavourites:
                 do {
                     guard let hits = try favourites.list() else {
@@ -720,6 +725,7 @@ final class ExplorerLoop {
         }
         open(next)
         _ = viewer?.handle(.message(said))
+        carriedMessage = said
     }
 
     /// Where the shown photo is among those `n` steps through: the grid's
@@ -855,13 +861,62 @@ final class ExplorerLoop {
             showInfo: showInfo, position: position, slideshowMs: slideshowMs, colour: decoded.colour?.description,
             details: decoded.details?.description)
         if let start = options.slideshowMs { viewer?.slideshowStartMs = start }
+        viewer?.saveFolder = options.saveFolder
+        viewer?.saveFolderSuggestion = saveFolderSuggestion
         viewer?.isMarked = (browser?.markedIDs ?? markedIDs).contains(photo.id)
         viewer?.notice = notice
         viewerSerial += 1
         viewerFrames = decoded.frames.map(\.image)
         viewerPainter = ViewerPainter(
             frames: decoded.frames.map(\.image), backend: backend, pictureID: -viewerSerial, glyphs: drawing.glyphs)
-        if let problem { _ = viewer?.handle(.message(problem)) }
+        if let text = problem ?? carriedMessage { _ = viewer?.handle(.message(text)) }
+        carriedMessage = nil
+    }
+
+    /// Said on the status line of the photo on its way once it opens (what
+    /// the trash or the key handler did before it was opened).
+    private var carriedMessage: String?
+
+    /// The folder `s` offers for a file's copy: the last one saved into,
+    /// at first the current one.
+    private var saveFolderSuggestion = FileManager.default.currentDirectoryPath
+
+    /// Ctrl-X KEY: the user's key handler run with the marked files' paths
+    /// (or `current`'s) on its standard input, the terminal the shell's
+    /// while it runs; then everything drawn again and the shown photo read
+    /// again, as nsxiv does (a handler may have rotated or edited it).
+    private func runKeyHandler(_ key: String, current: Photo?) {
+        let say: (String) -> Void = { text in
+            if self.viewer != nil { _ = self.viewer?.handle(.message(text)) } else { self.browser?.message = text }
+        }
+        guard let handler = options.keyHandler, let session else {
+            say("there is no key handler here")
+            return
+        }
+        guard let input = KeyHandler.input(marked: markedLinks, current: current?.link) else {
+            say("the key handler takes local files")
+            return
+        }
+        guard access(handler, X_OK) == 0 else {
+            say("no key handler: make \(handler) an executable (see the README)")
+            return
+        }
+        write(backend.teardown())
+        let ending = session.lend { Subprocess.run([handler, key], input: input) }
+        redrawEverything()
+        let name = "key-handler \(key)"
+        let said: String
+        switch ending {
+        case .exited(0): said = "\(name): done"
+        case .exited(let status): said = "\(name): exit status \(status)"
+        case .signalled(let signal): said = "\(name): ended by signal \(signal)"
+        case .notStarted(let code): said = "\(name): cannot run: \(String(cString: strerror(code)))"
+        }
+        if let shown = viewer?.photo, shown.link?.first == UInt8(ascii: "/") {
+            open(shown)
+            carriedMessage = said
+        }
+        say(said)
     }
 
     /// The viewed photo's frames as decoded, before any turn (`<` `>` `|` `^`).

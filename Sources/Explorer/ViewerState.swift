@@ -8,8 +8,11 @@ import Terminal
 /// Something the viewer asks the I/O loop to do; the state machine itself
 /// never touches the terminal, the network or the disk.
 public enum ViewerEffect: Equatable, Sendable {
-    /// Save the image (as `pxview save` does).
-    case save
+    /// Save the image (as `pxview save` does): into `folder`, or where
+    /// the command saves when nil (a Pixabay photo: the current folder).
+    case save(folder: String?)
+    /// Run the key handler with this KEY argument (`KeyHandler`).
+    case runKeyHandler(String)
     /// Add or remove the photo from the favourites (a Pixabay photo's only).
     case toggleFavourite
     /// Back to the browser.
@@ -33,6 +36,16 @@ public enum ViewerEffect: Equatable, Sendable {
     case slideshowNext
     /// `D` confirmed with `y`: the photo's file to the trash, then the next.
     case trash
+}
+
+/// A question the viewer's status line asks.
+public enum ViewerQuestion: Equatable, Sendable {
+    /// `D`: `y` moves the file to the trash.
+    case trash
+    /// Ctrl-X: the key for the key handler.
+    case keyHandler
+    /// `s` on a file: the folder for its copy, as typed so far.
+    case saveFolder(String)
 }
 
 /// What can happen to the viewer: input (with a monotonic time in ms, for
@@ -88,8 +101,17 @@ public struct ViewerState: Equatable, Sendable {
     public var position: String?
     /// Marked with `m` (the status line's title says so).
     public var isMarked = false
+    /// The question the status line asks, if any: the next key answers it
+    /// (a folder: the line typed).
+    public private(set) var question: ViewerQuestion?
     /// `D` was pressed: `y` moves the file to the trash, any other key keeps it.
-    public private(set) var confirmingTrash = false
+    public var confirmingTrash: Bool { question == .trash }
+    /// Where `s` puts a copy of a file (`show --out`); nil: `s` asks,
+    /// offering `saveFolderSuggestion`.
+    public var saveFolder: String?
+    /// The folder `s` offers for a copy: the last one answered, at first
+    /// the current folder (the loop sets it).
+    public var saveFolderSuggestion = ""
     /// How the picture is turned (`<` `>` `|` `^`); `fullSize` and
     /// `decodedSize` are the turned picture's.
     public private(set) var turn = ImageTurn()
@@ -179,7 +201,8 @@ public struct ViewerState: Equatable, Sendable {
             && lhs.colour == rhs.colour && lhs.details == rhs.details && lhs.position == rhs.position
             && lhs.isMarked == rhs.isMarked && lhs.turn == rhs.turn
             && lhs.slideshowMs == rhs.slideshowMs && lhs.slideDueMs == rhs.slideDueMs
-            && lhs.confirmingTrash == rhs.confirmingTrash
+            && lhs.question == rhs.question && lhs.saveFolder == rhs.saveFolder
+            && lhs.saveFolderSuggestion == rhs.saveFolderSuggestion
             && lhs.showHelp == rhs.showHelp && lhs.isFavourite == rhs.isFavourite && lhs.message == rhs.message
             && lhs.openedDirectly == rhs.openedDirectly && lhs.fullResolutionRequested == rhs.fullResolutionRequested
             && lhs.dragFrom == rhs.dragFrom && lhs.lastClick?.0 == rhs.lastClick?.0
@@ -289,7 +312,12 @@ public struct ViewerState: Equatable, Sendable {
             return handleKey(key, timeMs: timeMs)
         case .mouse(let mouse):
             return handleMouse(mouse, timeMs: timeMs)
-        case .paste, .unknown:
+        case .paste(let text):
+            // Only the folder's line takes a paste (the name of a folder).
+            guard case .saveFolder(let typed) = question else { return [] }
+            askFolder(typed + TerminalText.sanitize(text))
+            return []
+        case .unknown:
             return []
         }
     }
@@ -298,7 +326,7 @@ public struct ViewerState: Equatable, Sendable {
     public enum KeyAction: Sendable, Equatable {
         case zoomIn, zoomOut, toggleOneTwo, reset, panLeft, panRight, panUp, panDown
         case edgeLeft, edgeRight, edgeTop, edgeBottom, cycleFit, playPause, previousFrame, nextFrame
-        case rotateLeft, rotateRight, flipLeftRight, flipUpsideDown, slideshow, trash
+        case rotateLeft, rotateRight, flipLeftRight, flipUpsideDown, slideshow, trash, keyHandler
         case nextPhoto, previousPhoto, firstPhoto, lastPhoto, info, save, copyLink, mark, favourite, back, quit, help
     }
 
@@ -328,10 +356,15 @@ public struct ViewerState: Equatable, Sendable {
         KeyLine("p, Backspace", "previous photo", keys: [(.char("p"), .previousPhoto), (KeyChord(.backspace), .previousPhoto)]),
         KeyLine("g G", "first / last photo", keys: [(.char("g"), .firstPhoto), (.char("G"), .lastPhoto)]),
         KeyLine("i", "toggle the info line", keys: [(.char("i"), .info)]),
-        KeyLine("s", "save the image (NAME-2, -3 if taken)", keys: [(.char("s"), .save)]),
+        KeyLine(
+            "s", "save the image; a file's copy goes where you say or show --out (NAME-2, -3 if taken)",
+            keys: [(.char("s"), .save)]),
         KeyLine("y", "copy the file's path (a Pixabay photo's page) to the clipboard", keys: [(.char("y"), .copyLink)]),
         KeyLine("m", "mark / unmark the photo (show -o prints the marked)", keys: [(.char("m"), .mark)]),
         KeyLine("D", "move the file to the trash (y confirms; never deleted)", keys: [(.char("D"), .trash)]),
+        KeyLine(
+            "Ctrl-X KEY", "run your key-handler KEY on the marked files (or this one)",
+            keys: [(.ctrl("x"), .keyHandler)]),
         KeyLine("*", "toggle favourite", keys: [(.char("*"), .favourite)]),
         KeyLine("q, Esc", "back to the grid (or quit)", keys: [(.char("q"), .back), (KeyChord(.escape), .back)]),
         KeyLine("Ctrl-C", "quit", keys: [(.ctrl("c"), .quit)]),
@@ -342,14 +375,9 @@ public struct ViewerState: Equatable, Sendable {
     private mutating func handleKey(_ key: Key, timeMs: Int) -> [ViewerEffect] {
         let action = Self.keys.action(for: key)
         if action == .quit { return [.quit] }
-        if confirmingTrash {
+        if let question {
             // The question's answer, whatever the key means otherwise.
-            confirmingTrash = false
-            guard key.code == .char("y") else {
-                message = "kept \(title)"
-                return []
-            }
-            return [.trash]
+            return answer(question, key: key)
         }
         if showHelp {
             // Any key closes the help; `q` and Esc only close it, too.
@@ -392,14 +420,22 @@ public struct ViewerState: Equatable, Sendable {
             showInfo.toggle()
             relayout(geometry: layout.geometry)
         case .help: showHelp = true
-        case .save: return [.save]
+        case .save:
+            // A copy of a file goes where the user says: never dropped in
+            // whatever folder pxview was started from.
+            guard photo.pixabayHit == nil else { return [.save(folder: nil)] }
+            if let saveFolder { return [.save(folder: saveFolder)] }
+            askFolder(saveFolderSuggestion)
+        case .keyHandler:
+            question = .keyHandler
+            message = KeyHandler.prompt
         case .mark: return [.toggleMark]
         case .trash:
             guard photo.pixabayHit == nil, photo.link?.first == UInt8(ascii: "/") else {
                 message = photo.pixabayHit == nil ? "only a local file can go to the trash" : "Pixabay photos cannot be trashed"
                 return []
             }
-            confirmingTrash = true
+            question = .trash
             message = "move \(title) to the trash? y: yes, any other key: no"
         case .slideshow:
             if slideshowMs == nil {
@@ -443,6 +479,60 @@ public struct ViewerState: Equatable, Sendable {
         }
         return []
     }
+
+    /// The answer to `question`: `y` for the trash, any key for the key
+    /// handler (Esc: none), a line for the folder.
+    private mutating func answer(_ asked: ViewerQuestion, key: Key) -> [ViewerEffect] {
+        question = nil
+        switch asked {
+        case .trash:
+            guard key.code == .char("y") else {
+                message = "kept \(title)"
+                return []
+            }
+            return [.trash]
+        case .keyHandler:
+            guard let name = KeyHandler.argument(for: key) else {
+                message = "no key handler run"
+                return []
+            }
+            return [.runKeyHandler(name)]
+        case .saveFolder(var typed):
+            switch key.code {
+            case .escape:
+                message = "not saved"
+            case .enter:
+                let folder = String(typed.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+                guard !folder.isEmpty else {
+                    message = "not saved"
+                    return []
+                }
+                saveFolderSuggestion = folder
+                return [.save(folder: folder)]
+            case .backspace:
+                if !typed.isEmpty { typed.removeLast() }
+                askFolder(typed)
+            case .char("u") where key.modifiers.contains(.control):
+                askFolder("")
+            case .char(let character) where !key.modifiers.contains(.control):
+                askFolder(typed + String(character))
+            default:
+                askFolder(typed)
+            }
+            return []
+        }
+    }
+
+    /// The folder question, `typed` so far, on the status line.
+    private mutating func askFolder(_ typed: String) {
+        let line = String(typed.prefix(Self.maxFolderCharacters))
+        question = .saveFolder(line)
+        message = "save a copy in: \(line)_  (Enter saves, Esc cancels)"
+    }
+
+    /// A folder's path as typed: PATH_MAX's 4096 bytes are more than a
+    /// status line shows; this is more than anyone types.
+    static let maxFolderCharacters = 1024
 
     /// The picture turned to `next`: sizes swapped when its axes do, the
     /// view back to the fit (1x, centred), as a new picture is shown.

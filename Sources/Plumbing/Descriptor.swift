@@ -41,6 +41,15 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 /// frames, `OutputGuard`'s sliced drawing, stdout and stderr, and the atomic
 /// file writer all end here.
 public enum Descriptor {
+    /// One read(2) into `buffer`, retried while a signal interrupts it:
+    /// the bytes read, 0 at the end, -1 on an error (errno says which).
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let count = systemRead(fd, buffer.baseAddress, buffer.count)
+            if count >= 0 || errno != EINTR { return count }
+        }
+    }
+
     /// Writes every byte of `bytes` to `fd`: short writes continue where
     /// they stopped, EINTR retries, EAGAIN (a non-blocking descriptor that
     /// is full) waits in poll(2) until it drains. A write that returns 0
@@ -94,4 +103,9 @@ public enum Descriptor {
         }
         if let failure { throw failure }
     }
+}
+
+/// read(2), under a name `Descriptor.read` does not hide.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
 }

@@ -64,44 +64,6 @@ public enum Multiplexer: Equatable, Sendable, CustomStringConvertible {
     /// The one line pxview prints when tmux keeps graphics from the terminal.
     public static let passthroughHint =
         "pxview: tmux passes no graphics: 'set -g allow-passthrough on' (tmux 3.3+) gives sixel or kitty"
-
-    /// Runs a command without a shell and returns its standard output, or
-    /// nil when it cannot run or fails. Its stderr goes to /dev/null.
-    public static func runCommand(_ arguments: [String]) -> String? {
-        guard !arguments.isEmpty else { return nil }
-        var pipeFDs: [Int32] = [-1, -1]
-        guard pipe(&pipeFDs) == 0 else { return nil }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
-        close(pipeFDs[1])
-        defer { close(pipeFDs[0]) }
-        guard spawned == 0 else { return nil }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 512)
-        while output.count < 4096 {
-            let count = buffer.withUnsafeMutableBytes { read(pipeFDs[0], $0.baseAddress, $0.count) }
-            if count > 0 {
-                output += buffer.prefix(count)
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else {
-                break
-            }
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else { return nil }
-        return String(decoding: output, as: UTF8.self)
-    }
 }
 
 /// What `TERM` says about a multiplexer pxview cannot otherwise see (no

@@ -173,6 +173,17 @@ public final class TerminalSession {
         resume()
     }
 
+    /// Lends the terminal to another program (the key handler): given back
+    /// as `restore` does (main screen, mouse off, cooked), `body` run, then
+    /// taken again as after a stop. The caller redraws afterwards.
+    public func lend<T>(_ body: () -> T) -> T {
+        guard isActive else { return body() }
+        leave()
+        let result = body()
+        resume()
+        return result
+    }
+
     /// Raw mode and the enter sequence again, as after `init`: after a stop,
     /// or a SIGCONT that follows a SIGSTOP no handler saw. Nothing is
     /// probed again.

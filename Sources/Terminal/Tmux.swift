@@ -1,4 +1,5 @@
 import Pixels
+import Plumbing
 
 #if canImport(Glibc)
     import Glibc
@@ -71,7 +72,7 @@ public struct Tmux: Sendable {
 
     /// Runs tmux without a shell (stdin and stderr on /dev/null).
     public static let spawn: @Sendable ([String]) -> String? = { arguments in
-        Multiplexer.runCommand(["tmux"] + arguments)
+        Subprocess.output(["tmux"] + arguments)
     }
 }
 

@@ -67,7 +67,7 @@ enum ExplorerSetup {
     /// terminal at its start (its tmux pane was not the active one) asks
     /// again, the same way, once its pane is.
     static func options(_ view: ViewOptions, typedAhead: [UInt8]) -> ExplorerOptions {
-        ExplorerOptions(
+        var options = ExplorerOptions(
             favourites: FavouritesStore(), save: saveInCurrentDirectory, maxPixels: view.maxPixels, typedAhead: typedAhead,
             reprobe: {
                 let (report, drawing) = InlineDrawing.report(
@@ -76,6 +76,8 @@ enum ExplorerSetup {
                 return (drawing, report.outcome?.leftover ?? [])
             }, librarySaid: { Output.librarySaid($0) },
             decodeTimeoutMs: ExplorerOptions.decodeTimeoutMs(environment: ProcessInfo.processInfo.environment))
+        options.keyHandler = KeyHandler.path(environment: ProcessInfo.processInfo.environment)
+        return options
     }
 
     /// `s` in the viewer: the viewed bytes under the name the photo says
@@ -87,7 +89,11 @@ enum ExplorerSetup {
 
     /// The same, into `directory` (nil: the current one).
     static func saveAction(in directory: String?) -> ExplorerSaveAction {
-        { bytes, photo in
+        { bytes, photo, asked in
+            let directory = asked.map(expandingHome) ?? directory
+            if let directory, !RawFile.isDirectory(Array(directory.utf8)) {
+                throw CommandError("no such folder: \(TerminalText.sanitize(directory))")
+            }
             let ext = ImageFormat(sniffing: bytes)?.fileExtension ?? "jpg"
             let stem = fittingStem(photo.saveStem, ext: ext)
             let size = StderrProgressReporter.formatBytes(Double(bytes.count))
@@ -98,10 +104,20 @@ enum ExplorerSetup {
                 } catch is AtomicFile.AlreadyExists {
                     continue
                 }
-                return number == 1 ? "saved \(name) (\(size))" : "saved \(name) (\(stem).\(ext) exists; \(size))"
+                let place = asked.map { " in \(TerminalText.sanitize($0))" } ?? ""
+                return number == 1
+                    ? "saved \(name)\(place) (\(size))" : "saved \(name)\(place) (\(stem).\(ext) exists; \(size))"
             }
             throw CommandError("\(stem).\(ext) and 998 numbered copies exist; nothing saved")
         }
+    }
+
+    /// A folder as typed: `~` and `~/…` are the home folder's, as a shell has them.
+    static func expandingHome(_ folder: String) -> String {
+        guard folder == "~" || folder.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] else {
+            return folder
+        }
+        return home + folder.dropFirst()
     }
 
     /// The longest name a file system takes (NAME_MAX on Linux), in bytes.

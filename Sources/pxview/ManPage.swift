@@ -41,7 +41,14 @@ struct ManPage {
         ("PXVIEW_DECODE_TIMEOUT_MS", "how long the viewer waits for one photo's decode before giving up on it (default 10000)"),
         ("PXVIEW_KITTY_TRANSFER", "direct: never hand kitty shared memory or files, send PNG through the pty"),
         ("XDG_CACHE_HOME", "the disk cache is $XDG_CACHE_HOME/pxview (default ~/.cache/pxview)"),
-        ("XDG_DATA_HOME", "favourites are $XDG_DATA_HOME/pxview/favourites.json (default ~/.local/share/pxview)"),
+        (
+            "XDG_DATA_HOME",
+            "favourites are $XDG_DATA_HOME/pxview/favourites.json (default ~/.local/share/pxview); D moves files to $XDG_DATA_HOME/Trash"
+        ),
+        (
+            "XDG_CONFIG_HOME",
+            "Ctrl-X KEY runs $XDG_CONFIG_HOME/pxview/key-handler KEY (default ~/.config), the paths on its standard input"
+        ),
         ("COLUMNS", "the width of search and favourites tables when standard output is not a terminal"),
     ]
 

@@ -51,6 +51,8 @@ enum Show: PXCommand {
     static let title = Flag("--title", help: "with --grid: each picture's file name under it")
     static let rotate: Option<QuarterTurns> = .choice(
         "--rotate", "0|90|180|270", help: "turn the picture clockwise (the view only: the file is left as it is)")
+    static let saveFolder: Option<[UInt8]> = .path(
+        "--out", "DIR", help: "the viewer's s saves copies of files into DIR (without it, s asks for a folder)")
     static let loops: Option<Int> = .positiveInteger(
         "--loops", "N", help: "with --animate: play it N times (default: as the file says)")
 
@@ -71,7 +73,7 @@ enum Show: PXCommand {
             --once --animate plays it in place.
             """,
         options: ViewOption.all + [ViewOption.place, ViewOption.align] + InputList.all + GlobalOption.all
-            + [once, animate, loops, rotate, slideshow, grid, title, interactive, printMarked, CommonOption.help],
+            + [once, animate, loops, rotate, slideshow, grid, title, interactive, printMarked, saveFolder, CommonOption.help],
         maxPositionals: nil, minPositionals: 1, positionals: .files, missing: ("a PATH or URL", "pxview show photo.jpg"),
         keys: [KeyTables.viewer, KeyTables.folderGrid])
 

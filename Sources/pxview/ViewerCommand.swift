@@ -23,6 +23,12 @@ enum Viewer {
         let files = FileList(entries: try Folder.entries(for: inputs, parsed: parsed, client: client))
         var options = ExplorerSetup.options(view, typedAhead: typedAhead)
         options.slideshowMs = try parsed.value(Show.slideshow)
+        if let folder = try parsed.value(Show.saveFolder) {
+            guard RawFile.isDirectory(folder) else {
+                throw UsageError(message: "--out \(RawFile.display(folder)): no such folder", command: parsed.command)
+            }
+            options.saveFolder = String(decoding: RawFile.absolute(folder), as: UTF8.self)
+        }
         let environment = ProcessInfo.processInfo.environment
         options.trash = { location in
             let name = try Trash(environment: environment).move(location)

@@ -85,6 +85,7 @@ func everyKey() -> [Key] {
                 "wheel              scroll a row",
                 "/                  show only names containing a text (Enter keep, Esc cancel)",
                 "m, M               mark / unmark the photo, all / none (show -o prints the marked)",
+                "Ctrl-X KEY         run your key-handler KEY on the marked files (or this one)",
                 "q, Ctrl-C          quit",
                 "Ctrl-Z             suspend to the shell (fg comes back)",
                 "?                  this help (any key closes it)",

@@ -219,7 +219,7 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
 
     @Test func saveAndFavouriteAreEffects() {
         var state = viewer(photo: samplePhoto(5))
-        #expect(state.handle(key("s")) == [.save])
+        #expect(state.handle(key("s")) == [.save(folder: nil)])
         #expect(state.handle(key("*")) == [.toggleFavourite])
         _ = state.handle(.favouriteChanged(isFavourite: true))
         #expect(state.isFavourite)
@@ -230,7 +230,9 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
         #expect(state.title == "#5" && file.title == "storm.jpg")
         var named = viewer(photo: filePhoto(42, "pixabay-42.jpg"))
         #expect(named.title == "pixabay-42.jpg")
-        #expect(named.handle(key("*")) == [] && named.handle(key("s")) == [.save])
+        #expect(named.handle(key("*")) == [])
+        // A file's copy goes where the user says (`ViewerQuestionTests`).
+        #expect(named.handle(key("s")) == [] && named.question == .saveFolder(""))
         // The 3rd file of a folder is not Pixabay's photo 3, a favourite or not.
         let third = ViewerState(
             photo: filePhoto(3, "c.jpg"), fullSize: PixelSize(width: 10, height: 10),

@@ -63,13 +63,6 @@ import Testing
         #expect(Multiplexer.detect(environment: inside, runTmux: { _ in "" }) == .tmux(passthrough: false))
     }
 
-    @Test func commandsRunWithoutAShell() {
-        #expect(Multiplexer.runCommand(["echo", "on"]) == "on\n")
-        #expect(Multiplexer.runCommand(["false"]) == nil)
-        #expect(Multiplexer.runCommand(["/no/such/program"]) == nil)
-        #expect(Multiplexer.runCommand([]) == nil)
-    }
-
     /// The writer sends a fence (DA1) before each picture that draws at the
     /// cursor and waits for tmux's answer; keys typed meanwhile come back.
     @Test func picturesWaitForTheFenceInsideTmux() throws {

@@ -169,9 +169,9 @@ import Testing
                 id: 42, pageURL: "", type: "photo", tags: "", previewURL: "", webformatURL: "", largeImageURL: "", imageWidth: 1,
                 imageHeight: 1, userID: 0, user: "u"))
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]
-        #expect(try save(jpeg, photo).hasPrefix("saved pixabay-42.jpg ("))
-        #expect(try save(jpeg, photo).hasPrefix("saved pixabay-42-2.jpg (pixabay-42.jpg exists; "))
-        #expect(try save(jpeg, photo).hasPrefix("saved pixabay-42-3.jpg"))
+        #expect(try save(jpeg, photo, nil).hasPrefix("saved pixabay-42.jpg ("))
+        #expect(try save(jpeg, photo, nil).hasPrefix("saved pixabay-42-2.jpg (pixabay-42.jpg exists; "))
+        #expect(try save(jpeg, photo, nil).hasPrefix("saved pixabay-42-3.jpg"))
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(names == ["pixabay-42-2.jpg", "pixabay-42-3.jpg", "pixabay-42.jpg"])
     }
@@ -184,8 +184,8 @@ import Testing
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]
         let title = String(repeating: "é", count: 125) + "x.jpeg"  // 256 bytes: é is two
         let photo = Photo(id: 1, file: LocalFile(name: title, byteCount: 7))
-        #expect(try save(jpeg, photo).hasPrefix("saved pxview-"))
-        #expect(try save(jpeg, photo).contains("-2.jpg ("))
+        #expect(try save(jpeg, photo, nil).hasPrefix("saved pxview-"))
+        #expect(try save(jpeg, photo, nil).contains("-2.jpg ("))
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         // 247 bytes of stem leave room for "-999.jpg".
         let stem = "pxview-" + String(repeating: "é", count: 120)
@@ -200,9 +200,10 @@ import Testing
         let save = ExplorerSetup.saveAction(in: directory.path)
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
         #expect(
-            try save(png, Photo(id: 42, file: LocalFile(name: "pixabay-42.jpg", byteCount: 12))).hasPrefix(
+            try save(png, Photo(id: 42, file: LocalFile(name: "pixabay-42.jpg", byteCount: 12)), nil).hasPrefix(
                 "saved pxview-pixabay-42.png ("))
-        #expect(try save(png, Photo(id: 42, file: LocalFile(name: "#42", byteCount: 12))).hasPrefix("saved pxview-#42.png ("))
+        #expect(
+            try save(png, Photo(id: 42, file: LocalFile(name: "#42", byteCount: 12)), nil).hasPrefix("saved pxview-#42.png ("))
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(names == ["pxview-#42.png", "pxview-pixabay-42.png"])
     }

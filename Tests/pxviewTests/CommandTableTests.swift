@@ -117,7 +117,8 @@ import Testing
         }
         // show completes files, open (an id) nothing.
         #expect(
-            bash.contains("--output-marked -o --help -h'\n            else _pxview_files\n            fi ;;\n        search)"))
+            bash.contains(
+                "--output-marked -o --out --help -h'\n            else _pxview_files\n            fi ;;\n        search)"))
         #expect(bash.contains("--help -h'\n            fi ;;\n        save)"))
     }
 

@@ -648,15 +648,20 @@ func expectRestored(_ session: PseudoTerminalSession) {
         #expect(session.waitForExit() == 0)
     }
 
+    /// Copies of two fixture photos (a JPEG, a PNG) in `directory`, named so:
+    /// for keys that move or hand over files.
+    func twoPhotos(in directory: TemporaryDirectory, _ jpeg: String, _ png: String) throws -> (String, String) {
+        let images = (fixtureImage as NSString).deletingLastPathComponent
+        try FileManager.default.copyItem(atPath: images + "/p01_china_640x427.jpg", toPath: directory.file(jpeg))
+        try FileManager.default.copyItem(atPath: images + "/p02_coffee_600x400.png", toPath: directory.file(png))
+        return (directory.file(jpeg), directory.file(png))
+    }
+
     /// `D` asks, any key but `y` keeps the file, `D y` moves it to the
     /// trash (its `.trashinfo` naming the old path) and shows the next.
     @Test func dThenYMovesTheFileToTheTrash() throws {
         let directory = try TemporaryDirectory()
-        let images = (fixtureImage as NSString).deletingLastPathComponent
-        let first = directory.file("a.jpg")
-        let second = directory.file("b.png")
-        try FileManager.default.copyItem(atPath: images + "/p01_china_640x427.jpg", toPath: first)
-        try FileManager.default.copyItem(atPath: images + "/p02_coffee_600x400.png", toPath: second)
+        let (first, second) = try twoPhotos(in: directory, "a.jpg", "b.png")
         let session = try PseudoTerminalSession(
             arguments: ["show", first, second], emulation: .kitty, rows: 24, columns: 100,
             environment: PseudoTerminalSession.environment.merging(["XDG_DATA_HOME": directory.file("data")]) { $1 })
@@ -676,6 +681,83 @@ func expectRestored(_ session: PseudoTerminalSession) {
         let info = try? String(contentsOfFile: directory.file("data/Trash/info/a.jpg.trashinfo"), encoding: .utf8)
         #expect(info?.hasPrefix("[Trash Info]\nPath=\(first)\nDeletionDate=") == true, "\(String(describing: info))")
         #expect(FileManager.default.fileExists(atPath: directory.file("data/Trash/files/a.jpg")))
+    }
+
+    /// Ctrl-X KEY runs `$XDG_CONFIG_HOME/pxview/key-handler KEY` on the
+    /// terminal given back (main screen, cooked), the photo's path on its
+    /// input (the marked files' when there are any); the viewer comes back
+    /// and says how it ended. Without a handler it says what to make.
+    @Test func ctrlXRunsTheKeyHandlerWithThePathsOnItsInput() throws {
+        let directory = try TemporaryDirectory()
+        let (first, second) = try twoPhotos(in: directory, "a.jpg", "b b.png")
+        try FileManager.default.createDirectory(atPath: directory.file("config/pxview"), withIntermediateDirectories: true)
+        let handler = directory.file("config/pxview/key-handler")
+        let got = directory.file("got")
+        try Data(
+            "#!/bin/sh\nprintf 'key %s\\n' \"$1\" >> '\(got)'\ncat >> '\(got)'\necho handler-ran-here\nexit 3\n".utf8
+        ).write(to: URL(fileURLWithPath: handler))
+        let environment = PseudoTerminalSession.environment.merging(["XDG_CONFIG_HOME": directory.file("config")]) { $1 }
+        let session = try PseudoTerminalSession(
+            arguments: ["show", first, second], emulation: .sixel, rows: 24, columns: 200, environment: environment)
+        #expect(session.waitFor(sixelStart))
+        session.send("\u{18}")
+        #expect(session.waitFor("Ctrl-X: a key for the key handler"))
+        session.send("w")
+        #expect(session.waitFor("no key handler: make \(handler) an executable"))
+        chmod(handler, 0o755)
+        session.send("\u{18}w")
+        #expect(session.waitFor("key-handler w: exit status 3"))
+        // The terminal was the shell's while it ran, and pxview's again after.
+        let output = String(decoding: session.output, as: UTF8.self)
+        let ran = output.range(of: "handler-ran-here")
+        #expect(ran != nil)
+        if let ran {
+            #expect(
+                output[..<ran.lowerBound].hasSuffix(alternateScreenOff) || output[..<ran.lowerBound].contains(alternateScreenOff))
+            #expect(output[ran.upperBound...].contains(alternateScreenOn))
+        }
+        // Marked files go instead of the shown one; Ctrl-A is C-a.
+        session.send("m")
+        #expect(session.waitFor("marked · 1 marked"))
+        session.send("n")
+        #expect(session.waitFor("b b.png "))
+        session.send("m")
+        #expect(session.waitFor("marked · 2 marked"))
+        session.send("\u{18}\u{01}")
+        #expect(session.waitFor("key-handler C-a: exit status 3"))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        let said = try String(contentsOfFile: got, encoding: .utf8)
+        #expect(said == "key w\n\(first)\nkey C-a\n\(first)\n\(second)\n")
+    }
+
+    /// `s` on a file asks for the folder (the current one offered) and
+    /// saves the copy there; with `--out DIR` it saves into DIR at once.
+    @Test func sOnAFileAsksWhereTheCopyGoes() throws {
+        let directory = try TemporaryDirectory()
+        let folder = directory.file("picked")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let session = try PseudoTerminalSession(arguments: ["show", fixtureImage], emulation: .kitty, rows: 24, columns: 160)
+        #expect(session.waitFor("100%"))
+        session.send("s")
+        #expect(session.waitFor("save a copy in: \(FileManager.default.currentDirectoryPath)_"))
+        session.send("\u{15}" + folder + "\r")
+        let name = "pxview-" + ((fixtureImage as NSString).lastPathComponent as NSString).deletingPathExtension + ".jpg"
+        #expect(session.waitFor("saved \(name) in \(folder) ("))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+        #expect(FileManager.default.contents(atPath: folder + "/" + name) == FileManager.default.contents(atPath: fixtureImage))
+
+        let out = directory.file("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let given = try PseudoTerminalSession(
+            arguments: ["show", "--out", out, fixtureImage], emulation: .kitty, rows: 24, columns: 160)
+        #expect(given.waitFor("100%"))
+        given.send("s")
+        #expect(given.waitFor("saved \(name) in \(out) ("))
+        given.send("q")
+        #expect(given.waitForExit() == 0)
+        #expect(FileManager.default.fileExists(atPath: out + "/" + name))
     }
 
     /// `y` puts the file's absolute path on the clipboard with OSC 52
