@@ -167,6 +167,29 @@ public enum TerminalCommand {
         [escape] + Array("]52;c;\(base64)".utf8) + stringTerminator
     }
 
+    /// OSC 5522, kitty's clipboard protocol (kitty 0.27 and later): a
+    /// write begins; `clipboardData` packets follow, `clipboardWriteEnd`
+    /// ends it.
+    public static let clipboardWriteStart: [UInt8] = [escape] + Array("]5522;type=write".utf8) + stringTerminator
+
+    /// One packet of a write: a chunk of at most 4096 bytes of data of the
+    /// media type, both Base64-encoded.
+    public static func clipboardData(mimeBase64: String, chunkBase64: String) -> [UInt8] {
+        [escape] + Array("]5522;type=wdata:mime=\(mimeBase64);\(chunkBase64)".utf8) + stringTerminator
+    }
+
+    /// The end of a write (no type, no data).
+    public static let clipboardWriteEnd: [UInt8] = [escape] + Array("]5522;type=wdata".utf8) + stringTerminator
+
+    /// kitty's answer to a write, as terminal input: `DONE`, or the error
+    /// (`EPERM`: refused, `EIO`, `EINVAL`, `EBUSY`); nil for other bytes.
+    public static func clipboardWriteStatus(_ reply: [UInt8]) -> String? {
+        let prefix = [escape] + Array("]5522;type=write:status=".utf8)
+        guard reply.count > prefix.count, reply.starts(with: prefix) else { return nil }
+        let status = reply[prefix.count...].prefix { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+        return status.isEmpty ? nil : String(decoding: status, as: UTF8.self)
+    }
+
     /// OSC 8: `text` as a link to `url` (kitty, WezTerm, foot, GNOME
     /// Terminal, iTerm2 and Konsole underline it and open it on a click;
     /// others show the text alone). `url` must be printable ASCII.

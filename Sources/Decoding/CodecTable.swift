@@ -15,6 +15,8 @@ public struct Codec: Sendable {
     /// File extensions a folder listing takes, lower case; the first is the
     /// one pxview writes (`save`, the viewer's `s`).
     public let fileExtensions: [String]
+    /// The IANA media type, for the clipboard (`Y`): `image/jpeg`.
+    public let mimeType: String
     /// The Debian packages the decoder builds against.
     public let packages: [String]
     /// Size, orientation and frames from the header, no pixels decoded.
@@ -30,37 +32,37 @@ public struct Codec: Sendable {
         Codec(
             format: .jpeg, name: "JPEG", signature: .prefix([ImageSignature.jpeg]),
             fileExtensions: ["jpg", "jpeg", "jpe"],
-            packages: ["libturbojpeg0-dev", "libjpeg62-turbo-dev"],
+            mimeType: "image/jpeg", packages: ["libturbojpeg0-dev", "libjpeg62-turbo-dev"],
             readInfo: readJPEGInfo, decode: decodeJPEG, isComplete: jpegIsComplete),
         Codec(
             format: .png, name: "PNG", signature: .prefix([ImageSignature.png]), fileExtensions: ["png"],
-            packages: ["libpng-dev"],
+            mimeType: "image/png", packages: ["libpng-dev"],
             readInfo: readPNGInfo, decode: decodePNG, isComplete: { bytes, _ in pngReachesEnd(bytes) }),
         Codec(
             format: .gif, name: "GIF", signature: .prefix([Array("GIF87a".utf8), Array("GIF89a".utf8)]),
             fileExtensions: ["gif"],
-            packages: ["libgif-dev"],
+            mimeType: "image/gif", packages: ["libgif-dev"],
             readInfo: readGIFInfo, decode: decodeGIF, isComplete: { bytes, _ in GIFStructure(scanning: bytes).isComplete }),
         Codec(
             format: .webp, name: "WebP", signature: .riff("WEBP"), fileExtensions: ["webp"],
-            packages: ["libwebp-dev"],
+            mimeType: "image/webp", packages: ["libwebp-dev"],
             readInfo: LibraryCodec.webp.readInfo, decode: LibraryCodec.webp.decode,
             isComplete: { bytes, _ in riffIsComplete(bytes) }),
         Codec(
             format: .avif, name: "AVIF", signature: .ftyp(["avif", "avis"]), fileExtensions: ["avif"],
-            packages: ["libavif-dev"],
+            mimeType: "image/avif", packages: ["libavif-dev"],
             readInfo: LibraryCodec.avif.readInfo, decode: LibraryCodec.avif.decodeBoxed,
             isComplete: { bytes, _ in boxesAreComplete(bytes, requiring: "mdat") ?? true }),
         Codec(
             format: .heic, name: "HEIC",
             signature: .ftyp(["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]),
             fileExtensions: ["heic", "heif", "hif"],
-            packages: ["libheif-dev"],
+            mimeType: "image/heic", packages: ["libheif-dev"],
             readInfo: LibraryCodec.heif.readInfo, decode: LibraryCodec.heif.decodeBoxed,
             isComplete: { bytes, _ in boxesAreComplete(bytes, requiring: "mdat") ?? true }),
         Codec(
             format: .jxl, name: "JPEG XL", signature: .prefix([jxlCodestream, jxlContainer]), fileExtensions: ["jxl"],
-            packages: ["libjxl-dev"],
+            mimeType: "image/jxl", packages: ["libjxl-dev"],
             readInfo: LibraryCodec.jxl.readInfo, decode: LibraryCodec.jxl.decode,
             isComplete: jxlIsComplete),
     ]

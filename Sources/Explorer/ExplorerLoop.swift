@@ -519,6 +519,8 @@ final class ExplorerLoop {
                 // Only a cell that really changed is worth a new layout.
                 let reported = drawing.geometry.withReportedCellSize(cell)
                 if reported != drawing.geometry { apply(reported) }
+            } else if let status = TerminalCommand.clipboardWriteStatus(bytes) {
+                clipboardAnswer(status)
             } else if bytes == TerminalCommand.focusIn {
                 // Back from another tmux window: tmux redrew its text over
                 // whatever pictures it never saw; draw them again.
@@ -581,6 +583,8 @@ final class ExplorerLoop {
                 viewerPainter?.replaceFrames(viewerFrames.map { $0.turned(turn) })
             case .runKeyHandler(let key):
                 runKeyHandler(key, current: viewer?.photo)
+            case .copyImage:
+                copyImage()
             case .copyLink:
                 guard let link = viewer?.photo.link else { continue }
                 // Through tmux's passthrough when it has one (tmux's own
@@ -876,6 +880,34 @@ final class ExplorerLoop {
     /// Said on the status line of the photo on its way once it opens (what
     /// the trash or the key handler did before it was opened).
     private var carriedMessage: String?
+
+    /// `Y`: the image itself to the clipboard through kitty's clipboard
+    /// protocol (through tmux's passthrough, a packet at a time); kitty's
+    /// answer says whether it took it (`clipboardAnswer`).
+    private func copyImage() {
+        guard drawing.traits.takesClipboardImages else {
+            _ = viewer?.handle(
+                .message("this terminal takes no image on its clipboard (kitty 0.27 and later do); y copies the path"))
+            return
+        }
+        let (items, said) = ClipboardImage.items(bytes: viewerBytes, picture: viewerFrames.first)
+        guard !items.isEmpty else { return }
+        for packet in ClipboardImage.packets(items) {
+            write(drawing.multiplexer.wrapsGraphics ? Passthrough.wrap(packet) : packet)
+        }
+        _ = viewer?.handle(.message("copying the image to the clipboard (\(said))…"))
+    }
+
+    /// kitty's answer to `Y`'s write, on the status line.
+    private func clipboardAnswer(_ status: String) {
+        let text =
+            switch status {
+            case "DONE": "copied the image to the clipboard"
+            case "EPERM": "the terminal refused the clipboard (kitty: clipboard_control)"
+            default: "the terminal could not take the image (\(status))"
+            }
+        _ = viewer?.handle(.message(text))
+    }
 
     /// The folder `s` offers for a file's copy: the last one saved into,
     /// at first the current one.

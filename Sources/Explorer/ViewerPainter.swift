@@ -1,4 +1,5 @@
 import ControlSequences
+import Photos
 import Pixels
 import Rendering
 import Scaling
@@ -16,9 +17,13 @@ public struct ViewerPlan: Equatable, Sendable {
     public var info: String?
     /// The picture is drawn the settled way (`ViewerState.drawsSettled`).
     public var settled: Bool
+    /// A Pixabay photo's `#ID` links to its page and its photographer's
+    /// name to their profile (OSC 8), on the status and info rows.
+    public var links: [TextLink]
 
     public static func == (lhs: ViewerPlan, rhs: ViewerPlan) -> Bool {
         lhs.viewport == rhs.viewport && lhs.status == rhs.status && lhs.info == rhs.info && lhs.settled == rhs.settled
+            && lhs.links == rhs.links
             && lhs.overlay.map(\.row) == rhs.overlay.map(\.row) && lhs.overlay.map(\.text) == rhs.overlay.map(\.text)
     }
 
@@ -26,6 +31,7 @@ public struct ViewerPlan: Equatable, Sendable {
     public init(_ state: ViewerState, glyphs: Glyphs = .unicode) {
         let layout = state.layout
         status = Self.statusText(state, glyphs: glyphs)
+        links = Self.links(state.photo)
         if layout.infoRow != nil {
             // Padded to the width: inverse across the row, as the status line.
             info = StatusLine.compose(
@@ -59,6 +65,14 @@ public struct ViewerPlan: Equatable, Sendable {
         if let message = state.message, !message.isEmpty { left = message }
         return StatusLine.compose(
             left: left, right: rightText(state), width: state.layout.geometry.windowCells.width, glyphs: glyphs)
+    }
+
+    static func links(_ photo: Photo) -> [TextLink] {
+        guard let hit = photo.pixabayHit else { return [] }
+        return [
+            hit.pageLink.map { TextLink(text: photo.title, url: $0) },
+            hit.profileLink.map { TextLink(text: TerminalText.sanitize(hit.user), url: $0) },
+        ].compactMap { $0 }
     }
 
     /// The title, the favourite's star and why pictures are text.
@@ -97,7 +111,8 @@ public struct ViewerPlan: Equatable, Sendable {
             ? "\(size.width),\(size.height) \(size)"
             : "\(Int(source.x)),\(Int(source.y)) \(Int(source.width.rounded()))x\(Int(source.height.rounded()))"
         let fit = widest ? ViewerState.fitName(.actual) : ViewerState.fitName(state.viewport.fit)
-        return "\(size)  fit \(fit)  view \(visible)" + (state.colour.map { "  \($0)" } ?? "")
+        let author = state.photo.pixabayHit.map { $0.user.isEmpty ? "" : "by \($0.user)  " } ?? ""
+        return author + "\(size)  fit \(fit)  view \(visible)" + (state.colour.map { "  \($0)" } ?? "")
             + (state.details.map { "  \($0)" } ?? "")
     }
 
@@ -251,13 +266,14 @@ public final class ViewerPainter {
         }
         lastOverlayRows = overlayRows
         let status = FrameText.row(
-            layout.statusRow, plan.status, width: width, style: TerminalCommand.inverse, glyphs: glyphs)
+            layout.statusRow, plan.status, width: width, style: TerminalCommand.inverse, glyphs: glyphs, links: plan.links)
         if lastRows[layout.statusRow] != status {
             out += status
             lastRows[layout.statusRow] = status
         }
         if let row = layout.infoRow {
-            let info = FrameText.row(row, plan.info ?? "", width: width, style: TerminalCommand.inverse, glyphs: glyphs)
+            let info = FrameText.row(
+                row, plan.info ?? "", width: width, style: TerminalCommand.inverse, glyphs: glyphs, links: plan.links)
             if lastRows[row] != info {
                 out += info
                 lastRows[row] = info

@@ -28,6 +28,8 @@ public enum ViewerEffect: Equatable, Sendable {
     case stepToEnd(last: Bool)
     /// Put the photo's link (`Photo.link`) on the terminal's clipboard.
     case copyLink
+    /// Put the image itself on the terminal's clipboard (`ClipboardImage`).
+    case copyImage
     /// Mark the photo, or unmark it (`show -o` prints the marked).
     case toggleMark
     /// The picture is now turned so: its frames turned again.
@@ -327,7 +329,7 @@ public struct ViewerState: Equatable, Sendable {
         case zoomIn, zoomOut, toggleOneTwo, reset, panLeft, panRight, panUp, panDown
         case edgeLeft, edgeRight, edgeTop, edgeBottom, cycleFit, playPause, previousFrame, nextFrame
         case rotateLeft, rotateRight, flipLeftRight, flipUpsideDown, slideshow, trash, keyHandler
-        case nextPhoto, previousPhoto, firstPhoto, lastPhoto, info, save, copyLink, mark, favourite, back, quit, help
+        case nextPhoto, previousPhoto, firstPhoto, lastPhoto, info, save, copyLink, copyImage, mark, favourite, back, quit, help
     }
 
     /// The viewer's keys: what they do and how help lists them.
@@ -360,6 +362,8 @@ public struct ViewerState: Equatable, Sendable {
             "s", "save the image; a file's copy goes where you say or show --out (NAME-2, -3 if taken)",
             keys: [(.char("s"), .save)]),
         KeyLine("y", "copy the file's path (a Pixabay photo's page) to the clipboard", keys: [(.char("y"), .copyLink)]),
+        KeyLine(
+            "Y", "copy the image itself to the clipboard (kitty 0.27 and later)", keys: [(.char("Y"), .copyImage)]),
         KeyLine("m", "mark / unmark the photo (show -o prints the marked)", keys: [(.char("m"), .mark)]),
         KeyLine("D", "move the file to the trash (y confirms; never deleted)", keys: [(.char("D"), .trash)]),
         KeyLine(
@@ -464,6 +468,8 @@ public struct ViewerState: Equatable, Sendable {
                 return []
             }
             return [.copyLink]
+        case .copyImage:
+            return [.copyImage]
         case .favourite:
             guard photo.isFavouritable else {
                 message = BrowserState.favouritesArePixabays

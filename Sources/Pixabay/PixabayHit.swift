@@ -298,3 +298,23 @@ extension KeyedDecodingContainer {
         }
     }
 }
+
+extension PixabayHit {
+    /// The photo's page, for a link (OSC 8): nil unless it is an https URL
+    /// of printable ASCII (the JSON is untrusted, and a link's URL goes
+    /// into an escape sequence).
+    public var pageLink: String? { Self.linkable(pageURL) }
+
+    /// The photographer's Pixabay profile, for a link: the API's `userURL`,
+    /// else made as Pixabay makes it (`/users/NAME-ID/`); nil for the
+    /// catalog's photographers, who have no Pixabay id.
+    public var profileLink: String? {
+        guard userID > 0 else { return nil }
+        let name = user.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        return Self.linkable(userURL ?? "https://pixabay.com/users/\(name)-\(userID)/")
+    }
+
+    static func linkable(_ url: String) -> String? {
+        url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } && url.hasPrefix("https://") ? url : nil
+    }
+}

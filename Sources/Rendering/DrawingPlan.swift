@@ -72,6 +72,13 @@ public struct TerminalTraits: Equatable, Sendable {
         return version.lexicographicallyPrecedes([0, 28]) == false
     }
 
+    /// kitty's clipboard protocol (OSC 5522: any media type, an image
+    /// too) came in kitty 0.27.0; others ignore it (`Y` says so instead).
+    public var takesClipboardImages: Bool {
+        guard let version = kittyVersion, !version.isEmpty else { return false }
+        return version.lexicographicallyPrecedes([0, 27]) == false
+    }
+
     /// kitty shrinks a scaled placement by its `X`/`Y` offset (the picture
     /// still ends on the box's last cell); Konsole shifts it instead. Only
     /// for kitty itself are pixel offsets used with scaling.

@@ -12,17 +12,32 @@ public enum FrameText {
     }
 
     /// One whole row: `text` from column 1, the rest of the row erased.
-    public static func row(_ row: Int, _ text: String, width: Int, style: [UInt8] = [], glyphs: Glyphs = .unicode)
-        -> [UInt8]
-    {
+    /// `links`: texts to make OSC 8 hyperlinks of, each at its first
+    /// whole occurrence after the last (a text cut by the width is none).
+    public static func row(
+        _ row: Int, _ text: String, width: Int, style: [UInt8] = [], glyphs: Glyphs = .unicode,
+        links: [TextLink] = []
+    ) -> [UInt8] {
         var out = TerminalCommand.moveTo(row: row + 1, column: 1)
         out += TerminalCommand.resetAttributes + style
         let cut = fitted(text, width: width, glyphs: glyphs)
-        out += Array(cut.utf8) + TerminalCommand.resetAttributes
+        out += Array(linked(cut, links).utf8) + TerminalCommand.resetAttributes
         // A full row leaves the cursor waiting to wrap on the last column,
         // where xterm's EL erases that column (seen: "q quit" lost its t).
         if TerminalText.displayWidth(cut) < width { out += TerminalCommand.clearToEndOfLine }
         return out
+    }
+
+    /// `text` with each link's text made a hyperlink, in order.
+    public static func linked(_ text: String, _ links: [TextLink]) -> String {
+        var done = ""
+        var rest = Substring(text)
+        for link in links where !link.text.isEmpty {
+            guard let found = rest.range(of: link.text) else { continue }
+            done += rest[..<found.lowerBound] + TerminalCommand.hyperlink(link.url, text: link.text)
+            rest = rest[found.upperBound...]
+        }
+        return done + rest
     }
 
     /// `text` at a 0-based cell, cut to `width` cells, padded with spaces to
@@ -76,5 +91,17 @@ public enum FrameText {
             out += erase(row: row, column: right, count: area.column + area.columns - right)
         }
         return out
+    }
+}
+
+/// A text on a row that links somewhere (OSC 8): kitty, WezTerm, foot,
+/// GNOME Terminal and iTerm2 open it on a click; others show the text.
+public struct TextLink: Equatable, Sendable {
+    public var text: String
+    public var url: String
+
+    public init(text: String, url: String) {
+        self.text = text
+        self.url = url
     }
 }

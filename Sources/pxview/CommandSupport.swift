@@ -127,9 +127,6 @@ enum Listing {
         var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let header = lines.first, let user = header.range(of: "USER") else { return table }
         let userStart = header.distance(from: header.startIndex, to: user.lowerBound)
-        func safe(_ url: String) -> String? {
-            url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } && url.hasPrefix("https://") ? url : nil
-        }
         for (index, hit) in hits.enumerated() where index + 1 < lines.count {
             var characters = Array(lines[index + 1])
             // The user's cell: from the USER column to the two spaces after it.
@@ -137,15 +134,12 @@ enum Listing {
             while end < characters.count, !(characters[end] == " " && end + 1 < characters.count && characters[end + 1] == " ") {
                 end += 1
             }
-            // A Pixabay user's profile (the catalog's photographers have no id there).
-            let name = hit.user.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            let profile = hit.userID > 0 ? safe(hit.userURL ?? "https://pixabay.com/users/\(name)-\(hit.userID)/") : nil
-            if userStart < end, let profile {
+            if userStart < end, let profile = hit.profileLink {
                 let text = String(characters[userStart..<end])
                 characters.replaceSubrange(userStart..<end, with: Array(TerminalCommand.hyperlink(profile, text: text)))
             }
             // The ID: the first run of digits (right-aligned).
-            if let first = characters.firstIndex(where: { $0 != " " }), let page = safe(hit.pageURL) {
+            if let first = characters.firstIndex(where: { $0 != " " }), let page = hit.pageLink {
                 let last = characters[first...].firstIndex(of: " ") ?? characters.endIndex
                 let text = String(characters[first..<last])
                 characters.replaceSubrange(first..<last, with: Array(TerminalCommand.hyperlink(page, text: text)))

@@ -12,6 +12,8 @@ import Testing
 final class PseudoTerminalSession: @unchecked Sendable {
     indirect enum Emulation: Sendable {
         case sixel, kitty
+        /// kitty that names itself (XTVERSION), as 0.48.2 does.
+        case namedKitty
         /// A terminal that answers nothing (a very slow link, a dead one).
         case silent
         /// tmux without `$TMUX` (a remote shell): it answers XTVERSION and
@@ -22,7 +24,7 @@ final class PseudoTerminalSession: @unchecked Sendable {
         var probeReply: [UInt8] {
             switch self {
             case .sixel: return Array("\u{1B}[?62;4;22c".utf8)
-            case .kitty: return Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c".utf8)
+            case .kitty, .namedKitty: return Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c".utf8)
             case .silent: return []
             case .remoteTmux: return Array("\u{1B}[?1;2c".utf8)
             }
@@ -36,6 +38,7 @@ final class PseudoTerminalSession: @unchecked Sendable {
             case (.remoteTmux, .deviceAttributes): return probeReply
             case (.remoteTmux(let passthrough, let outer), .wrappedDeviceAttributes):
                 return passthrough ? outer.probeReply : []
+            case (.namedKitty, .version): return Array("\u{1B}P>|kitty(0.48.2)\u{1B}\\".utf8)
             case (_, .version): return []
             default: return probeReply
             }
@@ -771,6 +774,41 @@ func expectRestored(_ session: PseudoTerminalSession) {
         #expect(session.waitFor("copied \(fixtureImage)"))
         session.send("q")
         #expect(session.waitForExit() == 0)
+    }
+
+    /// `Y` in kitty 0.27+ writes the image to the clipboard with OSC 5522
+    /// (the JPEG's own bytes and a PNG, in 4096-byte chunks) and says what
+    /// kitty answered; a terminal without the protocol gets nothing and a
+    /// line saying so.
+    @Test func yCopiesTheImageThroughKittysClipboardProtocol() throws {
+        let session = try PseudoTerminalSession(
+            arguments: ["show", fixtureImage], emulation: .namedKitty, rows: 24, columns: 160)
+        #expect(session.waitFor("100%"))
+        session.send("Y")
+        #expect(session.waitFor("copying the image to the clipboard (JPEG "))
+        #expect(session.waitFor("\u{1B}]5522;type=wdata\u{1B}\\"))
+        let output = String(decoding: session.output, as: UTF8.self)
+        let jpeg = Data("image/jpeg".utf8).base64EncodedString()
+        let png = Data("image/png".utf8).base64EncodedString()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixtureImage))
+        let firstChunk = bytes.prefix(4096).base64EncodedString()
+        #expect(output.contains("\u{1B}]5522;type=write\u{1B}\\\u{1B}]5522;type=wdata:mime=\(jpeg);\(firstChunk)\u{1B}\\"))
+        #expect(output.contains("\u{1B}]5522;type=wdata:mime=\(png);"))
+        session.send("\u{1B}]5522;type=write:status=DONE\u{1B}\\")
+        #expect(session.waitFor("copied the image to the clipboard"))
+        session.send("Y")
+        session.send("\u{1B}]5522;type=write:status=EPERM\u{1B}\\")
+        #expect(session.waitFor("the terminal refused the clipboard"))
+        session.send("q")
+        #expect(session.waitForExit() == 0)
+
+        let old = try PseudoTerminalSession(arguments: ["show", fixtureImage], emulation: .kitty, rows: 24, columns: 160)
+        #expect(old.waitFor("100%"))
+        old.send("Y")
+        #expect(old.waitFor("this terminal takes no image on its clipboard"))
+        old.send("q")
+        #expect(old.waitForExit() == 0)
+        #expect(!old.output.containsSequence(Array("]5522;".utf8)))
     }
 
     /// The viewer answers keys before its first photo has come: `q` quits
