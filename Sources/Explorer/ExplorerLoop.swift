@@ -887,7 +887,7 @@ final class ExplorerLoop {
     private func copyImage() {
         guard drawing.traits.takesClipboardImages else {
             _ = viewer?.handle(
-                .message("this terminal takes no image on its clipboard (kitty 0.27 and later do); y copies the path"))
+                .message("no image clipboard in this terminal (kitty 0.27+ has one); y copies the path"))
             return
         }
         let (items, said) = ClipboardImage.items(bytes: viewerBytes, picture: viewerFrames.first)

@@ -202,12 +202,17 @@ public protocol GraphicsBackend: AnyObject {
     /// Bytes that make the terminal show again what is on screen, written
     /// `followUpDelaysMs` after a frame (empty when nothing needs it).
     func followUp() -> [UInt8]
+    /// After pictures drawn once at the prompt (`show --once`, contact
+    /// sheets, `search`'s strip), before the command ends: how long to
+    /// wait and what to write then so the terminal shows them; nil for most.
+    var inlineFollowUp: (delayMs: Int, bytes: [UInt8])? { get }
 }
 
 extension GraphicsBackend {
     public var drawsRowsAsMade: Bool { false }
     public var followUpDelaysMs: [Int] { [] }
     public func followUp() -> [UInt8] { [] }
+    public var inlineFollowUp: (delayMs: Int, bytes: [UInt8])? { nil }
 
     /// All at once, by default.
     public func drawInline(_ rows: PixelRows, imageID: UInt32, write: (UnsafeRawBufferPointer) -> Bool) -> Bool {

@@ -362,6 +362,14 @@ final class KittyBackend: GraphicsBackend {
 
     func followUp() -> [UInt8] { images.values.contains { $0.placedImage != nil } ? encoder.nudge() : [] }
 
+    /// kitty 0.48.2 showed no picture `show --once` handed over by shared
+    /// memory (0 of 3 runs, a prompt after it or not) until a key came;
+    /// through the pty it did. A nudge 25 ms after showed it (5 of 5);
+    /// 30 ms leaves a margin. kitty 0.26.5 shows it either way.
+    var inlineFollowUp: (delayMs: Int, bytes: [UInt8])? {
+        drawing.kittyMedium == .direct ? nil : (30, encoder.nudge())
+    }
+
     /// Where and how a picture is placed.
     struct Placement: Equatable {
         /// The first cell (absolute).

@@ -33,6 +33,7 @@ enum Open: PXCommand {
                     options: ExplorerSetup.options(view, typedAhead: typedAhead)))
         }
         let screen = InlineDrawing.prepare(view: view)
+        defer { screen.finish() }
         let stack = try SourceContext.make(parsed, showProgress: true)
         let image = try await Download.image(id: id, size: .large, from: stack)
         return Show.draw(

@@ -102,6 +102,7 @@ enum Show: PXCommand {
         let client = CurlClient(userAgent: SourceContext.userAgent)  // loads libcurl only if used
         var status = ExitCode.success
         var imageID = ImageIDs.base()
+        defer { screen.finish() }
         if let sheet, screen.drawsGraphics {
             return await contactSheet(
                 files, grid: sheet, titled: parsed.has(title), view: view, screen: screen, client: client, turn: turn)
@@ -480,6 +481,14 @@ struct InlineDrawing {
     /// Writes a drawing to stdout: graphics wrapped for the multiplexer, and
     /// inside tmux a fence before each picture (read from the terminal in
     /// raw mode, so the answer is never echoed).
+    /// Once the command's pictures are all drawn: the backend's
+    /// `inlineFollowUp`, on a terminal (a file gets no nudges).
+    func finish() {
+        guard let (delayMs, bytes) = backend.inlineFollowUp, drawsGraphics, Output.isTerminal(1) else { return }
+        usleep(useconds_t(delayMs * 1000))
+        draw(bytes)
+    }
+
     func draw(_ bytes: [UInt8]) {
         var writer = FrameWriter(fd: 1, synchronizedOutput: false, multiplexer: drawing.multiplexer, sink: .guarded)
         guard drawing.multiplexer.wrapsGraphics, Output.isTerminal(1), let tty = ControllingTerminal.input() else {

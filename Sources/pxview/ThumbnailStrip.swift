@@ -31,6 +31,7 @@ func drawThumbnailStrip(page: SearchPage, source: any PixabaySource, parsed: Par
     }
     let columns = TextTable.outputWidth()
     screen.draw(ThumbnailStrip.compose(tiles, terminalColumns: columns))
+    screen.finish()
 }
 
 /// One tile of a strip or contact sheet: `bytes` decoded straight to the

@@ -106,6 +106,24 @@ import Testing
         #expect(backend(.sixel).followUpDelaysMs.isEmpty && backend(.sixel).followUp().isEmpty)
     }
 
+    /// Pictures drawn once at the prompt by shared memory (or a file) are
+    /// nudged 30 ms later, before the command ends (kitty 0.48.2 showed
+    /// none until a key); through the pty, and for sixel and text, nothing.
+    @Test func kittyNudgesAfterPicturesDrawnOnceByMemory() {
+        var drawing = DrawingPlan(
+            method: .kitty,
+            geometry: TerminalGeometry(windowCells: CellCount(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16))
+        )
+        #expect(drawing.makeBackend().inlineFollowUp == nil)
+        for medium in [KittyMedium.sharedMemory, .file] {
+            drawing.kittyMedium = medium
+            let followUp = drawing.makeBackend().inlineFollowUp
+            #expect(followUp?.delayMs == 30)
+            #expect(followUp.map { String(decoding: $0.bytes, as: UTF8.self) } == "\u{1B}_Ga=d,d=i,i=4294967295,q=2\u{1B}\\")
+        }
+        #expect(backend(.sixel).inlineFollowUp == nil && backend(.symbols).inlineFollowUp == nil)
+    }
+
     /// A tile whose new thumbnail has the old one's size and place is
     /// placed again: replacing the old image took its placement with it.
     @Test func kittyPlacesAReplacedPictureAgain() {

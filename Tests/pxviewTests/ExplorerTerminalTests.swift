@@ -677,6 +677,10 @@ func expectRestored(_ session: PseudoTerminalSession) {
         #expect(session.waitFor("move a.jpg to the trash? y: yes", count: 2))
         session.send("y")
         #expect(session.waitFor("moved a.jpg to the trash"))
+        // The next photo opens, the message still on its status line
+        // until a key: then its name.
+        #expect(session.waitFor("moved a.jpg to the trash", count: 2))
+        session.send("i")
         #expect(session.waitFor("b.png "))
         session.send("q")
         #expect(session.waitForExit() == 0)
@@ -805,7 +809,7 @@ func expectRestored(_ session: PseudoTerminalSession) {
         let old = try PseudoTerminalSession(arguments: ["show", fixtureImage], emulation: .kitty, rows: 24, columns: 160)
         #expect(old.waitFor("100%"))
         old.send("Y")
-        #expect(old.waitFor("this terminal takes no image on its clipboard"))
+        #expect(old.waitFor("no image clipboard in this terminal"))
         old.send("q")
         #expect(old.waitForExit() == 0)
         #expect(!old.output.containsSequence(Array("]5522;".utf8)))
