@@ -42,4 +42,45 @@ import Testing
         #expect(throws: Trash.Failure.self) { try trash.move(Array(first.utf8)) }
         #expect(throws: Trash.Failure.self) { try trash.move(Array("relative.jpg".utf8)) }
     }
+
+    /// A file on another device than the home trash's (a tmpfs here) goes
+    /// to that device's own trash, `TOP/.Trash-UID` (no shared `.Trash`
+    /// there), its info naming the path from the top folder, as the spec
+    /// asks: renamed within its device, never copied and unlinked.
+    @Test(.enabled(if: TrashTests.otherDevice != nil, "needs /dev/shm on a device of its own"))
+    func aFileOnAnotherDeviceGoesToThatDevicesTrash() throws {
+        let top = try #require(Self.otherDevice)
+        let directory = try TemporaryDirectory()
+        let folder = top + "/pxview-trash-test-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photo = folder + "/far.jpg"
+        try Data([9, 8, 7]).write(to: URL(fileURLWithPath: photo))
+        let trash = Trash(environment: ["XDG_DATA_HOME": directory.file("data"), "HOME": directory.path])
+        let own = top + "/.Trash-\(getuid())"
+        let madeHere = !FileManager.default.fileExists(atPath: own)
+        let stored = try trash.move(Array(photo.utf8))
+        let name = String(decoding: stored, as: UTF8.self)
+        defer {
+            try? FileManager.default.removeItem(atPath: own + "/files/" + name)
+            try? FileManager.default.removeItem(atPath: own + "/info/" + name + ".trashinfo")
+            if madeHere { try? FileManager.default.removeItem(atPath: own) }
+        }
+        #expect(!FileManager.default.fileExists(atPath: photo))
+        #expect(FileManager.default.contents(atPath: own + "/files/" + name) == Data([9, 8, 7]))
+        let info = try String(contentsOfFile: own + "/info/" + name + ".trashinfo", encoding: .utf8)
+        #expect(info.hasPrefix("[Trash Info]\nPath=pxview-trash-test-\(getpid())/far.jpg\nDeletionDate="), "\(info)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("data/Trash/files/far.jpg")))
+    }
+
+    /// `/dev/shm` when it is a mount of its own (a device other than the
+    /// temporary folder's) with no shared `.Trash` in it, else nil.
+    static var otherDevice: String? {
+        var shm = stat()
+        var temporary = stat()
+        guard stat("/dev/shm", &shm) == 0, stat(NSTemporaryDirectory(), &temporary) == 0, shm.st_dev != temporary.st_dev,
+            access("/dev/shm", W_OK) == 0, !FileManager.default.fileExists(atPath: "/dev/shm/.Trash")
+        else { return nil }
+        return "/dev/shm"
+    }
 }
