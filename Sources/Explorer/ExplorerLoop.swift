@@ -84,7 +84,8 @@ final class ExplorerLoop {
         var writer = FrameWriter(
             fd: options.outputFD, synchronizedOutput: drawing.synchronizedOutput, multiplexer: drawing.multiplexer,
             fenceInputFD: options.inputFD)
-        let pane = PaneKeeper(drawing: drawing, environment: ProcessInfo.processInfo.environment, nowMs: nowMs())
+        let pane = PaneKeeper(
+            drawing: drawing, environment: ProcessInfo.processInfo.environment, nowMs: MonotonicClock.milliseconds())
         writer.paneOrigin = pane.origin
         return (drawing.makeBackend(), writer, pane)
     }
@@ -104,8 +105,6 @@ final class ExplorerLoop {
     private var notice: DisplayNotice? {
         drawing.shortfall.map { DisplayNotice(status: $0.status, fix: $0.fix) }
     }
-
-    static func nowMs() -> Int { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
 
     /// The window in the backend's units.
     var geometry: BackendGeometry { backend.screen }
@@ -192,7 +191,7 @@ final class ExplorerLoop {
         // screen is pxview's (libjxl's JXL_FAILURE lines scrolled the grid).
         let libraryOutput = StderrCapture()
         defer {
-            if !pane.mayDraw(nowMs: Self.nowMs()), pane.tmux != nil {
+            if !pane.mayDraw(nowMs: MonotonicClock.milliseconds()), pane.tmux != nil {
                 hidePictures(clientTTY: pane.watch?.pane?.clientTTY)
             } else {
                 _ = try? writer.write(backend.teardown())
@@ -213,17 +212,17 @@ final class ExplorerLoop {
                 pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: completions.readFD, events: Int16(POLLIN), revents: 0),
             ]
-            let escapeWait = Int(InputDecoder.escapeTimeoutMilliseconds) - (Self.nowMs() - lastInputMs)
+            let escapeWait = Int(InputDecoder.escapeTimeoutMilliseconds) - (MonotonicClock.milliseconds() - lastInputMs)
             var timeout = !pendingEvents.isEmpty ? 0 : decoder.hasPendingEscape ? max(0, escapeWait) : -1
-            timeout = pane.pollTimeout(timeout, nowMs: Self.nowMs())
+            timeout = pane.pollTimeout(timeout, nowMs: MonotonicClock.milliseconds())
             if lateProbe?.tmux != nil, timeout < 0 || timeout > PaneWatch.intervalMs { timeout = PaneWatch.intervalMs }
             if let wake = viewerTimeout(), timeout < 0 || wake < timeout { timeout = wake }
             if let since = decodingSinceMs {
-                let wait = max(0, since + options.decodeTimeoutMs - Self.nowMs())
+                let wait = max(0, since + options.decodeTimeoutMs - MonotonicClock.milliseconds())
                 if timeout < 0 || wait < timeout { timeout = wait }
             }
             if let due = followUps.min() {
-                let wait = max(0, due - Self.nowMs())
+                let wait = max(0, due - MonotonicClock.milliseconds())
                 if timeout < 0 || wait < timeout { timeout = wait }
             }
             let ready = poll(&fds, nfds_t(fds.count), Int32(timeout))
@@ -231,8 +230,8 @@ final class ExplorerLoop {
                 if errno == EINTR { continue }
                 return 1
             }
-            if pane.checkDue(nowMs: Self.nowMs()), checkPane() { dirty = true }
-            if pane.takeSettleRedraw(nowMs: Self.nowMs()) {
+            if pane.checkDue(nowMs: MonotonicClock.milliseconds()), checkPane() { dirty = true }
+            if pane.takeSettleRedraw(nowMs: MonotonicClock.milliseconds()) {
                 // Sixel pixels a frame in flight left outside the pane go
                 // only under tmux's text (kitty's go with their placements).
                 if drawing.method == .sixel { pane.redrawClient() }
@@ -246,7 +245,7 @@ final class ExplorerLoop {
             // other wake-ups (follow-ups, tmux checks) must not cut an arrow
             // key split across reads into Esc and `[A`.
             if events.isEmpty, fds[0].revents == 0, decoder.hasPendingEscape,
-                Self.nowMs() - lastInputMs >= Int(InputDecoder.escapeTimeoutMilliseconds)
+                MonotonicClock.milliseconds() - lastInputMs >= Int(InputDecoder.escapeTimeoutMilliseconds)
             {
                 events += decoder.flushPendingEscape()
             }
@@ -258,7 +257,7 @@ final class ExplorerLoop {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let count = buffer.withUnsafeMutableBytes { read(options.inputFD, $0.baseAddress, $0.count) }
                 if count > 0 {
-                    lastInputMs = Self.nowMs()
+                    lastInputMs = MonotonicClock.milliseconds()
                     events += decoder.feed(Array(buffer.prefix(count)))
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                     exitStatus = 1  // the terminal went away
@@ -279,7 +278,7 @@ final class ExplorerLoop {
             // A key of its own: pxview's pane is the active one now (the
             // keeper listens when tmux cannot be asked); the events already
             // ask for a frame.
-            if !events.isEmpty { pane.keyArrived(nowMs: Self.nowMs()) }
+            if !events.isEmpty { pane.keyArrived(nowMs: MonotonicClock.milliseconds()) }
             if tickViewer() { dirty = true }
             if giveUpDecodingIfDue() { dirty = true }
             writeFollowUp()
@@ -302,7 +301,7 @@ final class ExplorerLoop {
         }) {
             return true
         }
-        let now = Self.nowMs()
+        let now = MonotonicClock.milliseconds()
         guard let tmux = lateProbe?.tmux, now - (lateProbe?.lastCheckMs ?? 0) >= PaneWatch.intervalMs else { return false }
         lateProbe?.lastCheckMs = now
         guard let state = tmux.paneState() else { return false }
@@ -395,7 +394,7 @@ final class ExplorerLoop {
     /// when a frame must be drawn.
     @discardableResult
     private func checkPane(redrawing: Bool = true) -> Bool {
-        let (change, state) = pane.check(nowMs: Self.nowMs())
+        let (change, state) = pane.check(nowMs: MonotonicClock.milliseconds())
         switch change {
         case .none:
             return false
@@ -424,7 +423,7 @@ final class ExplorerLoop {
     }
 
     private func draw() {
-        if !pane.mayDraw(nowMs: Self.nowMs()) {
+        if !pane.mayDraw(nowMs: MonotonicClock.milliseconds()) {
             // Pictures now would land in another pane or be dropped.
             frameDeferred = true
             return
@@ -445,7 +444,7 @@ final class ExplorerLoop {
         if frame.isEmpty { return }
         frame += TerminalCommand.moveTo(row: geometry.windowCells.height, column: 1)
         write(frame)
-        let now = Self.nowMs()
+        let now = MonotonicClock.milliseconds()
         followUps = backend.followUpDelaysMs.map { now + $0 }
     }
 
@@ -454,7 +453,7 @@ final class ExplorerLoop {
 
     /// Writes the backend's follow-up once its time has come.
     private func writeFollowUp() {
-        let now = Self.nowMs()
+        let now = MonotonicClock.milliseconds()
         guard followUps.contains(where: { $0 <= now }) else { return }
         followUps.removeAll { $0 <= now }
         guard pane.mayDraw(nowMs: now) else { return }
@@ -486,7 +485,7 @@ final class ExplorerLoop {
     /// Lays both screens out for `measured`, every picture removed first.
     private func apply(_ measured: TerminalGeometry) {
         drawing.geometry = measured
-        pane.laidOut(nowMs: Self.nowMs())
+        pane.laidOut(nowMs: MonotonicClock.milliseconds())
         write(backend.teardown())
         backend.update(geometry: drawing.geometry)
         if browser != nil {
@@ -532,7 +531,7 @@ final class ExplorerLoop {
         if waiting != nil {
             if case .key(let key) = event, let effect = OpeningState.effect(for: key) { perform([effect]) }
         } else if viewer != nil {
-            perform(viewer?.handle(.input(event, timeMs: Self.nowMs())) ?? [])
+            perform(viewer?.handle(.input(event, timeMs: MonotonicClock.milliseconds())) ?? [])
         } else if browser != nil {
             perform(browser?.handle(.input(event)) ?? [])
         }
@@ -772,7 +771,7 @@ final class ExplorerLoop {
     /// A decode past `options.decodeTimeoutMs` is given up as a failure; true when one was.
     private func giveUpDecodingIfDue() -> Bool {
         guard let since = decodingSinceMs, let photo = openingPhoto, opening == photo.id,
-            Self.nowMs() - since >= options.decodeTimeoutMs
+            MonotonicClock.milliseconds() - since >= options.decodeTimeoutMs
         else { return false }
         let seconds =
             options.decodeTimeoutMs.isMultiple(of: 1000)
@@ -792,7 +791,7 @@ final class ExplorerLoop {
             // Decoded for the view before a late probe: open it again, for this one.
             if opening == photo.id { open(photo, bytes: bytes) }
         case .decoding(let photo):
-            if opening == photo.id { decodingSinceMs = Self.nowMs() }
+            if opening == photo.id { decodingSinceMs = MonotonicClock.milliseconds() }
         case .thumbnail(let id, let image, let fullSize, let frames, _):
             if frames > 1 { _ = browser?.handle(.animated(id: id, frames: frames)) }
             if let image {
@@ -992,7 +991,7 @@ func cellSizeReport(_ bytes: [UInt8]) -> PixelSize? {
 extension ExplorerLoop {
     /// How long poll(2) may wait for the viewer's next wake-up (ms); nil when nothing is due.
     fileprivate func viewerTimeout() -> Int? {
-        let now = Self.nowMs()
+        let now = MonotonicClock.milliseconds()
         guard let wake = viewer?.nextWakeMs(now: now) else { return nil }
         return max(0, wake - now)
     }
@@ -1000,7 +999,7 @@ extension ExplorerLoop {
     /// Ticks the viewer when its wake-up is due; true when it was (draw again:
     /// the painter writes nothing if the picture and the text stay the same).
     fileprivate func tickViewer() -> Bool {
-        let now = Self.nowMs()
+        let now = MonotonicClock.milliseconds()
         guard let wake = viewer?.nextWakeMs(now: now), wake <= now else { return false }
         perform(viewer?.handle(.tick(timeMs: now)) ?? [])
         return true

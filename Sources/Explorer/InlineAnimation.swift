@@ -1,6 +1,7 @@
 import ControlSequences
 import Foundation
 import Pixels
+import Plumbing
 import Rendering
 import Terminal
 
@@ -52,9 +53,6 @@ public struct InlineAnimation {
         TerminalCommand.restoreCursor + Array("\r".utf8) + [UInt8](repeating: UInt8(ascii: "\n"), count: rows)
     }
 
-    /// The monotonic clock, in ms, that the viewer's and this player's times come from.
-    public static func monotonicMs() -> Int { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
-
     /// Why playing stopped.
     public enum End: Equatable, Sendable {
         /// Every pass was played.
@@ -67,7 +65,7 @@ public struct InlineAnimation {
 
     /// Plays to the end, or until a byte arrives on `keys` (a terminal in
     /// raw mode; nil: no keys, the passes alone end it). `draw` writes.
-    public mutating func play(keys: Int32?, now: () -> Int = monotonicMs, draw: ([UInt8]) -> Void) -> End {
+    public mutating func play(keys: Int32?, now: () -> Int = MonotonicClock.milliseconds, draw: ([UInt8]) -> Void) -> End {
         var shown = 0
         draw(bytes(frame: 0, first: true))
         clock.advance(to: now())

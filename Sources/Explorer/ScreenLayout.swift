@@ -122,8 +122,11 @@ public struct BrowserLayout: Equatable, Sendable {
         let gridRows = max(3, detailsRow - gridTop)
         let wanted = max(1, Int((Double(width) / target).rounded()))
         columns = min(Self.maxColumns, wanted)
-        // Past the cap the slots keep the target width, the grid centred.
-        let slotWidth = wanted > columns ? Int(target) : max(3, width / columns)
+        // Past the cap the slots keep the target width, the grid centred;
+        // never wider than `slotTargets` allows (one slot of 80 columns
+        // once filled an 80-column window after two `+`).
+        let slotWidth = min(
+            Int(Self.slotTargets.upperBound), wanted > columns ? Int(target) : max(3, width / columns))
         let tileColumns = max(1, slotWidth - 2)
         // Tile rows for the 3:2 shape, fewer when that leaves room for only
         // one row of slots where two would fit (80x24 keeps two rows), as

@@ -188,13 +188,9 @@ public final class ViewerPainter {
         return RGBAImage(width: size.width, height: size.height * chosen.count, pixels: pixels)
     }
 
-    /// A better decode of the same picture (the full resolution): kitty
-    /// uploads it once more, sixel keeps its palette. An animation's
-    /// frames are replaced only all together.
-    public func replaceImage(_ newImage: RGBAImage) {
-        replaceFrames([newImage])
-    }
-
+    /// A better decode of the same picture (the full resolution) or the
+    /// picture turned: kitty uploads it once more, sixel keeps its
+    /// palette; an animation's frames are replaced only all together.
     /// False (and nothing replaced) when the count differs: a full decode
     /// that kept fewer frames within the pixel limit.
     @discardableResult

@@ -72,8 +72,8 @@ public enum CurlProcess {
             return Array(state.engines.values)
         }
         for engine in engines { engine.shutdown() }
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(waitMs) * 1_000_000
-        while DispatchTime.now().uptimeNanoseconds < deadline, state.lock.withLock({ !state.engines.isEmpty }) {
+        let deadline = MonotonicClock.milliseconds() + waitMs
+        while MonotonicClock.milliseconds() < deadline, state.lock.withLock({ !state.engines.isEmpty }) {
             usleep(1000)
         }
     }

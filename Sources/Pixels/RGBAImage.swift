@@ -38,7 +38,6 @@ public struct RGBAImage: Sendable, Equatable {
     }
 
     public var size: PixelSize { PixelSize(width: width, height: height) }
-    public var bytesPerRow: Int { width * 4 }
 
     public subscript(x: Int, y: Int) -> RGBA {
         get {

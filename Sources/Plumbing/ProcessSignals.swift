@@ -653,8 +653,8 @@ public enum ProcessSignals {
     /// main thread, its write cut short, reached `exit` and killed the
     /// handler's thread before the restore bytes were written).
     private static func waitForEnding() {
-        let deadline = monotonicMilliseconds() + 2 * restoreBudgetMilliseconds
-        while storage.ending.load(ordering: .acquiring) == 1, monotonicMilliseconds() < deadline { _ = poll(nil, 0, 5) }
+        let deadline = MonotonicClock.milliseconds() + 2 * restoreBudgetMilliseconds
+        while storage.ending.load(ordering: .acquiring) == 1, MonotonicClock.milliseconds() < deadline { _ = poll(nil, 0, 5) }
     }
 
     private static func die(_ signal: Int32) -> Never {
@@ -675,7 +675,7 @@ public enum ProcessSignals {
     /// most `restoreBudgetMilliseconds`.
     private static func writeAllWithinBudget(_ buffer: ByteBuffer, to fd: Int32) {
         let count = buffer.count.load(ordering: .acquiring)
-        let deadline = monotonicMilliseconds() + restoreBudgetMilliseconds
+        let deadline = MonotonicClock.milliseconds() + restoreBudgetMilliseconds
         var offset = 0
         while offset < count {
             let written = write(fd, buffer.bytes + offset, count - offset)
@@ -685,7 +685,7 @@ public enum ProcessSignals {
             }
             if written < 0 && errno == EINTR { continue }
             guard written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { break }
-            let remaining = deadline - monotonicMilliseconds()
+            let remaining = deadline - MonotonicClock.milliseconds()
             guard remaining > 0 else { break }
             var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
             _ = poll(&descriptor, 1, Int32(remaining))
@@ -712,12 +712,6 @@ public enum ProcessSignals {
         }
         writeAllWithinBudget(buffer, to: target)
         if opened >= 0 { close(opened) }
-    }
-
-    private static func monotonicMilliseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
     }
 
     // MARK: Setup helpers (not called from handlers)

@@ -18,7 +18,12 @@ public enum BackgroundChoice: Equatable, Sendable, CustomStringConvertible {
     case checker
     case color(RGBA)
 
-    /// `auto`, `none`, `checker`, `black`, `white`, `gray`, `#rrggbb` or `rrggbb`.
+    /// The names `init(parsing:)` takes besides `#rrggbb`, for help, the
+    /// error and completions alike (once `gray` worked and they left it out).
+    public static let names = ["auto", "none", "checker", "black", "white", "gray"]
+
+    /// One of `names` (and `grey`, `transparent`, `checkerboard`),
+    /// `#rrggbb` or `rrggbb`.
     public init?(parsing text: String) {
         let lower = text.lowercased()
         switch lower {

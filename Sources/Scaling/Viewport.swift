@@ -42,10 +42,6 @@ public enum ViewportEdge: String, Sendable, CaseIterable {
 /// values; the computed properties clamp on the fly too, so setting the
 /// stored properties directly never yields NaN or an out-of-image source.
 public struct Viewport: Sendable, Equatable {
-    /// `Viewport.Edge` reads naturally at call sites; the top-level name avoids
-    /// clashing with SwiftUI's `Edge` on macOS.
-    public typealias Edge = ViewportEdge
-
     /// Full image size in display orientation.
     public var imageSize: PixelSize
     /// The box on screen, in pixels.

@@ -35,11 +35,4 @@ enum FileDescriptorIO {
             if errno != EINTR { throw TerminalError.last(.read) }
         }
     }
-
-    /// Milliseconds on a clock that never jumps.
-    static func monotonicMilliseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
-    }
 }

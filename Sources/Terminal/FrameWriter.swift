@@ -131,7 +131,7 @@ public struct FrameWriter: Sendable {
     /// Reads until the DA1 answer (or the timeout); returns the other input.
     private func awaitFence(_ input: Int32) throws(TerminalError) -> [UInt8] {
         var reader = ReplyReader(fd: input)
-        let deadline = FileDescriptorIO.monotonicMilliseconds() + Self.fenceTimeoutMs
+        let deadline = MonotonicClock.milliseconds() + Self.fenceTimeoutMs
         while !reader.parser.isComplete, try reader.readOnce(before: deadline) {}
         return reader.parser.leftoverInput
     }

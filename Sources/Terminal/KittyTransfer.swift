@@ -180,14 +180,14 @@ public struct KittyHandover: Sendable {
     public var count: Int { objects.count }
 
     /// Records `reference`, first removing the ones that are too old.
-    public mutating func add(_ reference: String, medium: KittyMedium, now: Int = KittyHandover.now()) {
+    public mutating func add(_ reference: String, medium: KittyMedium, now: Int = MonotonicClock.milliseconds()) {
         reap(now: now)
         objects.append((reference, medium, now))
     }
 
     /// Removes what kitty has not read within the limit, and forgets what it
     /// read (it removed those itself).
-    public mutating func reap(now: Int = KittyHandover.now()) {
+    public mutating func reap(now: Int = MonotonicClock.milliseconds()) {
         objects.removeAll { object in
             guard KittyTransfer.exists(object.reference, medium: object.medium) else {
                 KittyTransfer.remove(object.reference, medium: object.medium)
@@ -203,12 +203,5 @@ public struct KittyHandover: Sendable {
     public mutating func removeAll() {
         for object in objects { KittyTransfer.remove(object.reference, medium: object.medium) }
         objects = []
-    }
-
-    /// Milliseconds on a clock that never jumps.
-    public static func now() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
     }
 }

@@ -68,21 +68,21 @@ public func probeTerminal(
     queries: [UInt8] = ProbeQuery.bytes, expectedAnswers: Int = 1
 ) throws(TerminalError) -> ProbeOutcome {
     var reader = ReplyReader(fd: inputFD)
-    let start = FileDescriptorIO.monotonicMilliseconds()
+    let start = MonotonicClock.milliseconds()
     try Descriptor.writeAll(queries, to: outputFD)
     var deadline = start + timeoutMs
     var graceStarted = false
     while !reader.parser.hasDeviceAttributes(count: expectedAnswers) {
         if expectedAnswers > 1, reader.parser.isComplete, !graceStarted {
             graceStarted = true
-            let first = FileDescriptorIO.monotonicMilliseconds() - start
+            let first = MonotonicClock.milliseconds() - start
             deadline = min(deadline, start + first + max(ProbeTiming.outerAnswerGraceMs, first))
         }
         guard try reader.readOnce(before: deadline) else { break }
     }
-    let answered = FileDescriptorIO.monotonicMilliseconds()
+    let answered = MonotonicClock.milliseconds()
     if reader.parser.isComplete {
-        while try reader.readOnce(before: FileDescriptorIO.monotonicMilliseconds() + probeDrainMilliseconds) {}
+        while try reader.readOnce(before: MonotonicClock.milliseconds() + probeDrainMilliseconds) {}
     }
     return ProbeOutcome(
         replies: reader.parser.result, leftover: reader.parser.leftoverInput, elapsedMs: answered - start,

@@ -19,7 +19,7 @@ struct ReplyReader {
     /// one read of it to the parser. False when nothing came in time or
     /// the input ended.
     mutating func readOnce(before deadline: Int) throws(TerminalError) -> Bool {
-        let remaining = deadline - FileDescriptorIO.monotonicMilliseconds()
+        let remaining = deadline - MonotonicClock.milliseconds()
         guard remaining > 0 else { return false }
         switch FileDescriptorIO.waitUntilReady(fd, events: Int16(POLLIN), timeoutMs: Int32(clamping: remaining)) {
         case .timedOut:

@@ -239,9 +239,12 @@ struct Findings {
         case .sharedMemory: return "shared memory (kitty reads pixels from this machine: no compression, no base64)"
         case .file: return "temporary files (kitty reads pixels from this machine)"
         case .direct:
-            return report.multiplexer.wrapsGraphics
-                ? "through the terminal (inside tmux)"
-                : "through the terminal (PNG, base64): kitty could not read this machine's memory"
+            if report.multiplexer.wrapsGraphics { return "through the terminal (inside tmux)" }
+            // Not asked at all: the variable says so, not kitty.
+            if environment["PXVIEW_KITTY_TRANSFER"] == "direct" {
+                return "through the terminal (PNG, base64): PXVIEW_KITTY_TRANSFER=direct"
+            }
+            return "through the terminal (PNG, base64): kitty could not read this machine's memory"
         }
     }
 

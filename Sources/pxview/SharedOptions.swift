@@ -55,13 +55,15 @@ enum ViewOption {
     }
     static let maxPixels: Option<Int> = .positiveInteger("--max-pixels", "N", help: "refuse larger images (default 100000000)")
     static let background = Option<BackgroundChoice>(
-        "--bg", "COLOR", help: "behind transparent pixels: auto (the terminal's background), none, checker, #rrggbb",
-        completion: .words(["auto", "none", "checker", "black", "white", "gray"])
+        "--bg", "COLOR",
+        help: "behind transparent pixels: auto (the terminal's background), "
+            + BackgroundChoice.names.dropFirst().joined(separator: ", ") + " or #rrggbb",
+        completion: .words(BackgroundChoice.names)
     ) { value throws(UsageError) in
         guard let choice = BackgroundChoice(parsing: value.text) else {
+            let names = (BackgroundChoice.names + ["#rrggbb"]).joined(separator: "|")
             throw UsageError(
-                message:
-                    "--bg expects auto|none|checker|black|white|#rrggbb, like #202020 (got '\(TerminalText.sanitize(value.text))')",
+                message: "--bg expects \(names), like #202020 (got '\(TerminalText.sanitize(value.text))')",
                 command: value.command)
         }
         return choice

@@ -90,6 +90,13 @@ enum Show: PXCommand {
         // pan instead of landing in the shell.
         let sheet = try parsed.value(grid)
         if view.opensViewer(once: parsed.has(once) || sheet != nil) {
+            // Once silently ignored: the viewer plays as the file says.
+            if let given = parsed.has(animate) ? animate.spec.name : parsed.values[loops.spec.name] != nil ? loops.spec.name : nil
+            {
+                throw UsageError(
+                    message: "\(given) plays an animation in place, with --once (the viewer plays it as the file says)",
+                    command: parsed.command)
+            }
             return try await Viewer.run(parsed, view: view, inputs: inputs, marksOutput: marksOutput)
         }
         let files = try InputList.files(

@@ -481,7 +481,9 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         // Taller too: one row of 3:2 tiles, not two squeezed ones.
         #expect(state.layout.columns == 2 && state.layout.tileCells == PixelSize(width: 38, height: 13))
         _ = state.handle(press("="))
+        // One slot, as wide as a slot may be (64 columns), centred in the 80.
         #expect(state.layout.columns == 1 && state.message == nil)
+        #expect(state.layout.tileFrames.map(\.columns) == [64] && state.layout.tileFrames[0].column == 8)
         _ = state.handle(press("+"))
         #expect(state.layout.columns == 1 && state.message == "the tiles are at their largest")
         for columns in 2...8 {

@@ -1,4 +1,5 @@
 import Pixels
+import Plumbing
 import Testing
 
 @testable import Terminal
@@ -23,10 +24,10 @@ import Testing
         // Each reply in its own write, so the prober has to stitch reads.
         let impersonator = TerminalImpersonator(master: pty.master, answer: terminal.replies.map { Array($0.utf8) })
 
-        let started = FileDescriptorIO.monotonicMilliseconds()
+        let started = MonotonicClock.milliseconds()
         let outcome = try probeTerminal(inputFD: pty.slave, outputFD: pty.slave, timeoutMs: 20000)
         let (replies, leftover) = (outcome.replies, outcome.leftover)
-        let elapsed = FileDescriptorIO.monotonicMilliseconds() - started
+        let elapsed = MonotonicClock.milliseconds() - started
 
         #expect(impersonator.waitForQuery() == ProbeQuery.bytes)
         #expect(leftover.isEmpty)
@@ -64,10 +65,10 @@ import Testing
         defer { session.restore() }
         let impersonator = TerminalImpersonator(master: pty.master, answer: [])
 
-        let started = FileDescriptorIO.monotonicMilliseconds()
+        let started = MonotonicClock.milliseconds()
         let outcome = try probeTerminal(inputFD: pty.slave, outputFD: pty.slave, timeoutMs: 200)
         let (replies, leftover) = (outcome.replies, outcome.leftover)
-        let elapsed = FileDescriptorIO.monotonicMilliseconds() - started
+        let elapsed = MonotonicClock.milliseconds() - started
 
         #expect(impersonator.waitForQuery() == ProbeQuery.bytes)
         #expect(replies == ProbeReplies())

@@ -80,9 +80,9 @@ final class TerminalImpersonator: @unchecked Sendable {
     init(master: Int32, answer pieces: [[UInt8]], delayMs: Int = 0, gapMs: Int = 3) {
         let thread = Thread { [self] in
             var received: [UInt8] = []
-            let deadline = FileDescriptorIO.monotonicMilliseconds() + 2000
+            let deadline = MonotonicClock.milliseconds() + 2000
             while !received.ends(with: TerminalCommand.primaryDeviceAttributesQuery),
-                FileDescriptorIO.monotonicMilliseconds() < deadline
+                MonotonicClock.milliseconds() < deadline
             {
                 received += PseudoTerminal.read(master, quietMs: 20)
             }

@@ -1,6 +1,7 @@
 import ControlSequences
 import Foundation
 import Pixels
+import Plumbing
 import Testing
 
 @testable import Terminal
@@ -140,10 +141,10 @@ import Testing
             var pieces = [Array("\u{1B}P>|tmux 3.3a\u{1B}\\\u{1B}[?1;2c".utf8)]
             if passthrough { pieces.append(Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c".utf8)) }
             let tmux = TerminalImpersonator(master: pty.master, answer: pieces, gapMs: 30)
-            let started = FileDescriptorIO.monotonicMilliseconds()
+            let started = MonotonicClock.milliseconds()
             let outcome = try probeTerminal(
                 inputFD: pty.slave, outputFD: pty.slave, timeoutMs: 20000, queries: ProbeQuery.remoteTmux, expectedAnswers: 2)
-            let elapsed = FileDescriptorIO.monotonicMilliseconds() - started
+            let elapsed = MonotonicClock.milliseconds() - started
             #expect(tmux.waitForQuery() == ProbeQuery.remoteTmux)
             #expect(outcome.replies.multiplexerVersion == "tmux 3.3a")
             #expect(outcome.replies.deviceAttributeReplies == (passthrough ? 2 : 1))
