@@ -6,19 +6,19 @@ import Pixels
 /// wording, `--help` and `scripts/ensure-deps.sh` (which reads the
 /// `packages:` lines of this file) all read it; adding a format is its
 /// decoder, its C module, its `Package.swift` entry and one row here.
-public struct Codec: Sendable {
-    public let format: ImageFormat
+package struct Codec: Sendable {
+    package let format: ImageFormat
     /// In messages, help and the README: "JPEG", "PNG".
-    public let name: String
+    package let name: String
     /// How a file of this format starts.
     let signature: Signature
     /// File extensions a folder listing takes, lower case; the first is the
     /// one pxview writes (`save`, the viewer's `s`).
-    public let fileExtensions: [String]
+    package let fileExtensions: [String]
     /// The IANA media type, for the clipboard (`Y`): `image/jpeg`.
-    public let mimeType: String
+    package let mimeType: String
     /// The Debian packages the decoder builds against.
-    public let packages: [String]
+    package let packages: [String]
     /// Size, orientation and frames from the header, no pixels decoded.
     let readInfo: @Sendable (_ bytes: [UInt8]) throws(DecodeError) -> ImageInfo
     /// Pixels, straight to the size `options` ask for where the library can scale.
@@ -28,7 +28,7 @@ public struct Codec: Sendable {
 
     /// The rows, in the order sniffing tries them: AVIF before HEIC, since
     /// AVIF files carry HEIF's `mif1` brand too.
-    public static let table: [Codec] = [
+    package static let table: [Codec] = [
         Codec(
             format: .jpeg, name: "JPEG", signature: .prefix([ImageSignature.jpeg]),
             fileExtensions: ["jpg", "jpeg", "jpe"],
@@ -75,14 +75,14 @@ public struct Codec: Sendable {
 }
 
 /// What a header says, before any pixel is decoded.
-public struct ImageInfo: Sendable, Equatable {
-    public var format: ImageFormat
+package struct ImageInfo: Sendable, Equatable {
+    package var format: ImageFormat
     /// The size shown: after EXIF (or the format's own) orientation.
-    public var size: PixelSize
+    package var size: PixelSize
     /// Frames in the file: 1 for a still image.
-    public var frameCount: Int
+    package var frameCount: Int
 
-    public init(format: ImageFormat, size: PixelSize, frameCount: Int = 1) {
+    package init(format: ImageFormat, size: PixelSize, frameCount: Int = 1) {
         self.format = format
         self.size = size
         self.frameCount = frameCount
@@ -91,7 +91,7 @@ public struct ImageInfo: Sendable, Equatable {
 
 /// The header of `bytes`: format, size, frames. Throws as `decodeImage`
 /// does for what is not an image or whose header is broken or too large.
-public func readImageInfo(_ bytes: [UInt8]) throws(DecodeError) -> ImageInfo {
+package func readImageInfo(_ bytes: [UInt8]) throws(DecodeError) -> ImageInfo {
     if bytes.isEmpty { throw DecodeError(.empty) }
     guard let format = ImageFormat(sniffing: bytes) else { throw DecodeError(.unknownFormat) }
     return try format.codec.readInfo(bytes)

@@ -4,7 +4,7 @@
 /// code points, ITU-T H.273; PNG's `cHRM` and `gAMA`). sRGB, untagged
 /// files and the descriptions that amount to sRGB have none: the colour
 /// step leaves them exactly as decoded.
-public enum ColourDescription: Hashable, Sendable {
+package enum ColourDescription: Hashable, Sendable {
     case icc([UInt8])
     /// Red, green, blue and white as CIE xy (x then y each), and a curve.
     case primaries(name: String, xy: [Double], transfer: Transfer)
@@ -13,14 +13,14 @@ public enum ColourDescription: Hashable, Sendable {
     case hdr(name: String, primaries: Int, transfer: Int)
 
     /// The decoding curve: sRGB's piecewise one, or a pure power.
-    public enum Transfer: Hashable, Sendable {
+    package enum Transfer: Hashable, Sendable {
         case sRGB
         case gamma(Double)
     }
 
     /// The longest profile read: the largest camera and printer profiles
     /// are a few hundred KB; a bigger one is untrusted weight, not colour.
-    public static let maxProfileBytes = 4 << 20
+    package static let maxProfileBytes = 4 << 20
 
     /// BT.709's (and sRGB's) primaries and D65 white.
     static let bt709: [Double] = [0.64, 0.33, 0.30, 0.60, 0.15, 0.06, 0.3127, 0.3290]
@@ -29,7 +29,7 @@ public enum ColourDescription: Hashable, Sendable {
     /// amount to sRGB (BT.709 primaries and the sRGB or BT.709 curves, which
     /// every viewer shows as sRGB, or "unspecified"), or when pxview does
     /// not convert them (`unsupported` says why).
-    public static func cicp(primaries: Int, transfer: Int) -> (description: ColourDescription?, unsupported: String?) {
+    package static func cicp(primaries: Int, transfer: Int) -> (description: ColourDescription?, unsupported: String?) {
         let named: (String, [Double])?
         switch primaries {
         case 1, 2: named = nil
@@ -75,7 +75,7 @@ public enum ColourDescription: Hashable, Sendable {
     /// PNG's `cHRM` (white, red, green, blue, x then y each, as read) and
     /// `gAMA` (the encoding exponent): nil when they are within a hair of
     /// sRGB (what most PNG writers put there), so such files stay as decoded.
-    public static func png(chromaticities: [Double]?, gamma encoding: Double?) -> ColourDescription? {
+    package static func png(chromaticities: [Double]?, gamma encoding: Double?) -> ColourDescription? {
         var xy = bt709
         if let c = chromaticities, c.count == 8 {
             xy = [c[2], c[3], c[4], c[5], c[6], c[7], c[0], c[1]]

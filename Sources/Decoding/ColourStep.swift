@@ -4,32 +4,32 @@ import Plumbing
 
 /// What the colour step did to a decoded image: the space it came from,
 /// converted to sRGB (descriptions and the viewer's info line say it).
-public struct ColourConversion: Sendable, Equatable, CustomStringConvertible {
+package struct ColourConversion: Sendable, Equatable, CustomStringConvertible {
     /// "Adobe RGB (1998)", "Display P3", "BT.2020 gamma 2.2"…
-    public var source: String
+    package var source: String
     /// HDR light rolled off into SDR (BT.2408's white at 203 cd/m²).
-    public var toneMapped: Bool
+    package var toneMapped: Bool
 
-    public init(source: String, toneMapped: Bool = false) {
+    package init(source: String, toneMapped: Bool = false) {
         self.source = source
         self.toneMapped = toneMapped
     }
 
-    public var description: String { "\(source) → sRGB" + (toneMapped ? " (tone-mapped)" : "") }
+    package var description: String { "\(source) → sRGB" + (toneMapped ? " (tone-mapped)" : "") }
 }
 
 /// lcms2 transforms to sRGB, built once per colour description and kept
 /// (a handful: every photo of a phone shares one profile). Whoever decodes
 /// many images (the explorer, previews' folder walks, pxbench) holds one
 /// and hands it in `DecodeOptions`; without one, each decode builds its own.
-public final class ColourTransforms: @unchecked Sendable {
+package final class ColourTransforms: @unchecked Sendable {
     // @unchecked: `entries` is only touched under `lock`; lcms2 transforms
     // made with cmsFLAGS_NOCACHE may be used from several threads at once.
     private let lock = Lock()
     private var entries: [ColourDescription: Entry] = [:]
     private var buildCount = 0
     /// How many transforms were built (tests: the cache is used).
-    public var built: Int { lock.withLock { buildCount } }
+    package var built: Int { lock.withLock { buildCount } }
 
     /// Descriptions kept at most; past that the cache starts again.
     static let capacity = 16
@@ -86,7 +86,7 @@ public final class ColourTransforms: @unchecked Sendable {
         deinit { pxview_colour_free(transform) }
     }
 
-    public init() {}
+    package init() {}
 
     func entry(for description: ColourDescription) -> Entry {
         lock.withLock {

@@ -4,7 +4,7 @@ import Pixels
 /// one cut short: what a download must pass before it is saved or cached (a
 /// body can end early and still match a server's Content-Length). Each
 /// row's `isComplete` says how its format is judged.
-public func isCompleteImage(_ bytes: [UInt8], maxPixels: Int = DecodeOptions.defaultMaxPixels) -> Bool {
+package func isCompleteImage(_ bytes: [UInt8], maxPixels: Int = DecodeOptions.defaultMaxPixels) -> Bool {
     guard let format = ImageFormat(sniffing: bytes) else { return false }
     return format.codec.isComplete(bytes, maxPixels)
 }

@@ -4,8 +4,8 @@ import Pixels
 ///
 /// `description` is a short lower-case reason meant to follow a file name,
 /// as in `pxview: cannot decode photo.jpg: truncated JPEG data`.
-public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// No bytes at all.
         case empty
         /// No signature of the codec table's formats.
@@ -34,13 +34,13 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case noDecoder
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The format the bytes were sniffed as, nil when unknown.
-    public var format: ImageFormat?
+    package var format: ImageFormat?
     /// The decoder library's own message, "" when there is none.
-    public var detail: String
+    package var detail: String
 
-    public init(_ kind: Kind, format: ImageFormat? = nil, detail: String = "") {
+    package init(_ kind: Kind, format: ImageFormat? = nil, detail: String = "") {
         self.kind = kind
         self.format = format
         self.detail = Self.printable(detail)
@@ -49,13 +49,13 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A library's words made safe to print: control characters (libheif
     /// put a file's bytes 0x00-0x0F into its text) become `?`, whatever
     /// prints them after.
-    public static func printable(_ text: String) -> String {
+    package static func printable(_ text: String) -> String {
         String(
             String.UnicodeScalarView(
                 text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0 }))
     }
 
-    public var description: String {
+    package var description: String {
         let formatName = format?.displayName ?? "image"
         let suffix = detail.isEmpty ? "" : " (\(lowercasingFirstWord(detail)))"
         switch kind {

@@ -89,7 +89,7 @@ struct JPEGMarkerInfo: Equatable {
 }
 
 /// Reads EXIF orientation (1-8) from JPEG APP1; 1 when absent or unparseable. Exposed for tests.
-public func exifOrientation(inJPEG bytes: [UInt8]) -> Int {
+package func exifOrientation(inJPEG bytes: [UInt8]) -> Int {
     JPEGMarkerInfo(scanning: bytes).orientation
 }
 

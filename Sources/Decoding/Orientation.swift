@@ -81,33 +81,33 @@ extension RGBAImage {
 /// How a view turns a picture: a left-right mirror (or not), then quarter
 /// turns clockwise. The viewer's `<` `>` `|` `^` and `show --rotate`; a
 /// setting of the view, never written to the file.
-public struct ImageTurn: Equatable, Hashable, Sendable {
+package struct ImageTurn: Equatable, Hashable, Sendable {
     /// 0 to 3 quarter turns clockwise.
-    public private(set) var quarterTurns: Int
-    public private(set) var mirrored: Bool
+    package private(set) var quarterTurns: Int
+    package private(set) var mirrored: Bool
 
-    public init(quarterTurns: Int = 0, mirrored: Bool = false) {
+    package init(quarterTurns: Int = 0, mirrored: Bool = false) {
         self.quarterTurns = ((quarterTurns % 4) + 4) % 4
         self.mirrored = mirrored
     }
 
     /// This turn, then a quarter turn more (clockwise or not).
-    public func rotated(clockwise: Bool) -> ImageTurn {
+    package func rotated(clockwise: Bool) -> ImageTurn {
         ImageTurn(quarterTurns: quarterTurns + (clockwise ? 1 : 3), mirrored: mirrored)
     }
 
     /// This turn, then mirrored left to right as it is seen: a mirror after
     /// k quarter turns is the mirror first, then -k turns.
-    public var flippedLeftRight: ImageTurn { ImageTurn(quarterTurns: 4 - quarterTurns, mirrored: !mirrored) }
+    package var flippedLeftRight: ImageTurn { ImageTurn(quarterTurns: 4 - quarterTurns, mirrored: !mirrored) }
 
     /// This turn, then upside down as it is seen (left-right and a half turn).
-    public var flippedUpsideDown: ImageTurn { flippedLeftRight.rotated(clockwise: true).rotated(clockwise: true) }
+    package var flippedUpsideDown: ImageTurn { flippedLeftRight.rotated(clockwise: true).rotated(clockwise: true) }
 
     /// A quarter or three-quarter turn: width and height change places.
-    public var swapsAxes: Bool { quarterTurns % 2 == 1 }
+    package var swapsAxes: Bool { quarterTurns % 2 == 1 }
 
     /// `size` as turned.
-    public func turnedSize(_ size: PixelSize) -> PixelSize {
+    package func turnedSize(_ size: PixelSize) -> PixelSize {
         swapsAxes ? PixelSize(width: size.height, height: size.width) : size
     }
 
@@ -128,5 +128,5 @@ public struct ImageTurn: Equatable, Hashable, Sendable {
 
 extension RGBAImage {
     /// This image as `turn` turns it.
-    public func turned(_ turn: ImageTurn) -> RGBAImage { oriented(turn.orientation) }
+    package func turned(_ turn: ImageTurn) -> RGBAImage { oriented(turn.orientation) }
 }

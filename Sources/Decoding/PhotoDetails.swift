@@ -4,20 +4,20 @@ import Pixels
 /// when it was taken, the camera and lens, and the exposure. Read from a
 /// JPEG's APP1 `Exif` segment or a PNG's `eXIf` chunk; every read bounded
 /// (the bytes are untrusted), every text kept printable and short.
-public struct PhotoDetails: Equatable, Sendable, CustomStringConvertible {
+package struct PhotoDetails: Equatable, Sendable, CustomStringConvertible {
     /// DateTimeOriginal (else IFD0's DateTime) as `2024-05-01 18:42`.
-    public var taken: String?
+    package var taken: String?
     /// Model, with Make before it when the model does not say it ("Canon EOS R5").
-    public var camera: String?
-    public var lens: String?
+    package var camera: String?
+    package var lens: String?
     /// `1/250 s f/2.8 ISO 400 50 mm`, what of it the file has.
-    public var exposure: String?
+    package var exposure: String?
 
     /// `2024-05-01 18:42 · Canon EOS R5 · RF50mm F1.8 STM · 1/250 s f/2.8 ISO 400 50 mm`.
-    public var description: String { [taken, camera, lens, exposure].compactMap { $0 }.joined(separator: " · ") }
+    package var description: String { [taken, camera, lens, exposure].compactMap { $0 }.joined(separator: " · ") }
 
     /// The details `bytes` (of `format`) carry; nil when there are none.
-    public static func read(_ bytes: [UInt8], format: ImageFormat) -> PhotoDetails? {
+    package static func read(_ bytes: [UInt8], format: ImageFormat) -> PhotoDetails? {
         let found: PhotoDetails?
         switch format {
         case .jpeg:

@@ -6,7 +6,7 @@
 /// So a frame that did not change maps to identical indices, and a small
 /// view change does not make the whole picture shimmer the way error
 /// diffusion does. `.diffusion` is that error diffusion, for still pictures.
-public enum Dither: String, Sendable, CaseIterable {
+package enum Dither: String, Sendable, CaseIterable {
     case none
     /// Bayer 8x8: cheap, a regular cross-hatch texture.
     case ordered

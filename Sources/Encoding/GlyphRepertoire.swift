@@ -3,18 +3,18 @@ import Pixels
 /// One character a text picture can put in a cell: where it is inked (the
 /// foreground colour) as Unicode draws it; the rest of the cell shows the
 /// background colour.
-public struct BlockGlyph: Equatable, Sendable {
-    public var scalar: Unicode.Scalar
+package struct BlockGlyph: Equatable, Sendable {
+    package var scalar: Unicode.Scalar
     /// Rectangles of the cell on a lattice of `latticeColumns` x
     /// `latticeRows`: eighths of the width, and 24ths of the height, which
     /// hold both eighths (3 rows) and thirds (8 rows), so every block
     /// element and sextant has exact corners.
-    public var ink: [PixelRect]
+    package var ink: [PixelRect]
 
-    public static let latticeColumns = 8
-    public static let latticeRows = 24
+    package static let latticeColumns = 8
+    package static let latticeRows = 24
 
-    public init(_ scalar: Unicode.Scalar, _ ink: [PixelRect]) {
+    package init(_ scalar: Unicode.Scalar, _ ink: [PixelRect]) {
         self.scalar = scalar
         self.ink = ink
     }
@@ -39,7 +39,7 @@ public struct BlockGlyph: Equatable, Sendable {
     /// that pixel row shows 80-87 % background colour: a seam along every
     /// row of cells whose glyph is inked at the top (`▀` half-blocks). The
     /// bottom, left and right edges are inked to the pixel.
-    public var topInk: Int {
+    package var topInk: Int {
         ink.filter { $0.y == 0 }.reduce(0) { $0 + $1.width }
     }
 
@@ -53,17 +53,17 @@ public struct BlockGlyph: Equatable, Sendable {
 /// cell's top edge alone (`BlockGlyph.topInk`): `▄` with the upper colour
 /// as background, never `▀`. Cells with transparent samples take the glyph
 /// whose ink best covers the opaque ones, over the terminal's background.
-public struct GlyphRepertoire: Sendable, CustomStringConvertible {
+package struct GlyphRepertoire: Sendable, CustomStringConvertible {
     /// For messages: `half-blocks`, `blocks`, `sextants`.
-    public let name: String
+    package let name: String
     /// Samples across a cell.
-    public let columns: Int
+    package let columns: Int
     /// Samples down a cell.
-    public let rows: Int
+    package let rows: Int
     /// Every character, the space and the full block first.
-    public let glyphs: [BlockGlyph]
+    package let glyphs: [BlockGlyph]
     /// Per glyph, the samples whose centres it inks: bit `row * columns + column`.
-    public let masks: [UInt64]
+    package let masks: [UInt64]
     /// The different ways the glyphs split a cell in two, for opaque cells.
     let partitions: [Partition]
     /// The same and the glyphs' UTF-8 bytes, flat, for the encoder's inner loop.
@@ -87,7 +87,7 @@ public struct GlyphRepertoire: Sendable, CustomStringConvertible {
         var inksA: Bool
     }
 
-    public init(name: String, columns: Int, rows: Int, glyphs: [BlockGlyph]) {
+    package init(name: String, columns: Int, rows: Int, glyphs: [BlockGlyph]) {
         precondition(columns * rows <= 64 && columns > 0 && rows > 0, "a cell's samples must fit a 64-bit mask")
         self.name = name
         self.columns = columns
@@ -116,7 +116,7 @@ public struct GlyphRepertoire: Sendable, CustomStringConvertible {
         table = RepertoireTable(partitions, glyphs: glyphs)
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// The samples whose centres `glyph` inks.
     static func mask(of glyph: BlockGlyph, columns: Int, rows: Int) -> UInt64 {
@@ -172,7 +172,7 @@ public struct GlyphRepertoire: Sendable, CustomStringConvertible {
 extension GlyphRepertoire {
     /// `▄` and `▀` on two samples per cell (one column, two rows): the
     /// classic half-block picture.
-    public static let halfBlocks = GlyphRepertoire(
+    package static let halfBlocks = GlyphRepertoire(
         name: "half-blocks", columns: 1, rows: 2,
         glyphs: [BlockGlyphs.space, BlockGlyphs.full, BlockGlyphs.lowerHalf, BlockGlyphs.upperHalf])
 
@@ -181,12 +181,12 @@ extension GlyphRepertoire {
     /// font; kitty, VTE, Konsole and WezTerm draw them themselves).
     /// 8x8 because the eighths need 8 steps each way; 4x8 and 16x16 scored
     /// the same SSIM within 0.0004 in a simulation of xterm's rendering.
-    public static let blocks = GlyphRepertoire(name: "blocks", columns: 8, rows: 8, glyphs: BlockGlyphs.blockElements)
+    package static let blocks = GlyphRepertoire(name: "blocks", columns: 8, rows: 8, glyphs: BlockGlyphs.blockElements)
 
     /// `blocks` and the 60 sextants (U+1FB00-1FB3B), for terminals that
     /// draw them (few fonts have them: DejaVu Sans Mono does not, so xterm
     /// shows nothing there).
-    public static let sextants = GlyphRepertoire(
+    package static let sextants = GlyphRepertoire(
         name: "sextants", columns: 8, rows: 8, glyphs: BlockGlyphs.blockElements + BlockGlyphs.sextants)
 }
 
@@ -240,21 +240,21 @@ final class RepertoireTable: @unchecked Sendable {
 }
 
 /// The characters, by their Unicode shapes.
-public enum BlockGlyphs {
+package enum BlockGlyphs {
     /// The lattice rectangle from (`x0`, `y0`) to (`x1`, `y1`), exclusive.
     static func rect(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) -> PixelRect {
         PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    public static let space = BlockGlyph(" ", [])
-    public static let full = BlockGlyph("█", [rect(0, 0, 8, 24)])
-    public static let lowerHalf = BlockGlyph("▄", [rect(0, 12, 8, 24)])
-    public static let upperHalf = BlockGlyph("▀", [rect(0, 0, 8, 12)])
+    package static let space = BlockGlyph(" ", [])
+    package static let full = BlockGlyph("█", [rect(0, 0, 8, 24)])
+    package static let lowerHalf = BlockGlyph("▄", [rect(0, 12, 8, 24)])
+    package static let upperHalf = BlockGlyph("▀", [rect(0, 0, 8, 12)])
 
     /// U+2580-259F but the shades: lower eighths `▁`-`▇` (U+2581-2587),
     /// left eighths `▏`-`▉` (U+258F-2589), the upper and right ones Unicode
     /// has (`▔ ▀ ▕ ▐`), quadrants U+2596-259F.
-    public static let blockElements: [BlockGlyph] = {
+    package static let blockElements: [BlockGlyph] = {
         var glyphs = [space, full]
         for eighths in 1...7 {
             glyphs.append(BlockGlyph(Unicode.Scalar(0x2580 + UInt32(eighths))!, [rect(0, 24 - 3 * eighths, 8, 24)]))
@@ -278,7 +278,7 @@ public enum BlockGlyphs {
     /// U+1FB00-1FB3B: the 2x3 mosaics but empty, full and the two halves
     /// (`▌ ▐`), in Unicode's order: sextant `n` (1-6, left to right, top to
     /// bottom) is bit `n - 1` of the pattern, patterns 1...62 without 21 and 42.
-    public static let sextants: [BlockGlyph] = (1...62).filter { $0 != 21 && $0 != 42 }.map { pattern in
+    package static let sextants: [BlockGlyph] = (1...62).filter { $0 != 21 && $0 != 42 }.map { pattern in
         let offset = pattern - 1 - (pattern > 21 ? 1 : 0) - (pattern > 42 ? 1 : 0)
         let ink = (0..<6).filter { pattern & (1 << $0) != 0 }.map { rect($0 % 2 * 4, $0 / 2 * 8, $0 % 2 * 4 + 4, $0 / 2 * 8 + 8) }
         return BlockGlyph(Unicode.Scalar(0x1FB00 + UInt32(offset))!, ink)

@@ -3,18 +3,18 @@
 /// One byte per pixel (palettes have at most 256 colours), rows top to
 /// bottom. Transparency is a separate mask rather than a reserved index
 /// because a full 256-colour palette leaves no index free.
-public struct IndexedImage: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
+package struct IndexedImage: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
     /// `width * height` palette indices; the index of a transparent pixel is
     /// meaningless (the mapper writes 0).
-    public private(set) var indices: [UInt8]
+    package private(set) var indices: [UInt8]
     /// `width * height` flags, true where nothing is to be painted; nil when
     /// every pixel is painted (the common opaque-photo case skips the checks).
-    public private(set) var transparent: [Bool]?
+    package private(set) var transparent: [Bool]?
 
     /// Checks the buffer sizes, since encoders index them without bounds checks.
-    public init(width: Int, height: Int, indices: [UInt8], transparent: [Bool]? = nil) throws(IndexedImageError) {
+    package init(width: Int, height: Int, indices: [UInt8], transparent: [Bool]? = nil) throws(IndexedImageError) {
         guard width >= 0, height >= 0 else { throw .negativeSize(width: width, height: height) }
         let (area, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, indices.count == area else {
@@ -30,7 +30,7 @@ public struct IndexedImage: Sendable, Equatable {
     }
 
     /// Rows `range` (clamped to the image) as an image of their own.
-    public func rows(_ range: Range<Int>) -> IndexedImage {
+    package func rows(_ range: Range<Int>) -> IndexedImage {
         let first = max(0, min(height, range.lowerBound))
         let last = max(first, min(height, range.upperBound))
         let span = (first * width)..<(last * width)
@@ -49,12 +49,12 @@ public struct IndexedImage: Sendable, Equatable {
 }
 
 /// Why an `IndexedImage` could not be made from the given buffers.
-public enum IndexedImageError: Error, Equatable, CustomStringConvertible {
+package enum IndexedImageError: Error, Equatable, CustomStringConvertible {
     case negativeSize(width: Int, height: Int)
     case indexCountMismatch(expected: Int, actual: Int)
     case maskCountMismatch(expected: Int, actual: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .negativeSize(let width, let height):
             return "indexed image size \(width)x\(height) is negative"

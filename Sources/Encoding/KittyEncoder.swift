@@ -3,16 +3,16 @@ import Pixels
 
 /// Where kitty reads pixels that do not travel through the pty: a POSIX
 /// shared-memory object (`t=s`) or a temporary file (`t=t`), by name.
-public struct KittyReference: Sendable, Equatable {
-    public enum Medium: String, Sendable {
+package struct KittyReference: Sendable, Equatable {
+    package enum Medium: String, Sendable {
         case sharedMemory = "s"
         case file = "t"
     }
 
-    public var medium: Medium
-    public var name: String
+    package var medium: Medium
+    package var name: String
 
-    public init(medium: Medium, name: String) {
+    package init(medium: Medium, name: String) {
         self.medium = medium
         self.name = name
     }
@@ -38,14 +38,14 @@ public struct KittyReference: Sendable, Equatable {
 ///
 /// Image ids must be non-zero (kitty treats 0 as "no id"); a placement id
 /// of 0 leaves `p` out, letting the image have a single placement.
-public struct KittyEncoder: Sendable {
+package struct KittyEncoder: Sendable {
     /// The protocol's limit for base64 bytes per chunk.
-    public static let maxChunkSize = 4096
+    package static let maxChunkSize = 4096
 
     /// Base64 bytes per chunk: a multiple of 4, at most `maxChunkSize`.
-    public let chunkSize: Int
+    package let chunkSize: Int
 
-    public init(chunkSize: Int = KittyEncoder.maxChunkSize) {
+    package init(chunkSize: Int = KittyEncoder.maxChunkSize) {
         self.chunkSize = max(4, min(Self.maxChunkSize, chunkSize) / 4 * 4)
     }
 
@@ -53,14 +53,14 @@ public struct KittyEncoder: Sendable {
 
     /// Raw pixels for kitty to read from shared memory or a file: RGB
     /// (`f=24`) when opaque, a quarter fewer bytes, else RGBA (`f=32`).
-    public struct RawPixels: Sendable {
-        public var bytes: [UInt8]
-        public var size: PixelSize
+    package struct RawPixels: Sendable {
+        package var bytes: [UInt8]
+        package var size: PixelSize
         /// 24 or 32.
-        public var format: Int
+        package var format: Int
     }
 
-    public static func rawPixels(_ image: RGBAImage) -> RawPixels {
+    package static func rawPixels(_ image: RGBAImage) -> RawPixels {
         let opaque = !image.hasTransparency
         return RawPixels(bytes: opaque ? rgbBytes(image) : image.pixels, size: image.size, format: opaque ? 24 : 32)
     }
@@ -68,7 +68,7 @@ public struct KittyEncoder: Sendable {
     /// Asks (`a=q`, answered, unlike every other command here) whether
     /// kitty can read a 1x1 RGB pixel from `reference`: `OK` when it runs on
     /// this machine and may, an error otherwise (over SSH: ENOENT).
-    public func query(id: Int, reading reference: KittyReference) -> [UInt8] {
+    package func query(id: Int, reading reference: KittyReference) -> [UInt8] {
         command(
             keys: "i=\(id),s=1,v=1,a=q,t=\(reference.medium.rawValue),f=24",
             payload: Base64.encode(Array(reference.name.utf8)))
@@ -77,7 +77,7 @@ public struct KittyEncoder: Sendable {
     /// Uploads (`a=t`) pixels kitty reads from `reference`, which holds
     /// `pixels.bytes`; kitty removes the object once read. A few dozen bytes
     /// through the pty, whatever the image's size.
-    public func transmit(_ pixels: RawPixels, from reference: KittyReference, imageID: UInt32) -> [UInt8] {
+    package func transmit(_ pixels: RawPixels, from reference: KittyReference, imageID: UInt32) -> [UInt8] {
         guard pixels.size.width > 0, pixels.size.height > 0 else { return [] }
         return command(
             keys: referenceKeys(pixels, reference, action: "t", imageID: imageID) + ",q=2",
@@ -85,7 +85,7 @@ public struct KittyEncoder: Sendable {
     }
 
     /// The same, shown at once (`a=T`) as `transmitAndPlace` shows.
-    public func transmitAndPlace(
+    package func transmitAndPlace(
         _ pixels: RawPixels, from reference: KittyReference, imageID: UInt32, placementID: UInt32, columns: Int, rows: Int
     ) -> [UInt8] {
         guard pixels.size.width > 0, pixels.size.height > 0 else { return [] }
@@ -103,7 +103,7 @@ public struct KittyEncoder: Sendable {
 
     /// Uploads `image` as `imageID` without showing it (`a=t`). An empty
     /// image yields no bytes: kitty rejects zero-sized images.
-    public func transmit(_ image: RGBAImage, imageID: UInt32) -> [UInt8] {
+    package func transmit(_ image: RGBAImage, imageID: UInt32) -> [UInt8] {
         transmission(image, action: "t", imageID: imageID, keys: "q=2")
     }
 
@@ -111,7 +111,7 @@ public struct KittyEncoder: Sendable {
     /// the cursor. `crop` picks the source rectangle in image pixels;
     /// `offset` (`X`, `Y`) starts the picture that many pixels into the
     /// first cell; `zIndex` stacks placements (negative: below text).
-    public func place(
+    package func place(
         imageID: UInt32, placementID: UInt32, columns: Int, rows: Int,
         crop: PixelRect? = nil, offset: PixelPoint? = nil, zIndex: Int? = nil
     ) -> [UInt8] {
@@ -123,7 +123,7 @@ public struct KittyEncoder: Sendable {
     }
 
     /// Uploads and shows in one command sequence (`a=T`).
-    public func transmitAndPlace(
+    package func transmitAndPlace(
         _ image: RGBAImage, imageID: UInt32, placementID: UInt32, columns: Int, rows: Int,
         crop: PixelRect? = nil, offset: PixelPoint? = nil, zIndex: Int? = nil
     ) -> [UInt8] {
@@ -140,7 +140,7 @@ public struct KittyEncoder: Sendable {
     /// whole either. `write` returns false to stop; false when it did or
     /// memory ran out (the transmission then ends short, with an empty last
     /// command).
-    public func transmitAndPlace(
+    package func transmitAndPlace(
         _ rows: PixelRows, imageID: UInt32, placementID: UInt32, columns: Int, rows cellRows: Int,
         into write: (UnsafeRawBufferPointer) -> Bool
     ) -> Bool {
@@ -165,7 +165,7 @@ public struct KittyEncoder: Sendable {
     /// the new data has not arrived yet (and the old image under the same
     /// id is already gone), so the cells stayed black until their text
     /// changed (seen in kitty 0.48.2 inside tmux: black after every zoom).
-    public func transmitVirtual(_ image: RGBAImage, imageID: UInt32, columns: Int, rows: Int) -> [UInt8] {
+    package func transmitVirtual(_ image: RGBAImage, imageID: UInt32, columns: Int, rows: Int) -> [UInt8] {
         let upload = transmission(image, action: "t", imageID: imageID, keys: "q=2")
         guard !upload.isEmpty else { return [] }
         return upload + placeVirtual(imageID: imageID, columns: columns, rows: rows)
@@ -174,19 +174,19 @@ public struct KittyEncoder: Sendable {
     /// The virtual placement of an uploaded image over `columns` x `rows`
     /// placeholder cells (`a=p,U=1`). Always placement 1, so placing it
     /// again replaces it instead of adding another.
-    public func placeVirtual(imageID: UInt32, columns: Int, rows: Int) -> [UInt8] {
+    package func placeVirtual(imageID: UInt32, columns: Int, rows: Int) -> [UInt8] {
         command(keys: "a=p,U=1,i=\(imageID),p=1,c=\(max(1, columns)),r=\(max(1, rows)),q=2", payload: [])
     }
 
     /// Deletes the image's placements but keeps its data (`d=i`), so it can
     /// be placed again without re-sending pixels.
-    public func deletePlacements(imageID: UInt32) -> [UInt8] {
+    package func deletePlacements(imageID: UInt32) -> [UInt8] {
         command(keys: "a=d,d=i,i=\(imageID),q=2", payload: [])
     }
 
     /// Deletes every placement over the 1-based cell (`d=p`). Konsole applies
     /// it to sixel pictures too, which text never removes there.
-    public func deletePlacements(atColumn column: Int, row: Int) -> [UInt8] {
+    package func deletePlacements(atColumn column: Int, row: Int) -> [UInt8] {
         command(keys: "a=d,d=p,x=\(max(1, column)),y=\(max(1, row)),q=2", payload: [])
     }
 
@@ -196,14 +196,14 @@ public struct KittyEncoder: Sendable {
     /// without a placement, so the grid's tiles hidden under the viewer
     /// and the viewer's fitted copy went with it (seen: zooming back to fit
     /// a large photo showed black).
-    public func release(imageID: UInt32) -> [UInt8] {
+    package func release(imageID: UInt32) -> [UInt8] {
         deletePlacements(imageID: imageID)
             + command(keys: "a=t,f=24,s=1,v=1,i=\(imageID),q=2", payload: Base64.encode([0, 0, 0]))
     }
 
     /// Deletes the image and its placements and frees its data (`d=I`),
     /// and with it every other image without a placement: for leaving.
-    public func delete(imageID: UInt32) -> [UInt8] {
+    package func delete(imageID: UInt32) -> [UInt8] {
         command(keys: "a=d,d=I,i=\(imageID),q=2", payload: [])
     }
 
@@ -214,16 +214,16 @@ public struct KittyEncoder: Sendable {
     /// read, until anything else came (seen: the grid after a resize, two
     /// of five previews): sent 20 ms or more later, this shows it (10 of
     /// 10 previews), sent at once it did not (2 of 10).
-    public func nudge() -> [UInt8] {
+    package func nudge() -> [UInt8] {
         command(keys: "a=d,d=i,i=\(Self.nudgeImageID),q=2", payload: [])
     }
 
     /// The id `nudge` names: the last one, which pxview never uploads.
-    public static let nudgeImageID: UInt32 = 0xFFFF_FFFF
+    package static let nudgeImageID: UInt32 = 0xFFFF_FFFF
 
     /// The same for every image whose id is in `imageIDs` (`d=R`, kitty
     /// 0.33 and later; older ones ignore it).
-    public func delete(imageIDs: ClosedRange<UInt32>) -> [UInt8] {
+    package func delete(imageIDs: ClosedRange<UInt32>) -> [UInt8] {
         command(keys: "a=d,d=R,x=\(imageIDs.lowerBound),y=\(imageIDs.upperBound),q=2", payload: [])
     }
 

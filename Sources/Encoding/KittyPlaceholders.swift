@@ -11,14 +11,14 @@ import ControlSequences
 /// most significant byte; the middle two bytes must be zero. Only the first
 /// cell of a row carries marks: kitty gives a mark-less cell the row of the
 /// cell to its left and the next column.
-public enum KittyPlaceholders {
+package enum KittyPlaceholders {
     /// U+10EEEE, the placeholder character.
-    public static let placeholder: Unicode.Scalar = "\u{10EEEE}"
+    package static let placeholder: Unicode.Scalar = "\u{10EEEE}"
 
     /// The combining marks for the numbers 0...296 (kitty's
     /// `rowcolumn-diacritics.txt`: Unicode 6.0 marks of combining class 230
     /// with no decomposition).
-    public static let diacritics: [UInt32] = [
+    package static let diacritics: [UInt32] = [
         0x0305, 0x030D, 0x030E, 0x0310, 0x0312, 0x033D, 0x033E, 0x033F, 0x0346, 0x034A, 0x034B, 0x034C, 0x0350,
         0x0351, 0x0352, 0x0357, 0x035B, 0x0363, 0x0364, 0x0365, 0x0366, 0x0367, 0x0368, 0x0369, 0x036A, 0x036B,
         0x036C, 0x036D, 0x036E, 0x036F, 0x0483, 0x0484, 0x0485, 0x0486, 0x0487, 0x0592, 0x0593, 0x0594, 0x0595,
@@ -46,17 +46,17 @@ public enum KittyPlaceholders {
     ]
 
     /// The largest picture, in cells per side, the marks can address.
-    public static var maxCells: Int { diacritics.count }
+    package static var maxCells: Int { diacritics.count }
 
     /// True when `imageID` can be named by an 8-bit colour plus a high byte.
-    public static func canName(_ imageID: UInt32) -> Bool {
+    package static func canName(_ imageID: UInt32) -> Bool {
         imageID & 0xFF != 0 && imageID & 0x00FF_FF00 == 0
     }
 
     /// One row of placeholder cells (`columns` wide, at most `maxCells`) for
     /// row `row` of the image, coloured to name `imageID`; the colour is
     /// reset at the end. Each cell is one column wide.
-    public static func row(imageID: UInt32, row: Int, columns: Int) -> [UInt8] {
+    package static func row(imageID: UInt32, row: Int, columns: Int) -> [UInt8] {
         let count = min(max(0, columns), maxCells)
         guard count > 0, (0..<maxCells).contains(row) else { return [] }
         var out: [UInt8] = []

@@ -13,10 +13,10 @@ import Plumbing
 /// one core): 2.2 ms for the commands against 12.8 ms for zlib's
 /// Huffman-only deflate of the same filtered rows plus the PNG and base64
 /// passes over its output, for the same size (394 KB of PNG; zlib 398 KB).
-public enum PNGWriter {
+package enum PNGWriter {
     /// The PNG file of `image`, or nil for an empty image or when memory
     /// runs out.
-    public static func encode(_ image: RGBAImage) -> [UInt8]? {
+    package static func encode(_ image: RGBAImage) -> [UInt8]? {
         var result: [UInt8]?
         withDescription(.image(image), firstKeys: [], chunkBytes: 0, parts: nil) { png, ranges in
             result = buffered(&png, ranges: ranges)

@@ -2,41 +2,41 @@ import Pixels
 
 /// One opaque 8-bit colour: a palette entry. Alpha lives elsewhere
 /// (`IndexedImage.transparent`) because sixel has no per-register alpha.
-public struct RGB: Hashable, Sendable, CustomStringConvertible {
-    public var r: UInt8
-    public var g: UInt8
-    public var b: UInt8
+package struct RGB: Hashable, Sendable, CustomStringConvertible {
+    package var r: UInt8
+    package var g: UInt8
+    package var b: UInt8
 
-    public init(r: UInt8, g: UInt8, b: UInt8) {
+    package init(r: UInt8, g: UInt8, b: UInt8) {
         self.r = r
         self.g = g
         self.b = b
     }
 
-    public var description: String { "rgb(\(r),\(g),\(b))" }
+    package var description: String { "rgb(\(r),\(g),\(b))" }
 }
 
 /// The colours an indexed image refers to by position. Sixel has at most 256
 /// colour registers and `IndexedImage` stores one byte per pixel, so a
 /// palette never holds more than `Palette.maxColors` entries: extra entries
 /// given to `init` are dropped.
-public struct Palette: Sendable, Equatable {
+package struct Palette: Sendable, Equatable {
     /// The most colours one palette (and one sixel image) can have.
-    public static let maxColors = 256
+    package static let maxColors = 256
 
     /// The entries; anything past the first `Palette.maxColors` is dropped on assignment.
-    public var colors: [RGB] {
+    package var colors: [RGB] {
         didSet {
             if colors.count > Palette.maxColors { colors = Array(colors.prefix(Palette.maxColors)) }
         }
     }
 
-    public init(colors: [RGB]) {
+    package init(colors: [RGB]) {
         self.colors = Array(colors.prefix(Palette.maxColors))
     }
 
-    public var count: Int { colors.count }
-    public var isEmpty: Bool { colors.isEmpty }
+    package var count: Int { colors.count }
+    package var isEmpty: Bool { colors.isEmpty }
 }
 
 extension Palette {
@@ -45,7 +45,7 @@ extension Palette {
     /// against these colours rather than the exact ones lets the dither
     /// account for the terminal's rounding; otherwise a smooth sky rounded
     /// by the terminal shows 2.55-level steps no dither was told about.
-    public var sixelShown: Palette {
+    package var sixelShown: Palette {
         var seen = Set<RGB>()
         var shown: [RGB] = []
         for color in colors {

@@ -14,28 +14,28 @@ import Pixels
 /// 0.1-0.8 ms for about +0.1 dB; a 6-bit histogram was slower and 0.4-2 dB
 /// worse (more sparse bins pull colours towards outliers), and a 6-bit
 /// mapping cube gained only 0.1 dB for 2-3x the mapping time.
-public struct PaletteBuilder: Sendable {
-    public let maxColors: Int
+package struct PaletteBuilder: Sendable {
+    package let maxColors: Int
     /// Lloyd iterations after the median cut; 0 turns refinement off.
-    public var refinementPasses: Int
+    package var refinementPasses: Int
 
     /// The sample size the histogram is built from; more adds time, not quality.
     static let histogramSampleTarget = 250_000
 
-    public init(maxColors: Int = 256, refinementPasses: Int = 1) {
+    package init(maxColors: Int = 256, refinementPasses: Int = 1) {
         self.maxColors = min(max(1, maxColors), Palette.maxColors)
         self.refinementPasses = max(0, refinementPasses)
     }
 
     /// A palette for `image`; empty when the image has no opaque pixel
     /// (alpha >= 128), since fully transparent images paint nothing.
-    public func build(from image: RGBAImage) -> Palette {
+    package func build(from image: RGBAImage) -> Palette {
         buildReportingExactness(from: image).palette
     }
 
     /// The palette, and whether it holds every colour of the image exactly
     /// (then dithering would only add noise).
-    public func buildReportingExactness(from image: RGBAImage) -> (palette: Palette, isExact: Bool) {
+    package func buildReportingExactness(from image: RGBAImage) -> (palette: Palette, isExact: Bool) {
         if let exact = ExactColorCollector.distinctOpaqueColors(of: image, limit: maxColors) {
             return (Palette(colors: exact), true)
         }

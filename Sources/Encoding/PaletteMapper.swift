@@ -12,13 +12,13 @@ import Plumbing
 ///
 /// Pixels with alpha < 128 become transparent; others are treated as opaque
 /// (their alpha is ignored: sixel and the palette have no partial alpha).
-public struct PaletteMapper: Sendable {
-    public let palette: Palette
-    public let dither: Dither
+package struct PaletteMapper: Sendable {
+    package let palette: Palette
+    package let dither: Dither
     /// Peak-to-peak size of the dither offset added to each channel.
-    public let ditherAmplitude: Int
+    package let ditherAmplitude: Int
     /// For `.diffusion`: sixteenths of each pixel's error passed on.
-    public let diffusionWeight: Int
+    package let diffusionWeight: Int
 
     private let colormap: InverseColormap
     private let ditherOffsets: [Int32]
@@ -37,7 +37,7 @@ public struct PaletteMapper: Sendable {
     ///   to its nearest neighbour (`meanNeighbourStep`), which is what a
     ///   threshold dither needs to turn a flat gradient into a mix of the two
     ///   neighbouring colours rather than bands.
-    public init(palette: Palette, dither: Dither, ditherAmplitude: Int? = nil, diffusionWeight: Int = 16) {
+    package init(palette: Palette, dither: Dither, ditherAmplitude: Int? = nil, diffusionWeight: Int = 16) {
         self.palette = palette
         self.diffusionWeight = min(16, max(0, diffusionWeight))
         self.dither = dither
@@ -54,7 +54,7 @@ public struct PaletteMapper: Sendable {
     }
 
     /// The index `map` gives an undithered pixel of this colour; 0 for an empty palette.
-    public func index(of color: RGB) -> UInt8 {
+    package func index(of color: RGB) -> UInt8 {
         guard !palette.isEmpty else { return 0 }
         return colormap.withLookup { $0.index(r: Int32(color.r), g: Int32(color.g), b: Int32(color.b)) }
     }
@@ -66,7 +66,7 @@ public struct PaletteMapper: Sendable {
     /// full image to key it to image content, so a panned view keeps every
     /// pixel's index. An empty palette maps every
     /// pixel to transparent, since there is no colour to paint with.
-    public func map(_ image: RGBAImage, ditherOriginX: Int = 0, ditherOriginY: Int = 0) -> IndexedImage {
+    package func map(_ image: RGBAImage, ditherOriginX: Int = 0, ditherOriginY: Int = 0) -> IndexedImage {
         map(
             image, ditherOriginX: ditherOriginX, ditherOriginY: ditherOriginY,
             parts: ParallelRows.parts(pixels: image.width * image.height, rows: image.height))
@@ -75,7 +75,7 @@ public struct PaletteMapper: Sendable {
     /// Maps rows `rows` of `image` (clamped to it) as an image of their own,
     /// with no copy of them: a sixel viewer frame's band of a canvas kept
     /// whole. The dither origin is the band's, as for `map` of a crop.
-    public func map(_ image: RGBAImage, rows: Range<Int>, ditherOriginX: Int = 0, ditherOriginY: Int = 0) -> IndexedImage {
+    package func map(_ image: RGBAImage, rows: Range<Int>, ditherOriginX: Int = 0, ditherOriginY: Int = 0) -> IndexedImage {
         let first = max(0, min(image.height, rows.lowerBound))
         let height = max(first, min(image.height, rows.upperBound)) - first
         return image.pixels.withUnsafeBytes { bytes in

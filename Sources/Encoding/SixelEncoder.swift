@@ -19,12 +19,12 @@ import Plumbing
 /// proportional to the pixels and the painted (colour, column) pairs instead
 /// of colours x width. Output goes through `ByteWriter`, reserved per band
 /// for its worst case.
-public struct SixelEncoder: Sendable {
-    public init() {}
+package struct SixelEncoder: Sendable {
+    package init() {}
 
     /// Pixels whose index is not in `palette` are left unpainted, like
     /// transparent ones: there is no register to paint them with.
-    public func encode(_ image: IndexedImage, palette: Palette) -> [UInt8] {
+    package func encode(_ image: IndexedImage, palette: Palette) -> [UInt8] {
         encode(image, palette: palette, parts: ParallelRows.parts(pixels: image.width * image.height, rows: image.height))
     }
 
@@ -34,7 +34,7 @@ public struct SixelEncoder: Sendable {
     /// set) then show the padding in the terminal's own background; the
     /// others leave it unpainted as P2 = 1 asks. Needs a palette of at most
     /// 255 colours; a full one is encoded without the background register.
-    public func encode(_ image: IndexedImage, palette: Palette, background: RGB?) -> [UInt8] {
+    package func encode(_ image: IndexedImage, palette: Palette, background: RGB?) -> [UInt8] {
         let parts = ParallelRows.parts(pixels: image.width * image.height, rows: image.height)
         guard let background, palette.count < Palette.maxColors else { return encode(image, palette: palette, parts: parts) }
         return encode(image, palette: palette, parts: parts, background: background)

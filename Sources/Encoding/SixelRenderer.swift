@@ -6,22 +6,22 @@ import Pixels
 /// image whose colours all fit the registers and the terminal's percent
 /// grid is sent exactly, undithered. Callers that keep a palette across
 /// frames (the viewer, while panning) map with their own `mapper`.
-public struct SixelRenderer: Sendable {
-    public struct Options: Sendable, Equatable {
+package struct SixelRenderer: Sendable {
+    package struct Options: Sendable, Equatable {
         /// Colour registers to use, 1...256 (clamped).
-        public var colorRegisters: Int
+        package var colorRegisters: Int
 
-        public init(colorRegisters: Int = 256) {
+        package init(colorRegisters: Int = 256) {
             self.colorRegisters = min(max(1, colorRegisters), Palette.maxColors)
         }
     }
 
     /// One rendered image and the pieces that made it, for callers that
     /// encode it again in parts (in bands, inside tmux).
-    public struct Frame: Sendable {
-        public var bytes: [UInt8]
-        public var palette: Palette
-        public var indexed: IndexedImage
+    package struct Frame: Sendable {
+        package var bytes: [UInt8]
+        package var palette: Palette
+        package var indexed: IndexedImage
     }
 
     /// Half the full-step amplitude. Measured on ten 800x533-ish photos:
@@ -29,20 +29,20 @@ public struct SixelRenderer: Sendable {
     /// 256-colour photo palette is dense enough that half-strength ordered
     /// dither still breaks up the banding in smooth skies (checked by eye on
     /// the storm photo), while every extra dot costs sixel bytes.
-    public static let defaultDitherStrength = 0.5
+    package static let defaultDitherStrength = 0.5
 
-    public let options: Options
+    package let options: Options
 
-    public init(options: Options = Options()) {
+    package init(options: Options = Options()) {
         self.options = options
     }
 
     /// Sixel bytes for `image`.
-    public func render(_ image: RGBAImage) -> [UInt8] {
+    package func render(_ image: RGBAImage) -> [UInt8] {
         renderFrame(image).bytes
     }
 
-    public func renderFrame(_ image: RGBAImage) -> Frame {
+    package func renderFrame(_ image: RGBAImage) -> Frame {
         let (palette, isExact) = PaletteBuilder(maxColors: options.colorRegisters).buildReportingExactness(from: image)
         let mapper = Self.stillMapper(palette, isExact: isExact)
         let indexed = mapper.map(image)
@@ -60,20 +60,20 @@ public struct SixelRenderer: Sendable {
     /// at 42.7 and 33.8 dB; img2sixel's photos 394 KB. A leak below 16/16
     /// also bounds the error a flat area of an off-grid colour builds up
     /// (to 4x its offset), so a logo stays flat.
-    public static let diffusionWeight = 12
+    package static let diffusionWeight = 12
 
     /// The mapper for a picture shown once (`show`, grid tiles): the palette
     /// as the terminal will show it (`Palette.sixelShown`) with error
     /// diffusion, or the exact colours undithered when every one is already
     /// shown exactly (few colours, each on the percent grid).
-    public static func stillMapper(_ palette: Palette, isExact: Bool) -> PaletteMapper {
+    package static func stillMapper(_ palette: Palette, isExact: Bool) -> PaletteMapper {
         let shown = palette.sixelShown
         if isExact && shown == palette { return PaletteMapper(palette: palette, dither: .none) }
         return PaletteMapper(palette: shown, dither: .diffusion, diffusionWeight: diffusionWeight)
     }
 
     /// A mapper whose dither amplitude is `strength` times the default.
-    public static func mapper(
+    package static func mapper(
         _ palette: Palette, dither: Dither, strength: Double = defaultDitherStrength
     ) -> PaletteMapper {
         guard strength != 1 else { return PaletteMapper(palette: palette, dither: dither) }

@@ -29,9 +29,9 @@ import Plumbing
 /// so nothing leaks into the next line or the prompt. Rows of cells are
 /// encoded on several cores (`ParallelRows`); the bytes do not depend on
 /// how many.
-public struct TextPictureEncoder: Sendable {
+package struct TextPictureEncoder: Sendable {
     /// How lines are separated.
-    public enum LineLayout: Sendable, Equatable {
+    package enum LineLayout: Sendable, Equatable {
         /// `\r\n` between lines (none after the last): for printing at the
         /// cursor, e.g. in a shell. Scrolls if the image reaches the bottom.
         case crlf
@@ -42,10 +42,10 @@ public struct TextPictureEncoder: Sendable {
         case positioned(row: Int, column: Int)
     }
 
-    public var repertoire: GlyphRepertoire
-    public var layout: LineLayout
+    package var repertoire: GlyphRepertoire
+    package var layout: LineLayout
 
-    public init(repertoire: GlyphRepertoire = .blocks, layout: LineLayout = .crlf) {
+    package init(repertoire: GlyphRepertoire = .blocks, layout: LineLayout = .crlf) {
         self.repertoire = repertoire
         self.layout = layout
     }
@@ -53,7 +53,7 @@ public struct TextPictureEncoder: Sendable {
     /// - Parameters:
     ///   - rows: cell rows to draw; by default enough for every image row.
     ///   - parts: how many pieces of rows to encode at once (default: `ParallelRows`' rule).
-    public func encode(_ image: RGBAImage, columns: Int, rows: Int? = nil, parts: Int? = nil) -> [UInt8] {
+    package func encode(_ image: RGBAImage, columns: Int, rows: Int? = nil, parts: Int? = nil) -> [UInt8] {
         let columns = max(0, columns)
         let rows = max(0, rows ?? (image.height + repertoire.rows - 1) / repertoire.rows)
         let parts = parts ?? ParallelRows.parts(pixels: columns * rows * repertoire.columns * repertoire.rows, rows: rows)
@@ -171,7 +171,7 @@ public struct TextPictureEncoder: Sendable {
 }
 
 /// A colour in a cell: the terminal's own background, or one of the picture's.
-public enum CellPaint: Equatable, Sendable {
+package enum CellPaint: Equatable, Sendable {
     case terminalBackground
     case color(RGB)
 }
@@ -179,12 +179,12 @@ public enum CellPaint: Equatable, Sendable {
 /// What one cell shows: a glyph of the repertoire, its ink (nil for a
 /// space, which shows none) and the rest of the cell (`paper`). Ink in the
 /// terminal's background goes out in reverse video, on paper of a colour.
-public struct CellChoice: Equatable, Sendable {
-    public var glyph: Int
-    public var ink: CellPaint?
-    public var paper: CellPaint
+package struct CellChoice: Equatable, Sendable {
+    package var glyph: Int
+    package var ink: CellPaint?
+    package var paper: CellPaint
 
-    public init(glyph: Int, ink: CellPaint?, paper: CellPaint) {
+    package init(glyph: Int, ink: CellPaint?, paper: CellPaint) {
         self.glyph = glyph
         self.ink = ink
         self.paper = paper
@@ -194,7 +194,7 @@ public struct CellChoice: Equatable, Sendable {
 extension GlyphRepertoire {
     /// The choice for one cell given as an image of `columns x rows`
     /// samples (smaller: the rest transparent): what the encoder does per cell.
-    public func choose(_ cell: RGBAImage) -> CellChoice {
+    package func choose(_ cell: RGBAImage) -> CellChoice {
         var chooser = CellChooser(repertoire: self)
         return cell.pixels.withUnsafeBufferPointer { pixels in
             chooser.choose(CellSource(pixels: pixels, width: cell.width, height: cell.height), left: 0, top: 0)

@@ -8,33 +8,33 @@
 /// frames instead of slowing the animation down; one more than a whole pass
 /// behind (a stopped process, a suspended laptop), it starts afresh from
 /// now. After `plays` passes (0: for ever) it stops on the last frame.
-public struct AnimationState: Equatable, Sendable {
+package struct AnimationState: Equatable, Sendable {
     /// How long each frame shows, in ms (at least 1).
-    public let delays: [Int]
+    package let delays: [Int]
     /// Passes to play in all; 0: for ever.
-    public let plays: Int
+    package let plays: Int
     /// The frame to show.
-    public private(set) var frame = 0
-    public private(set) var isPaused = false
+    package private(set) var frame = 0
+    package private(set) var isPaused = false
     /// The last pass ended: the last frame stays until a pause toggle plays it again.
-    public private(set) var isFinished = false
+    package private(set) var isFinished = false
     /// Passes completed so far.
-    public private(set) var completedPlays = 0
+    package private(set) var completedPlays = 0
     /// When the frame's time is up; nil before the first tick, while paused and once finished.
-    public private(set) var deadline: Int?
+    package private(set) var deadline: Int?
     private var started = false
 
-    public init(delays: [Int], plays: Int) {
+    package init(delays: [Int], plays: Int) {
         precondition(!delays.isEmpty, "an animation has frames")
         self.delays = delays.map { max(1, $0) }
         self.plays = max(0, plays)
     }
 
     /// One pass, in ms.
-    public var passMs: Int { delays.reduce(0, +) }
+    package var passMs: Int { delays.reduce(0, +) }
 
     /// When the clock next needs a tick: now, if it has not started.
-    public func wakeTime(now: Int) -> Int? {
+    package func wakeTime(now: Int) -> Int? {
         guard !isPaused, !isFinished else { return nil }
         return started ? deadline : now
     }
@@ -42,7 +42,7 @@ public struct AnimationState: Equatable, Sendable {
     /// Moves on past every frame whose time is up at `now` (the first tick
     /// starts the clock on frame 0). True when the frame shown changed.
     @discardableResult
-    public mutating func advance(to now: Int) -> Bool {
+    package mutating func advance(to now: Int) -> Bool {
         guard !isPaused, !isFinished else { return false }
         guard started, var due = deadline else {
             started = true
@@ -72,7 +72,7 @@ public struct AnimationState: Equatable, Sendable {
 
     /// Pauses, or plays on from the frame shown (which gets its whole
     /// delay again); once finished, plays every pass again from the start.
-    public mutating func togglePause(at now: Int) {
+    package mutating func togglePause(at now: Int) {
         if isFinished {
             isFinished = false
             completedPlays = 0
@@ -91,7 +91,7 @@ public struct AnimationState: Equatable, Sendable {
     }
 
     /// Shows the frame `delta` away (wrapping), pausing first.
-    public mutating func step(_ delta: Int) {
+    package mutating func step(_ delta: Int) {
         isPaused = true
         isFinished = false
         deadline = nil

@@ -6,7 +6,7 @@ import Scaling
 import Terminal
 
 /// What one thumbnail slot shows.
-public enum SlotContent: Equatable, Sendable {
+package enum SlotContent: Equatable, Sendable {
     case empty
     /// Waiting for (or failed to get) the thumbnail of photo `id`.
     case placeholder(id: Int, text: String)
@@ -15,18 +15,18 @@ public enum SlotContent: Equatable, Sendable {
 
 /// A browser frame as a pure function of the state: every text row, and
 /// what each slot shows and whether it is framed as selected.
-public struct BrowserPlan: Equatable, Sendable {
-    public var rows: [Int: (text: String, inverse: Bool)]
-    public var slots: [SlotContent]
-    public var selectedSlot: Int?
+package struct BrowserPlan: Equatable, Sendable {
+    package var rows: [Int: (text: String, inverse: Bool)]
+    package var slots: [SlotContent]
+    package var selectedSlot: Int?
     /// Per slot, the mark in its frame's bottom edge: "▶ 12" for an
     /// animation of 12 frames (the tile shows its first), else nil.
-    public var marks: [String?]
+    package var marks: [String?]
     /// Per slot, the line under its tile (a folder's file name), cut in the
     /// middle to the tile's width; nil where there is none.
-    public var names: [String?]
+    package var names: [String?]
 
-    public static func == (lhs: BrowserPlan, rhs: BrowserPlan) -> Bool {
+    package static func == (lhs: BrowserPlan, rhs: BrowserPlan) -> Bool {
         lhs.slots == rhs.slots && lhs.selectedSlot == rhs.selectedSlot && lhs.marks == rhs.marks && lhs.names == rhs.names
             && lhs.rows.keys.sorted() == rhs.rows.keys.sorted()
             && lhs.rows.keys.allSatisfy {
@@ -35,7 +35,7 @@ public struct BrowserPlan: Equatable, Sendable {
     }
 
     /// `glyphs`: the rows are composed as they will be drawn (ASCII in a C locale).
-    public init(_ state: BrowserState, hasPicture: (Int) -> Bool, glyphs: Glyphs = .unicode) {
+    package init(_ state: BrowserState, hasPicture: (Int) -> Bool, glyphs: Glyphs = .unicode) {
         let layout = state.layout
         let width = layout.geometry.windowCells.width
         var rows: [Int: (String, Bool)] = [:]
@@ -113,11 +113,11 @@ public struct BrowserPlan: Equatable, Sendable {
 /// Turns browser plans into bytes, redrawing a slot only when what it
 /// shows changed and a text row only when its text changed. Tile `n` is
 /// the backend's slot `firstSlot + n`.
-public final class BrowserPainter {
-    public static let firstSlot = 1
-    public let backend: any GraphicsBackend
+package final class BrowserPainter {
+    package static let firstSlot = 1
+    package let backend: any GraphicsBackend
     /// What text is drawn with (ASCII in a C locale).
-    public let glyphs: Glyphs
+    package let glyphs: Glyphs
     private var drawnSlots: [SlotContent] = []
     private var drawnMarks: [String?] = []
     private var drawnNames: [String?] = []
@@ -131,14 +131,14 @@ public final class BrowserPainter {
     private var fitted: [Int: RGBAImage] = [:]
     private let resampler: Resampler
 
-    public init(backend: any GraphicsBackend, glyphs: Glyphs = .unicode, resampler: Resampler = Resampler(threads: 1)) {
+    package init(backend: any GraphicsBackend, glyphs: Glyphs = .unicode, resampler: Resampler = Resampler(threads: 1)) {
         self.backend = backend
         self.glyphs = glyphs
         self.resampler = resampler
     }
 
     /// Forget what is on screen: the next frame redraws everything.
-    public func invalidate() {
+    package func invalidate() {
         drawnSlots = []
         drawnSelection = .none
         lastRows = [:]
@@ -150,14 +150,14 @@ public final class BrowserPainter {
     private var versions: [Int: Int] = [:]
 
     /// `id`'s thumbnail was decoded again: fit it anew, upload it anew.
-    public func thumbnailReplaced(id: Int) {
+    package func thumbnailReplaced(id: Int) {
         guard fitted.removeValue(forKey: id) != nil else { return }
         versions[id, default: 0] += 1
         if let index = drawnSlots.firstIndex(of: .picture(id: id)) { drawnSlots[index] = .empty }
     }
 
     /// The tile size changed (a resize): fitted thumbnails are made again.
-    public func relayout() {
+    package func relayout() {
         fitted = [:]
         invalidate()
     }
@@ -165,7 +165,7 @@ public final class BrowserPainter {
     /// Bytes that take the thumbnails off the screen before the viewer
     /// takes over. kitty keeps their uploads: back in the grid they are
     /// only placed again.
-    public func teardown() -> [UInt8] {
+    package func teardown() -> [UInt8] {
         let count = drawnSlots.count
         drawnSlots = []
         drawnSelection = .none
@@ -174,7 +174,7 @@ public final class BrowserPainter {
     }
 
     /// The bytes of one frame. `thumbnails` holds the decoded previews by photo id.
-    public func frame(for state: BrowserState, thumbnails: [Int: RGBAImage]) -> [UInt8] {
+    package func frame(for state: BrowserState, thumbnails: [Int: RGBAImage]) -> [UInt8] {
         let layout = state.layout
         let plan = BrowserPlan(state, hasPicture: { thumbnails[$0] != nil }, glyphs: glyphs)
         var out: [UInt8] = []

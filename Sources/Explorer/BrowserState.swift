@@ -5,14 +5,14 @@ import Rendering
 import Terminal
 
 /// How far a thumbnail has got.
-public enum TileStatus: Equatable, Sendable {
+package enum TileStatus: Equatable, Sendable {
     case loading
     case loaded
     case failed
 }
 
 /// Something the browser asks the I/O loop to do.
-public enum BrowserEffect: Equatable, Sendable {
+package enum BrowserEffect: Equatable, Sendable {
     case search(query: String, page: Int)
     /// Download (and decode) these thumbnails; they are marked `.loading`.
     case loadThumbnails([Photo])
@@ -27,7 +27,7 @@ public enum BrowserEffect: Equatable, Sendable {
 }
 
 /// What can happen to the browser.
-public enum BrowserEvent: Equatable, Sendable {
+package enum BrowserEvent: Equatable, Sendable {
     case input(InputEvent)
     case resized(BrowserLayout)
     /// Pictures are drawn another way now (a probe that could not be sent
@@ -46,11 +46,11 @@ public enum BrowserEvent: Equatable, Sendable {
 }
 
 /// The part of a `PhotoPage` the browser keeps, or why there is none.
-public enum SearchOutcome: Equatable, Sendable {
+package enum SearchOutcome: Equatable, Sendable {
     case page(photos: [Photo], totalHits: Int, totalPages: Int, note: String?)
     case failed(String)
 
-    public init(_ page: PhotoPage) {
+    package init(_ page: PhotoPage) {
         self = .page(photos: page.photos, totalHits: page.totalHits, totalPages: page.totalPages, note: page.note)
     }
 }
@@ -66,52 +66,52 @@ public enum SearchOutcome: Equatable, Sendable {
 /// Esc cancels), Enter or a click opens the viewer, `f` toggles the
 /// favourite, `F` shows the favourites (again: back to the search), `?`
 /// shows the keys, `q` quits.
-public struct BrowserState: Equatable, Sendable {
-    public var layout: BrowserLayout
-    public var query: String
+package struct BrowserState: Equatable, Sendable {
+    package var layout: BrowserLayout
+    package var query: String
     /// Non-nil while the search field is being edited: the text so far.
-    public var editText: String?
+    package var editText: String?
     /// The last page loaded (photos holds pages 1…page).
-    public var page = 1
-    public var totalPages = 0
-    public var totalHits = 0
-    public var photos: [Photo] = []
-    public var selection = 0
+    package var page = 1
+    package var totalPages = 0
+    package var totalHits = 0
+    package var photos: [Photo] = []
+    package var selection = 0
     /// The first grid row on screen (row r holds photos r*columns…).
-    public var scroll = 0
-    public var tiles: [Int: TileStatus] = [:]
-    public var favouriteIDs: Set<Int> = []
+    package var scroll = 0
+    package var tiles: [Int: TileStatus] = [:]
+    package var favouriteIDs: Set<Int> = []
     /// The photos marked with `m` (a folder's grid: `show -o` prints them).
-    public var markedIDs: Set<Int> = []
-    public var showingFavourites = false
-    public var searching = false
+    package var markedIDs: Set<Int> = []
+    package var showingFavourites = false
+    package var searching = false
     /// True while the next page is on its way.
-    public var loadingMore = false
+    package var loadingMore = false
     /// True while End goes to the real end: each page that comes moves the
     /// selection to its last photo and asks for the next, until the last
     /// page (End once went to the 40th of 120, the last one loaded). Any
     /// other key stops it.
-    public var seekingEnd = false
-    public var showHelp = false
+    package var seekingEnd = false
+    package var showHelp = false
     /// Ctrl-X was pressed: the next key is the key handler's (Esc: none).
-    public private(set) var askingHandlerKey = false
+    package private(set) var askingHandlerKey = false
     /// The source's note (offline catalog) or nil for Pixabay.
-    public var note: String?
+    package var note: String?
     /// A transient message (an error, "added to favourites").
-    public var message: String?
+    package var message: String?
     /// A lasting note about how pictures are drawn (why text), on
     /// the status line after the position; its fix is in the `?` help.
-    public var notice: DisplayNotice?
+    package var notice: DisplayNotice?
     /// True for the offline catalog: the status line must not say the photos are Pixabay's.
-    public var offline: Bool
+    package var offline: Bool
     /// The folder shown by `pxview show DIR` (nil for Pixabay and the catalog).
-    public var folder: String?
+    package var folder: String?
     /// The slot width `+`/`-` chose (`BrowserLayout.slotTarget`), kept for
     /// the whole run, through resizes, searches and the viewer; nil: the
     /// window's default.
-    public var tileChoice: Double?
+    package var tileChoice: Double?
 
-    public init(layout: BrowserLayout, query: String, offline: Bool, folder: String? = nil) {
+    package init(layout: BrowserLayout, query: String, offline: Bool, folder: String? = nil) {
         self.layout = layout
         self.query = query
         self.offline = offline
@@ -119,22 +119,22 @@ public struct BrowserState: Equatable, Sendable {
     }
 
     /// The effects of starting up: the first search.
-    public mutating func start() -> [BrowserEffect] {
+    package mutating func start() -> [BrowserEffect] {
         searching = true
         return [.search(query: query, page: 1)]
     }
 
-    public var selectedPhoto: Photo? {
+    package var selectedPhoto: Photo? {
         photos.indices.contains(selection) ? photos[selection] : nil
     }
 
     /// The photos shown in the slots, with their indices.
-    public var visibleRange: Range<Int> {
+    package var visibleRange: Range<Int> {
         let start = min(scroll * layout.columns, photos.count)
         return start..<min(photos.count, start + layout.tileFrames.count)
     }
 
-    public mutating func handle(_ event: BrowserEvent) -> [BrowserEffect] {
+    package mutating func handle(_ event: BrowserEvent) -> [BrowserEffect] {
         switch event {
         case .input(let input):
             return handleInput(input)
@@ -230,9 +230,9 @@ public struct BrowserState: Equatable, Sendable {
 
     /// A local file's size learnt from its thumbnail, kept for the next
     /// search's photos (whose sizes the folder listing does not know).
-    public var knownSizes: [Int: PixelSize] = [:]
+    package var knownSizes: [Int: PixelSize] = [:]
     /// Frames of the animated images among the photos, by id.
-    public var animatedFrames: [Int: Int] = [:]
+    package var animatedFrames: [Int: Int] = [:]
 
     private func withKnownSize(_ photo: Photo) -> Photo {
         guard let size = knownSizes[photo.id] else { return photo }
@@ -245,7 +245,7 @@ public struct BrowserState: Equatable, Sendable {
     /// move before the photo arrived, must not leave them apart).
     /// A photo gone (moved to the trash from the viewer): out of the grid,
     /// the selection on its neighbour.
-    public mutating func remove(id: Int) {
+    package mutating func remove(id: Int) {
         guard let index = photos.firstIndex(where: { $0.id == id }) else { return }
         photos.remove(at: index)
         totalHits = max(photos.count, totalHits - 1)
@@ -254,7 +254,7 @@ public struct BrowserState: Equatable, Sendable {
         scrollToSelection()
     }
 
-    public mutating func select(id: Int) {
+    package mutating func select(id: Int) {
         guard let index = photos.firstIndex(where: { $0.id == id }) else { return }
         selection = index
         scrollToSelection()
@@ -263,7 +263,7 @@ public struct BrowserState: Equatable, Sendable {
     /// The viewer's `n`/`p`: the neighbouring photo becomes the selection.
     /// Nil at either end (with a message); the effects load thumbnails and
     /// the next page as a move in the grid would.
-    public mutating func step(by delta: Int) -> (photo: Photo, effects: [BrowserEffect])? {
+    package mutating func step(by delta: Int) -> (photo: Photo, effects: [BrowserEffect])? {
         let target = selection + delta
         guard photos.indices.contains(target) else {
             message = delta > 0 ? (loadingMore ? "loading more…" : "this is the last photo") : "this is the first photo"
@@ -319,20 +319,20 @@ public struct BrowserState: Equatable, Sendable {
     }
 
     /// What a key asks of the grid.
-    public enum KeyAction: Sendable, Equatable {
+    package enum KeyAction: Sendable, Equatable {
         case left, right, up, down, first, last, pageUp, pageDown, larger, smaller
         case open, search, favourite, favourites, mark, markAll, keyHandler, help, quit
     }
 
     /// The grid's keys on Pixabay and the catalog: what they do and how help lists them.
-    public static let keys = table(folder: false)
+    package static let keys = table(folder: false)
 
     /// The keys of a folder's grid (`show DIR`): no pages to load, `/`
     /// filters the names, and no favourites (they keep Pixabay photos).
-    public static let folderKeys = table(folder: true)
+    package static let folderKeys = table(folder: true)
 
     /// The keys of this grid.
-    public var keyTable: KeyTable<KeyAction> { folder == nil ? Self.keys : Self.folderKeys }
+    package var keyTable: KeyTable<KeyAction> { folder == nil ? Self.keys : Self.folderKeys }
 
     private static func table(folder: Bool) -> KeyTable<KeyAction> {
         var lines: [KeyLine<KeyAction>] = [
@@ -506,13 +506,13 @@ public struct BrowserState: Equatable, Sendable {
     static let favouritesArePixabays = "favourites are for Pixabay images"
 
     /// Pixabay's previews: 150 px on the long side.
-    public static let previewPixels = 150
+    package static let previewPixels = 150
 
     /// Which of a Pixabay photo's renditions its tile is made from: the
     /// 150-px preview, or the 640-px web size once a tile is wider than 1.5
     /// previews (225 px; an 80-column window's 216-px tiles keep previews),
     /// where the preview came out visibly soft.
-    public var thumbnailSize: ImageSize {
+    package var thumbnailSize: ImageSize {
         let tile = layout.tileCells.width * layout.geometry.cellPixels.width
         return tile * 2 > Self.previewPixels * 3 ? .web : .preview
     }
@@ -572,7 +572,7 @@ public struct BrowserState: Equatable, Sendable {
 
     /// "12 of 173 · Images from Pixabay", the offline note instead, or the
     /// stale-cache note after it; a message replaces it all.
-    public var statusText: String {
+    package var statusText: String {
         if let message { return message }
         if searching { return "searching…" }
         if showingFavourites { return "favourites: \(photos.count) · F: back to the search" }

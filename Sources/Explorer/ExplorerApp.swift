@@ -14,53 +14,53 @@ import Terminal
 /// Saves the viewed photo's bytes (under the name the photo says) into
 /// `folder` (nil: where the command saves); returns the message to show
 /// ("saved …").
-public typealias ExplorerSaveAction = @Sendable (_ bytes: [UInt8], _ photo: Photo, _ folder: String?) throws -> String
+package typealias ExplorerSaveAction = @Sendable (_ bytes: [UInt8], _ photo: Photo, _ folder: String?) throws -> String
 
 /// `D` then `y` in the viewer: the file at this location (an absolute path)
 /// moved to the trash; the message to show, or an error saying why not.
-public typealias ExplorerTrashAction = @Sendable (_ location: [UInt8]) throws -> String
+package typealias ExplorerTrashAction = @Sendable (_ location: [UInt8]) throws -> String
 
 /// Everything else the explorer needs from the command line.
-public struct ExplorerOptions: Sendable {
-    public var favourites: FavouritesStore?
-    public var save: ExplorerSaveAction?
-    public var maxPixels: Int
-    public var inputFD: Int32
-    public var outputFD: Int32
+package struct ExplorerOptions: Sendable {
+    package var favourites: FavouritesStore?
+    package var save: ExplorerSaveAction?
+    package var maxPixels: Int
+    package var inputFD: Int32
+    package var outputFD: Int32
     /// Keys typed while the terminal was probed (the probe read them with
     /// its answers): handled first, so a `q` typed at once over a slow link
     /// still quits.
-    public var typedAhead: [UInt8]
+    package var typedAhead: [UInt8]
     /// Asks the terminal again and decides anew how to draw, as at the
     /// start (`ExplorerReprobe`); nil when it still could not ask.
-    public var reprobe: ExplorerReprobe?
+    package var reprobe: ExplorerReprobe?
     /// What the image libraries wrote to stderr while the explorer ran
     /// (captured, never on the screen), once the terminal is restored.
-    public var librarySaid: (@Sendable ([UInt8]) -> Void)?
+    package var librarySaid: (@Sendable ([UInt8]) -> Void)?
     /// A viewer's decode running this long is given up (its result
     /// dropped, the status line says so, `n` and `q` answered all along).
-    public var decodeTimeoutMs: Int
+    package var decodeTimeoutMs: Int
     /// `show --slideshow`: the viewer starts a slideshow, this long a photo (ms).
-    public var slideshowMs: Int?
+    package var slideshowMs: Int?
     /// `D`: nil where there is no trash to move to (Pixabay's photos).
-    public var trash: ExplorerTrashAction?
+    package var trash: ExplorerTrashAction?
     /// `show --out`: where `s` puts a copy of a file without asking.
-    public var saveFolder: String?
+    package var saveFolder: String?
     /// Ctrl-X: the key handler's path (`KeyHandler.path`); nil: none here.
-    public var keyHandler: String?
+    package var keyHandler: String?
 
     /// The default: a 100-megapixel PNG, the largest `--max-pixels` allows,
     /// decodes in 2.2 s here; a hostile file in at most 0.9 s.
-    public static let defaultDecodeTimeoutMs = 10_000
+    package static let defaultDecodeTimeoutMs = 10_000
 
     /// `PXVIEW_DECODE_TIMEOUT_MS` (100 ms to 10 minutes), else the default.
-    public static func decodeTimeoutMs(environment: [String: String]) -> Int {
+    package static func decodeTimeoutMs(environment: [String: String]) -> Int {
         guard let text = environment["PXVIEW_DECODE_TIMEOUT_MS"], let value = Int(text), (100...600_000).contains(value)
         else { return defaultDecodeTimeoutMs }
         return value
     }
 
-    public init(
+    package init(
         favourites: FavouritesStore? = nil, save: ExplorerSaveAction? = nil, maxPixels: Int = DecodeOptions.defaultMaxPixels,
         inputFD: Int32 = 0, outputFD: Int32 = 1, typedAhead: [UInt8] = [], reprobe: ExplorerReprobe? = nil,
         librarySaid: (@Sendable ([UInt8]) -> Void)? = nil, decodeTimeoutMs: Int = ExplorerOptions.defaultDecodeTimeoutMs
@@ -80,17 +80,17 @@ public struct ExplorerOptions: Sendable {
 /// The start-up probe once more, for a pxview that could not ask at its
 /// start (its tmux pane was not the active one): the new drawing plan and
 /// the keys read with the answers; nil when it still could not ask.
-public typealias ExplorerReprobe = @Sendable () -> (drawing: DrawingPlan, typedAhead: [UInt8])?
+package typealias ExplorerReprobe = @Sendable () -> (drawing: DrawingPlan, typedAhead: [UInt8])?
 
 /// Why the explorer could not run.
-public enum ExplorerError: Error, CustomStringConvertible {
+package enum ExplorerError: Error, CustomStringConvertible {
     case notATerminal
     /// The viewer (`show`/`open` on one image) needs a terminal.
     case viewerNeedsATerminal
     case terminal(TerminalError)
     case decode(String, DecodeError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notATerminal: return "the explorer needs a terminal on standard input and output"
         case .viewerNeedsATerminal: return "the viewer needs a terminal on standard input and output"
@@ -104,20 +104,20 @@ public enum ExplorerError: Error, CustomStringConvertible {
 /// could not be opened before the viewer showed one (for stderr, once the
 /// terminal is back), and the marked photos' links in their list's order
 /// (`m`; `show -o` prints them).
-public struct ExplorerOutcome: Sendable, Equatable {
-    public var status: Int32
-    public var failures: [String] = []
-    public var marked: [[UInt8]] = []
+package struct ExplorerOutcome: Sendable, Equatable {
+    package var status: Int32
+    package var failures: [String] = []
+    package var marked: [[UInt8]] = []
 }
 
 /// The two entry points: the browser (`pxview`, `pxview search -i`) and the
 /// viewer opened directly (`pxview show -i`, `pxview open`). Both block
 /// until the user quits and return the exit status.
-public enum ExplorerApp {
+package enum ExplorerApp {
     /// `query` carries the filters (type, colours, order…) every page and
     /// every new search typed in the browser keeps; its `q` and `page` start it.
     /// `folder` names the folder of a `FileList` (`pxview show DIR`).
-    public static func runBrowser(
+    package static func runBrowser(
         source: any PhotoSource, query: SearchQuery, drawing: DrawingPlan, options: ExplorerOptions = ExplorerOptions(),
         folder: String? = nil
     ) throws(ExplorerError) -> ExplorerOutcome {
@@ -133,7 +133,7 @@ public enum ExplorerApp {
     /// start (`q` while a photo still decodes); a photo that cannot be
     /// opened before the viewer shows one is a line of `failures` (for
     /// stderr, once the terminal is back) and the next is tried.
-    public static func runViewer(
+    package static func runViewer(
         photo: Photo, bytes: [UInt8]? = nil, framing: ViewSettings = ViewSettings(), drawing: DrawingPlan,
         options: ExplorerOptions = ExplorerOptions(), source: (any PhotoSource)? = nil, sequence: [Photo] = []
     ) throws(ExplorerError) -> ExplorerOutcome {
@@ -144,7 +144,7 @@ public enum ExplorerApp {
 
     /// The one "is this a terminal" check of every explorer entry point:
     /// the commands ask it before probing, the runs again before drawing.
-    public static func checkTerminal(_ options: ExplorerOptions, viewer: Bool = false) throws(ExplorerError) {
+    package static func checkTerminal(_ options: ExplorerOptions, viewer: Bool = false) throws(ExplorerError) {
         guard isatty(options.inputFD) == 1, isatty(options.outputFD) == 1 else {
             throw viewer ? .viewerNeedsATerminal : .notATerminal
         }

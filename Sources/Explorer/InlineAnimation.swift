@@ -18,17 +18,17 @@ import Terminal
 /// restoring it: sixel and text pictures draw each frame whole, kitty
 /// replaces the image under the same id and placement. It ends with the
 /// cursor on the line below the picture, as a drawing of a still does.
-public struct InlineAnimation {
+package struct InlineAnimation {
     /// The picture of frame `index`, fitted (in the backend's units).
-    public var pixels: (_ index: Int) -> RGBAImage
-    public var clock: AnimationState
-    public var backend: any GraphicsBackend
-    public var imageID: UInt32
+    package var pixels: (_ index: Int) -> RGBAImage
+    package var clock: AnimationState
+    package var backend: any GraphicsBackend
+    package var imageID: UInt32
     /// The rows the picture covers (known once the first frame is drawn).
-    public private(set) var rows = 0
+    package private(set) var rows = 0
 
     /// `delays`: each frame's playback delay (ms); `plays`: passes in all, 0 for ever.
-    public init(
+    package init(
         delays: [Int], plays: Int, backend: any GraphicsBackend, imageID: UInt32, pixels: @escaping (_ index: Int) -> RGBAImage
     ) {
         clock = AnimationState(delays: delays, plays: plays)
@@ -38,7 +38,7 @@ public struct InlineAnimation {
     }
 
     /// The bytes that draw frame `index`: the first also makes the rows and saves the cursor.
-    public mutating func bytes(frame index: Int, first: Bool) -> [UInt8] {
+    package mutating func bytes(frame index: Int, first: Bool) -> [UInt8] {
         let picture = backend.inline(pixels(index), imageID: imageID)
         let body = InlinePicture(lines: picture.lines, lineRows: picture.lineRows, cells: picture.cells, cursorAfter: []).bytes
         guard !first else {
@@ -49,12 +49,12 @@ public struct InlineAnimation {
     }
 
     /// The cursor to the line below the picture.
-    public var ending: [UInt8] {
+    package var ending: [UInt8] {
         TerminalCommand.restoreCursor + Array("\r".utf8) + [UInt8](repeating: UInt8(ascii: "\n"), count: rows)
     }
 
     /// Why playing stopped.
-    public enum End: Equatable, Sendable {
+    package enum End: Equatable, Sendable {
         /// Every pass was played.
         case played
         /// A key came on `keys`.
@@ -65,7 +65,7 @@ public struct InlineAnimation {
 
     /// Plays to the end, or until a byte arrives on `keys` (a terminal in
     /// raw mode; nil: no keys, the passes alone end it). `draw` writes.
-    public mutating func play(keys: Int32?, now: () -> Int = MonotonicClock.milliseconds, draw: ([UInt8]) -> Void) -> End {
+    package mutating func play(keys: Int32?, now: () -> Int = MonotonicClock.milliseconds, draw: ([UInt8]) -> Void) -> End {
         var shown = 0
         draw(bytes(frame: 0, first: true))
         clock.advance(to: now())

@@ -5,14 +5,14 @@ import Terminal
 /// selected photo's) on its standard input, one a line, while the
 /// terminal is the shell's; pxview draws everything again after it.
 /// Handlers written for nsxiv work: the key is named as nsxiv names it.
-public enum KeyHandler {
+package enum KeyHandler {
     /// What the status line says while the second key is awaited.
-    public static let prompt = "Ctrl-X: a key for the key handler (Esc: none)"
+    package static let prompt = "Ctrl-X: a key for the key handler (Esc: none)"
 
     /// Where the handler is: `$XDG_CONFIG_HOME/pxview/key-handler`
     /// (`~/.config` when unset or not absolute, as the spec says); nil
     /// with neither that nor `HOME`.
-    public static func path(environment: [String: String]) -> String? {
+    package static func path(environment: [String: String]) -> String? {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
             return config + "/pxview/key-handler"
         }
@@ -24,7 +24,7 @@ public enum KeyHandler {
     /// character, or X's name for a named key (`Return`, `Left`, `Prior`,
     /// `space`), after `C-` for Control and `M-` for Alt. nil for Esc,
     /// which asks for no handler at all.
-    public static func argument(for key: Key) -> String? {
+    package static func argument(for key: Key) -> String? {
         let name: String
         switch key.code {
         case .escape: return nil
@@ -52,7 +52,7 @@ public enum KeyHandler {
     /// The paths the handler reads: the marked ones when there are any,
     /// else `current`; only local files (a Pixabay photo or a URL has no
     /// path a program could open).
-    public static func input(marked: [[UInt8]], current: [UInt8]?) -> [UInt8]? {
+    package static func input(marked: [[UInt8]], current: [UInt8]?) -> [UInt8]? {
         let paths = (marked.isEmpty ? current.map { [$0] } ?? [] : marked).filter { $0.first == UInt8(ascii: "/") }
         return paths.isEmpty ? nil : paths.flatMap { $0 + [UInt8(ascii: "\n")] }
     }

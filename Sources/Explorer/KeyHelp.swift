@@ -2,24 +2,24 @@ import Terminal
 
 /// A key as the screens' tables name it: its code, and whether Control is
 /// held (other modifiers are not told apart: Alt-q quits as q does).
-public struct KeyChord: Hashable, Sendable {
-    public var code: KeyCode
-    public var control: Bool
+package struct KeyChord: Hashable, Sendable {
+    package var code: KeyCode
+    package var control: Bool
 
-    public init(_ code: KeyCode, control: Bool = false) {
+    package init(_ code: KeyCode, control: Bool = false) {
         self.code = code
         self.control = control
     }
 
-    public init(_ key: Key) {
+    package init(_ key: Key) {
         self.init(key.code, control: key.modifiers.contains(.control))
     }
 
-    public static func char(_ character: Character) -> KeyChord { KeyChord(.char(character)) }
-    public static func ctrl(_ character: Character) -> KeyChord { KeyChord(.char(character), control: true) }
+    package static func char(_ character: Character) -> KeyChord { KeyChord(.char(character)) }
+    package static func ctrl(_ character: Character) -> KeyChord { KeyChord(.char(character), control: true) }
 
     /// The name help gives the key: `q`, `Ctrl-C`, `PgUp`, `Space`.
-    public var name: String {
+    package var name: String {
         let base: String
         switch code {
         case .char(" "): base = "Space"
@@ -45,12 +45,12 @@ public struct KeyChord: Hashable, Sendable {
 /// One line of a screen's key table: how help writes its keys (and mouse
 /// actions), what they do, and the action each key asks of the screen's
 /// state machine; nil for a key the run loop takes first (Ctrl-Z).
-public struct KeyLine<Action: Sendable>: Sendable {
-    public var label: String
-    public var help: String
-    public var keys: [(chord: KeyChord, action: Action?)]
+package struct KeyLine<Action: Sendable>: Sendable {
+    package var label: String
+    package var help: String
+    package var keys: [(chord: KeyChord, action: Action?)]
 
-    public init(_ label: String, _ help: String, keys: [(chord: KeyChord, action: Action?)] = []) {
+    package init(_ label: String, _ help: String, keys: [(chord: KeyChord, action: Action?)] = []) {
         self.label = label
         self.help = help
         self.keys = keys
@@ -58,7 +58,7 @@ public struct KeyLine<Action: Sendable>: Sendable {
 
     /// The four directions on the arrows and on vi's h j k l, as both
     /// screens move (the grid's selection, the viewer's view).
-    public static func directions(_ help: String, left: Action, right: Action, up: Action, down: Action) -> KeyLine {
+    package static func directions(_ help: String, left: Action, right: Action, up: Action, down: Action) -> KeyLine {
         KeyLine(
             "arrows, h j k l", help,
             keys: [
@@ -72,15 +72,15 @@ public struct KeyLine<Action: Sendable>: Sendable {
 /// and the `?` overlay, `--help`, the man page and the README list it, so a
 /// key cannot be handled without being listed (once the grid's `g`/`G` and
 /// the viewer's `_` and Ctrl-C were handled but listed nowhere).
-public struct KeyTable<Action: Sendable>: Sendable {
-    public var lines: [KeyLine<Action>]
+package struct KeyTable<Action: Sendable>: Sendable {
+    package var lines: [KeyLine<Action>]
 
-    public init(_ lines: [KeyLine<Action>]) {
+    package init(_ lines: [KeyLine<Action>]) {
         self.lines = lines
     }
 
     /// What `key` asks for, nil when the screen has nothing for it.
-    public func action(for key: Key) -> Action? {
+    package func action(for key: Key) -> Action? {
         let chord = KeyChord(key)
         for line in lines {
             if let match = line.keys.first(where: { $0.chord == chord }) { return match.action }
@@ -89,32 +89,32 @@ public struct KeyTable<Action: Sendable>: Sendable {
     }
 
     /// Every key the table answers.
-    public var chords: [KeyChord] { lines.flatMap { $0.keys.map(\.chord) } }
+    package var chords: [KeyChord] { lines.flatMap { $0.keys.map(\.chord) } }
 
     /// The table as help lines.
-    public var entries: [KeyHelp.Entry] { lines.map { KeyHelp.Entry(keys: $0.label, action: $0.help) } }
+    package var entries: [KeyHelp.Entry] { lines.map { KeyHelp.Entry(keys: $0.label, action: $0.help) } }
 }
 
 /// The help both screens and `--help` print, read off the key tables.
-public enum KeyHelp {
+package enum KeyHelp {
     /// One line of help: the keys (and mouse actions), then what they do.
-    public struct Entry: Equatable, Sendable {
-        public var keys: String
-        public var action: String
+    package struct Entry: Equatable, Sendable {
+        package var keys: String
+        package var action: String
     }
 
     /// The grid browser (`pxview`, `search -i`).
-    public static var browser: [Entry] { BrowserState.keys.entries }
+    package static var browser: [Entry] { BrowserState.keys.entries }
 
     /// A folder's grid (`show DIR`).
-    public static var folderGrid: [Entry] { BrowserState.folderKeys.entries }
+    package static var folderGrid: [Entry] { BrowserState.folderKeys.entries }
 
     /// The viewer (`open ID`, `show FILE`, Enter in the browser).
-    public static var viewer: [Entry] { ViewerState.keys.entries }
+    package static var viewer: [Entry] { ViewerState.keys.entries }
 
     /// The table as aligned lines: the action column starts two cells after
     /// the widest keys.
-    public static func lines(_ entries: [Entry]) -> [String] {
+    package static func lines(_ entries: [Entry]) -> [String] {
         let width = entries.map { TerminalText.displayWidth($0.keys) }.max() ?? 0
         return entries.map { entry in
             entry.keys + String(repeating: " ", count: width - TerminalText.displayWidth(entry.keys) + 2) + entry.action
@@ -124,17 +124,17 @@ public enum KeyHelp {
 
 /// Why pictures are text where the terminal could do better: a few
 /// words for the status line and the fix, for the `?` help.
-public struct DisplayNotice: Equatable, Sendable {
-    public var status: String
-    public var fix: String
+package struct DisplayNotice: Equatable, Sendable {
+    package var status: String
+    package var fix: String
 
-    public init(status: String, fix: String) {
+    package init(status: String, fix: String) {
         self.status = status
         self.fix = fix
     }
 
     /// The help's lines about it: the fix, wrapped to `width` cells.
-    public func helpLines(width: Int) -> [String] {
+    package func helpLines(width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
         for word in ("why " + status + ": " + fix).split(separator: " ") {
@@ -153,8 +153,8 @@ public struct DisplayNotice: Equatable, Sendable {
 /// ellipsis so that `right` (the zoom, the `? keys · q quit` hint) always
 /// shows, never wrapped. When even `right` does not fit, it is cut too.
 /// Measured and cut in `glyphs`, as it will be drawn.
-public enum StatusLine {
-    public static func compose(left: String, right: String, width: Int, glyphs: Glyphs = .unicode) -> String {
+package enum StatusLine {
+    package static func compose(left: String, right: String, width: Int, glyphs: Glyphs = .unicode) -> String {
         let left = glyphs.text(TerminalText.sanitize(left))
         let right = glyphs.text(TerminalText.sanitize(right))
         let rightWidth = TerminalText.displayWidth(right)

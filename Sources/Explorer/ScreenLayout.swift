@@ -4,19 +4,19 @@ import Rendering
 /// Where the viewer puts things: the picture fills every row but the last,
 /// which holds the status line, or the last two, when the info line (`i`)
 /// needs one of its own.
-public struct ViewerLayout: Equatable, Sendable {
-    public var geometry: BackendGeometry
+package struct ViewerLayout: Equatable, Sendable {
+    package var geometry: BackendGeometry
     /// Cells the picture may cover.
-    public var imageArea: CellRect
+    package var imageArea: CellRect
     /// 0-based row of the status line.
-    public var statusRow: Int
+    package var statusRow: Int
     /// 0-based row of the info line when it has one of its own (above the status line).
-    public var infoRow: Int?
+    package var infoRow: Int?
 
     /// A terminal that caps its pictures (xterm: 1000x1000 px of sixel)
     /// gets the capped view centred in the window, not in its top-left corner.
     /// `infoLine`: the row above the status line is the info line's.
-    public init(geometry: BackendGeometry, infoLine: Bool = false) {
+    package init(geometry: BackendGeometry, infoLine: Bool = false) {
         self.geometry = geometry
         let rows = geometry.windowCells.height
         infoRow = infoLine && rows > 2 ? rows - 2 : nil
@@ -30,12 +30,12 @@ public struct ViewerLayout: Equatable, Sendable {
     }
 
     /// The view in image units (what the `Viewport` calls its view size).
-    public var viewSize: PixelSize {
+    package var viewSize: PixelSize {
         geometry.unitBox(cells: CellCount(width: imageArea.columns, height: imageArea.rows))
     }
 
     /// The middle of a 0-based cell, in view units from the view's top-left.
-    public func viewPoint(column: Int, row: Int) -> (x: Double, y: Double) {
+    package func viewPoint(column: Int, row: Int) -> (x: Double, y: Double) {
         let units = geometry.unitsPerCell
         return (
             (Double(column - imageArea.column) + 0.5) * Double(units.width),
@@ -47,63 +47,63 @@ public struct ViewerLayout: Equatable, Sendable {
 /// Where the browser puts things, top to bottom: the header (search field
 /// and the key hint), a grid of framed thumbnail slots filling the window,
 /// the selected hit's details (two rows), the status line.
-public struct BrowserLayout: Equatable, Sendable {
-    public var geometry: BackendGeometry
+package struct BrowserLayout: Equatable, Sendable {
+    package var geometry: BackendGeometry
     /// 0-based row of the header (the search field).
-    public let searchRow = 0
+    package let searchRow = 0
     /// The cells of each slot's tile frame (a one-cell frame around the
     /// thumbnail's cells), row by row; slot `n` is `tileFrames[n]`.
-    public var tileFrames: [CellRect]
+    package var tileFrames: [CellRect]
     /// Slots per grid row.
-    public var columns: Int
+    package var columns: Int
     /// Grid rows on screen.
-    public var rows: Int
+    package var rows: Int
     /// The thumbnail cells inside a slot's frame.
-    public var tileCells: CellCount
+    package var tileCells: CellCount
     /// A line for the file's name under each tile, inside the frame (a
     /// folder's grid, as `timg --title`); Pixabay's grid has none.
-    public var nameLines: Bool
+    package var nameLines: Bool
     /// First of the detail rows (id/size/user/likes, then tags).
-    public var detailsRow: Int
-    public var statusRow: Int
+    package var detailsRow: Int
+    package var statusRow: Int
 
     /// The slot width (frame included, in columns) the grid aims at, from
     /// which the column count follows; `+` and `-` change it, and it stays
     /// as the window changes.
-    public var slotTarget: Double
+    package var slotTarget: Double
     /// 3:2 landscape tiles, the shape most photos have.
-    public static let tileAspect = 1.5
+    package static let tileAspect = 1.5
     /// At most this many slots across and down, the grid centred in a
     /// larger window: a window a broken terminal reported as 2048x2048 cells
     /// once laid out 15,000 slots and took seconds a frame (and tiles grown
     /// to fill it took 19 s to encode in a debug build).
-    public static let maxColumns = 12
-    public static let maxRows = 12
+    package static let maxColumns = 12
+    package static let maxRows = 12
     /// The slot widths `-` and `+` reach: a 8-column tile (72 px in 9-px
     /// cells) is about the smallest a photo is told apart at, and a
     /// 62-column one (558 px) is nearly four of Pixabay's 150-px previews
     /// across and already shows their web size (see `BrowserState`).
-    public static let slotTargets = 10.0...64.0
+    package static let slotTargets = 10.0...64.0
     /// The default slot width's ceiling: 48 columns (a 432-px tile in 9-px
     /// cells); past that a huge window gets more tiles, not larger ones.
-    public static let defaultMaxSlot = 48.0
+    package static let defaultMaxSlot = 48.0
     /// Tiles shorter than this many rows are not squeezed in to make a
     /// second row of them: at 40x12 the squeeze once left 38x2-cell tiles,
     /// a strip nobody could recognise.
-    public static let minSqueezedTileRows = 4
+    package static let minSqueezedTileRows = 4
 
     /// The slot width a window starts with: about sqrt(columns / 9) tiles
     /// across, so tiles grow with the window. 80 columns get 3 slots of 26
     /// as before; 160 get 4 of 40 (6 of 26 before), 300 get 6 of 50 (11 of
     /// 27 before: 225-px tiles in a 2700-px window); 40 get 2 of 20.
-    public static func defaultSlotTarget(windowColumns: Int) -> Double {
+    package static func defaultSlotTarget(windowColumns: Int) -> Double {
         let across = max(1, (Double(windowColumns) / 9).squareRoot().rounded())
         return min(defaultMaxSlot, max(slotTargets.lowerBound, Double(windowColumns) / across))
     }
 
     /// `slotTarget`: the slot width to aim at (nil: the window's default),
     /// kept within `slotTargets`; `nameLines`: a name under each tile.
-    public init(geometry: BackendGeometry, slotTarget: Double? = nil, nameLines: Bool = false) {
+    package init(geometry: BackendGeometry, slotTarget: Double? = nil, nameLines: Bool = false) {
         self.geometry = geometry
         self.nameLines = nameLines
         // Each slot: the frame's two edges, and the name's line.
@@ -154,7 +154,7 @@ public struct BrowserLayout: Equatable, Sendable {
 
     /// The slot width one step larger (`+`: a column fewer) or smaller
     /// (`-`: a column more); in a window past `maxColumns` of them, 15 %.
-    public func steppedSlotTarget(larger: Bool) -> Double {
+    package func steppedSlotTarget(larger: Bool) -> Double {
         let width = Double(geometry.windowCells.width)
         let wanted = max(1, (width / slotTarget).rounded())
         let target =
@@ -163,29 +163,29 @@ public struct BrowserLayout: Equatable, Sendable {
     }
 
     /// True when both lay out the same slots and tiles (whatever they aim at).
-    public func sameGrid(as other: BrowserLayout) -> Bool {
+    package func sameGrid(as other: BrowserLayout) -> Bool {
         tileFrames == other.tileFrames && tileCells == other.tileCells && geometry == other.geometry
     }
 
     /// The thumbnail cells of slot `index` (inside its frame).
-    public func tileArea(slot index: Int) -> CellRect {
+    package func tileArea(slot index: Int) -> CellRect {
         let frame = tileFrames[index]
         return CellRect(column: frame.column + 1, row: frame.row + 1, columns: tileCells.width, rows: tileCells.height)
     }
 
     /// The cells of slot `index`'s name line (inside its frame, under the
     /// tile), when the layout has them.
-    public func nameArea(slot index: Int) -> CellRect? {
+    package func nameArea(slot index: Int) -> CellRect? {
         guard nameLines else { return nil }
         let frame = tileFrames[index]
         return CellRect(column: frame.column + 1, row: frame.row + frame.rows - 2, columns: tileCells.width, rows: 1)
     }
 
     /// The tile box in image units.
-    public var tileBox: PixelSize { geometry.unitBox(cells: tileCells) }
+    package var tileBox: PixelSize { geometry.unitBox(cells: tileCells) }
 
     /// The slot holding the 0-based cell, if any.
-    public func slot(atColumn column: Int, row: Int) -> Int? {
+    package func slot(atColumn column: Int, row: Int) -> Int? {
         tileFrames.firstIndex { $0.contains(column: column, row: row) }
     }
 }

@@ -7,28 +7,28 @@ import Terminal
 
 /// What a viewer frame shows, as a pure function of the state: where the
 /// picture goes and which part of the image it shows, and the text rows.
-public struct ViewerPlan: Equatable, Sendable {
+package struct ViewerPlan: Equatable, Sendable {
     /// The viewport to draw (nil while the help hides the picture).
-    public var viewport: Viewport?
+    package var viewport: Viewport?
     /// Help lines over the picture area, with their 0-based rows.
-    public var overlay: [(row: Int, text: String)]
-    public var status: String
+    package var overlay: [(row: Int, text: String)]
+    package var status: String
     /// The info line, when it has a row of its own (`ViewerLayout.infoRow`).
-    public var info: String?
+    package var info: String?
     /// The picture is drawn the settled way (`ViewerState.drawsSettled`).
-    public var settled: Bool
+    package var settled: Bool
     /// A Pixabay photo's `#ID` links to its page and its photographer's
     /// name to their profile (OSC 8), on the status and info rows.
-    public var links: [TextLink]
+    package var links: [TextLink]
 
-    public static func == (lhs: ViewerPlan, rhs: ViewerPlan) -> Bool {
+    package static func == (lhs: ViewerPlan, rhs: ViewerPlan) -> Bool {
         lhs.viewport == rhs.viewport && lhs.status == rhs.status && lhs.info == rhs.info && lhs.settled == rhs.settled
             && lhs.links == rhs.links
             && lhs.overlay.map(\.row) == rhs.overlay.map(\.row) && lhs.overlay.map(\.text) == rhs.overlay.map(\.text)
     }
 
     /// `glyphs`: the status line is composed as it will be drawn (ASCII in a C locale).
-    public init(_ state: ViewerState, glyphs: Glyphs = .unicode) {
+    package init(_ state: ViewerState, glyphs: Glyphs = .unicode) {
         let layout = state.layout
         status = Self.statusText(state, glyphs: glyphs)
         links = Self.links(state.photo)
@@ -135,14 +135,14 @@ public struct ViewerPlan: Equatable, Sendable {
 /// An animation's frames are pictures of their own (`PictureKey.frame`):
 /// each is drawn in turn as the state's clock moves on (kitty uploads
 /// each, sixel encodes each with the first one's palette).
-public final class ViewerPainter {
+package final class ViewerPainter {
     /// The backend slot the viewer's picture lives in.
-    public static let slot = 0
-    public let backend: any GraphicsBackend
+    package static let slot = 0
+    package let backend: any GraphicsBackend
     /// What text is drawn with (ASCII in a C locale).
-    public let glyphs: Glyphs
+    package let glyphs: Glyphs
     /// The decoded frames (possibly scaled down by the decoder): one for a still image.
-    public private(set) var frames: [RGBAImage]
+    package private(set) var frames: [RGBAImage]
     /// Names this visit's pixels: a new decode bumps the version.
     private let pictureID: Int
     private var version = 0
@@ -152,7 +152,7 @@ public final class ViewerPainter {
     private var lastInfoRow: Int?
     private var needsFullRedraw = true
 
-    public init(frames: [RGBAImage], backend: any GraphicsBackend, pictureID: Int = 1, glyphs: Glyphs = .unicode) {
+    package init(frames: [RGBAImage], backend: any GraphicsBackend, pictureID: Int = 1, glyphs: Glyphs = .unicode) {
         precondition(!frames.isEmpty, "a picture has a frame")
         self.frames = frames
         self.backend = backend
@@ -160,12 +160,12 @@ public final class ViewerPainter {
         self.pictureID = pictureID
     }
 
-    public convenience init(image: RGBAImage, backend: any GraphicsBackend, pictureID: Int = 1, glyphs: Glyphs = .unicode) {
+    package convenience init(image: RGBAImage, backend: any GraphicsBackend, pictureID: Int = 1, glyphs: Glyphs = .unicode) {
         self.init(frames: [image], backend: backend, pictureID: pictureID, glyphs: glyphs)
     }
 
     /// The first frame.
-    public var image: RGBAImage { frames[0] }
+    package var image: RGBAImage { frames[0] }
 
     /// An animation's frames, each shrunk to at most `sampleSide` px and
     /// stacked: what the one sixel palette of every frame is made from.
@@ -194,7 +194,7 @@ public final class ViewerPainter {
     /// False (and nothing replaced) when the count differs: a full decode
     /// that kept fewer frames within the pixel limit.
     @discardableResult
-    public func replaceFrames(_ newFrames: [RGBAImage]) -> Bool {
+    package func replaceFrames(_ newFrames: [RGBAImage]) -> Bool {
         guard newFrames.count == frames.count else { return false }
         frames = newFrames
         version += 1
@@ -202,7 +202,7 @@ public final class ViewerPainter {
     }
 
     /// Forget what is on screen: the next frame redraws everything.
-    public func invalidate() {
+    package func invalidate() {
         needsFullRedraw = true
         lastRows = [:]
         lastOverlayRows = []
@@ -211,7 +211,7 @@ public final class ViewerPainter {
 
     /// Bytes that remove the picture when leaving the viewer (the grid's
     /// tiles kitty holds stay uploaded).
-    public func teardown() -> [UInt8] {
+    package func teardown() -> [UInt8] {
         backend.erase(slot: Self.slot)
     }
 
@@ -225,7 +225,7 @@ public final class ViewerPainter {
             + FrameText.row(layout.statusRow, status, width: width, style: TerminalCommand.inverse, glyphs: glyphs)
     }
 
-    public func frame(for state: ViewerState) -> [UInt8] {
+    package func frame(for state: ViewerState) -> [UInt8] {
         let plan = ViewerPlan(state, glyphs: glyphs)
         let layout = state.layout
         let width = layout.geometry.windowCells.width

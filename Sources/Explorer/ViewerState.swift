@@ -7,7 +7,7 @@ import Terminal
 
 /// Something the viewer asks the I/O loop to do; the state machine itself
 /// never touches the terminal, the network or the disk.
-public enum ViewerEffect: Equatable, Sendable {
+package enum ViewerEffect: Equatable, Sendable {
     /// Save the image (as `pxview save` does): into `folder`, or where
     /// the command saves when nil (a Pixabay photo: the current folder).
     case save(folder: String?)
@@ -41,7 +41,7 @@ public enum ViewerEffect: Equatable, Sendable {
 }
 
 /// A question the viewer's status line asks.
-public enum ViewerQuestion: Equatable, Sendable {
+package enum ViewerQuestion: Equatable, Sendable {
     /// `D`: `y` moves the file to the trash.
     case trash
     /// Ctrl-X: the key for the key handler.
@@ -53,7 +53,7 @@ public enum ViewerQuestion: Equatable, Sendable {
 /// What can happen to the viewer: input (with a monotonic time in ms, for
 /// double clicks and the animation's clock), the animation's wake-up time
 /// coming, a new window size, or an answer to one of its effects.
-public enum ViewerEvent: Equatable, Sendable {
+package enum ViewerEvent: Equatable, Sendable {
     case input(InputEvent, timeMs: Int)
     /// The time `nextWakeMs` asked for has come (or passed).
     case tick(timeMs: Int)
@@ -72,81 +72,81 @@ public enum ViewerEvent: Equatable, Sendable {
 /// by 1.25 about the view's centre, the wheel about the pointer, `z` and a
 /// double click toggle 1x/2x, `0`/`r` reset. `Viewport` does the math and
 /// the clamping (zoom from fit/4 up to 16 native pixels per image pixel).
-public struct ViewerState: Equatable, Sendable {
+package struct ViewerState: Equatable, Sendable {
     /// The fit modes `f` cycles through.
-    public static let fitCycle: [FitMode] = [.contain, .cover, .actual]
+    package static let fitCycle: [FitMode] = [.contain, .cover, .actual]
     /// One pinch step.
-    public static let zoomStep = 1.25
+    package static let zoomStep = 1.25
     /// One arrow-key pan: a fifth of the view.
-    public static let panStep = 0.2
+    package static let panStep = 0.2
     /// Two left presses closer than this (and within one cell) are a double click.
-    public static let doubleClickMs = 400
+    package static let doubleClickMs = 400
 
-    public var viewport: Viewport
-    public var layout: ViewerLayout
+    package var viewport: Viewport
+    package var layout: ViewerLayout
     /// The photo shown: it says its title, its save name and whether it can be a favourite.
-    public var photo: Photo
+    package var photo: Photo
     /// Shown in the info line: the file name or "#id".
-    public var title: String { photo.title }
+    package var title: String { photo.title }
     /// The decoded image's size in pixels (smaller than the full image when
     /// the decoder scaled it down to the view).
-    public var decodedSize: PixelSize
+    package var decodedSize: PixelSize
     /// The full image's size in pixels.
-    public var fullSize: PixelSize
-    public var showInfo = false
+    package var fullSize: PixelSize
+    package var showInfo = false
     /// What the colour step did ("Display P3 → sRGB"), for the info line; nil for sRGB.
-    public var colour: String?
+    package var colour: String?
     /// What the camera wrote (`PhotoDetails`), for the info line.
-    public var details: String?
+    package var details: String?
     /// Where the photo is among those `n`/`p` step through ("2/12"), for the
     /// status line; nil for a photo shown alone.
-    public var position: String?
+    package var position: String?
     /// Marked with `m` (the status line's title says so).
-    public var isMarked = false
+    package var isMarked = false
     /// The question the status line asks, if any: the next key answers it
     /// (a folder: the line typed).
-    public private(set) var question: ViewerQuestion?
+    package private(set) var question: ViewerQuestion?
     /// `D` was pressed: `y` moves the file to the trash, any other key keeps it.
-    public var confirmingTrash: Bool { question == .trash }
+    package var confirmingTrash: Bool { question == .trash }
     /// Where `s` puts a copy of a file (`show --out`); nil: `s` asks,
     /// offering `saveFolderSuggestion`.
-    public var saveFolder: String?
+    package var saveFolder: String?
     /// The folder `s` offers for a copy: the last one answered, at first
     /// the current folder (the loop sets it).
-    public var saveFolderSuggestion = ""
+    package var saveFolderSuggestion = ""
     /// How the picture is turned (`<` `>` `|` `^`); `fullSize` and
     /// `decodedSize` are the turned picture's.
-    public private(set) var turn = ImageTurn()
+    package private(set) var turn = ImageTurn()
     /// The slideshow's time a photo (ms) while it runs (`S`, `--slideshow`).
-    public private(set) var slideshowMs: Int?
+    package private(set) var slideshowMs: Int?
     /// When the slideshow moves on: set at the first tick after the photo
     /// is shown, so the time counts from the picture.
-    public private(set) var slideDueMs: Int?
+    package private(set) var slideDueMs: Int?
     /// `S` without `--slideshow`: five seconds a photo, as feh's and imv's default is close to.
-    public static let defaultSlideshowMs = 5000
+    package static let defaultSlideshowMs = 5000
     /// What `S` starts the slideshow with (the last one run, or `--slideshow`'s).
-    public var slideshowStartMs = ViewerState.defaultSlideshowMs
-    public var showHelp = false
-    public var isFavourite = false
-    public var message: String?
+    package var slideshowStartMs = ViewerState.defaultSlideshowMs
+    package var showHelp = false
+    package var isFavourite = false
+    package var message: String?
     /// An animated image's clock (nil for a still image): the frame shown.
-    public private(set) var animation: AnimationState?
+    package private(set) var animation: AnimationState?
     /// A lasting note about how pictures are drawn (`BrowserState.notice`).
-    public var notice: DisplayNotice?
+    package var notice: DisplayNotice?
     /// True when closing leaves the program instead of returning to a browser.
-    public var openedDirectly: Bool
-    public private(set) var fullResolutionRequested = false
+    package var openedDirectly: Bool
+    package private(set) var fullResolutionRequested = false
     /// The last drag position (0-based cell), while the left button is down.
-    public private(set) var dragFrom: CellPoint?
-    public private(set) var lastClick: (CellPoint, Int)?
+    package private(set) var dragFrom: CellPoint?
+    package private(set) var lastClick: (CellPoint, Int)?
     /// False from a change of the view (a zoom, a pan, a fit, a frame step)
     /// until `settleMs` pass without another: while keys repeat, sixel
     /// pictures take the fast ordered pattern, and the view that settles is
     /// drawn again diffused like `show`'s (`drawsSettled`). A view just
     /// opened is settled: nothing is moving it.
-    public private(set) var isSettled = true
+    package private(set) var isSettled = true
     /// When the view settles, while it is not settled.
-    public private(set) var settlesAtMs: Int?
+    package private(set) var settlesAtMs: Int?
 
     /// How long after the last change of view the picture is drawn the
     /// settled way. Held keys repeat every 25–40 ms (X's default is 25 a
@@ -154,19 +154,19 @@ public struct ViewerState: Equatable, Sendable {
     /// 1200x800 sixel frame costs about twice the fast one, so within a
     /// burst of keys the fast frames keep up, and the settled picture is on
     /// the screen about 150 ms after the last key.
-    public static let settleMs = 120
+    package static let settleMs = 120
 
     /// A 0-based cell, for mouse bookkeeping.
-    public struct CellPoint: Equatable, Sendable {
-        public var column: Int
-        public var row: Int
+    package struct CellPoint: Equatable, Sendable {
+        package var column: Int
+        package var row: Int
     }
 
     /// `frameDelays` (the frames' playback delays, ms) and `plays` (passes
     /// in all, 0: for ever) for an animation; a still image has none.
     /// `showInfo`: the info line on from the start (`n`/`p` keep it as `i`
     /// left it, as nsxiv's bar stays). `position`: see `position`.
-    public init(
+    package init(
         photo: Photo, fullSize: PixelSize, decodedSize: PixelSize, layout: ViewerLayout,
         openedDirectly: Bool, framing: ViewSettings = ViewSettings(), isFavourite: Bool = false, frameDelays: [Int] = [],
         plays: Int = 0, showInfo: Bool = false, position: String? = nil, slideshowMs: Int? = nil,
@@ -197,7 +197,7 @@ public struct ViewerState: Equatable, Sendable {
         }
     }
 
-    public static func == (lhs: ViewerState, rhs: ViewerState) -> Bool {
+    package static func == (lhs: ViewerState, rhs: ViewerState) -> Bool {
         lhs.viewport == rhs.viewport && lhs.layout == rhs.layout && lhs.photo == rhs.photo
             && lhs.decodedSize == rhs.decodedSize && lhs.fullSize == rhs.fullSize && lhs.showInfo == rhs.showInfo
             && lhs.colour == rhs.colour && lhs.details == rhs.details && lhs.position == rhs.position
@@ -213,7 +213,7 @@ public struct ViewerState: Equatable, Sendable {
     }
 
     /// Applies `event`; returns what the I/O loop must do.
-    public mutating func handle(_ event: ViewerEvent) -> [ViewerEffect] {
+    package mutating func handle(_ event: ViewerEvent) -> [ViewerEffect] {
         switch event {
         case .tick(let time):
             animation?.advance(to: time)
@@ -277,13 +277,13 @@ public struct ViewerState: Equatable, Sendable {
     }
 
     /// The frame to draw: 0 for a still image.
-    public var frameIndex: Int { animation?.frame ?? 0 }
+    package var frameIndex: Int { animation?.frame ?? 0 }
 
     /// When the I/O loop must send `.tick` next (ms, the clock of the events):
     /// the animation's next frame or the view settling, whichever comes
     /// first; nil when nothing is due (a settled still image, a paused or
     /// finished animation).
-    public func nextWakeMs(now: Int) -> Int? {
+    package func nextWakeMs(now: Int) -> Int? {
         let slide = slideshowMs == nil ? nil : slideDueMs ?? now
         let times = [animation?.wakeTime(now: now), settlesAtMs, slide].compactMap { $0 }
         return times.min()
@@ -293,7 +293,7 @@ public struct ViewerState: Equatable, Sendable {
     /// `show` draws it): the view has settled and no animation is playing
     /// (its frames keep the ordered pattern, which does not boil from
     /// frame to frame where the picture stands still).
-    public var drawsSettled: Bool {
+    package var drawsSettled: Bool {
         guard isSettled else { return false }
         guard let animation else { return true }
         return animation.isPaused || animation.isFinished
@@ -301,7 +301,7 @@ public struct ViewerState: Equatable, Sendable {
 
     /// True when the view shows more screen units per decoded pixel than one,
     /// and the decoder had scaled the image down.
-    public var needsFullResolution: Bool {
+    package var needsFullResolution: Bool {
         guard !fullResolutionRequested, decodedSize.width < fullSize.width, decodedSize.width > 0 else { return false }
         let unitsPerDecodedPixel = viewport.scale * Double(viewport.imageSize.width) / Double(decodedSize.width)
         return unitsPerDecodedPixel > 1.0001
@@ -325,7 +325,7 @@ public struct ViewerState: Equatable, Sendable {
     }
 
     /// What a key asks of the viewer.
-    public enum KeyAction: Sendable, Equatable {
+    package enum KeyAction: Sendable, Equatable {
         case zoomIn, zoomOut, toggleOneTwo, reset, panLeft, panRight, panUp, panDown
         case edgeLeft, edgeRight, edgeTop, edgeBottom, cycleFit, playPause, previousFrame, nextFrame
         case rotateLeft, rotateRight, flipLeftRight, flipUpsideDown, slideshow, trash, keyHandler
@@ -333,7 +333,7 @@ public struct ViewerState: Equatable, Sendable {
     }
 
     /// The viewer's keys: what they do and how help lists them.
-    public static let keys = KeyTable<KeyAction>([
+    package static let keys = KeyTable<KeyAction>([
         KeyLine("+ =", "zoom in (x1.25, about the centre)", keys: [(.char("+"), .zoomIn), (.char("="), .zoomIn)]),
         KeyLine("- _", "zoom out", keys: [(.char("-"), .zoomOut), (.char("_"), .zoomOut)]),
         KeyLine("wheel", "zoom about the pointer"),
@@ -594,11 +594,11 @@ public struct ViewerState: Equatable, Sendable {
     }
 
     /// `ms` as the status line says it: "5 s", "1.5 s".
-    public static func seconds(_ ms: Int) -> String {
+    package static func seconds(_ ms: Int) -> String {
         ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
     }
 
-    public static func fitName(_ fit: FitMode) -> String {
+    package static func fitName(_ fit: FitMode) -> String {
         switch fit {
         case .contain: return "contain"
         case .cover: return "cover"
@@ -608,5 +608,5 @@ public struct ViewerState: Equatable, Sendable {
     }
 
     /// Every key, for `?`, `--help` and the README: aligned columns.
-    public static var helpLines: [String] { KeyHelp.lines(KeyHelp.viewer) }
+    package static var helpLines: [String] { KeyHelp.lines(KeyHelp.viewer) }
 }

@@ -11,10 +11,10 @@ import Pixels
 /// steps a too-coarse palette leaves in a sky. On a 1600x1000 two-blue
 /// gradient fitted to 800x600 it was 1.34 for pxview's sixel, 0.82 for
 /// chafa's and 1.86 for img2sixel's, where PSNR ranked pxview first.
-public enum Banding {
+package enum Banding {
     /// `output` and `reference` are the same size; `reference` as RGB
     /// floats (0...255, row-major), `output` composited over black.
-    public static func index(_ output: RGBAImage, reference: [Float]) -> Double {
+    package static func index(_ output: RGBAImage, reference: [Float]) -> Double {
         let width = output.width
         let height = output.height
         guard width > 0, height > 0, reference.count == width * height * 3 else { return .nan }
@@ -89,7 +89,7 @@ public enum Banding {
 
     /// The synthetic sky: `size` pixels from one blue at the top-left to
     /// another at the bottom-right, exact to the 8 bits a PNG holds.
-    public static func gradient(_ size: PixelSize = PixelSize(width: 1600, height: 1000)) -> RGBAImage {
+    package static func gradient(_ size: PixelSize = PixelSize(width: 1600, height: 1000)) -> RGBAImage {
         let from: (Double, Double, Double) = (40, 90, 170)
         let to: (Double, Double, Double) = (150, 200, 245)
         var pixels = [UInt8](repeating: 255, count: size.width * size.height * 4)

@@ -6,20 +6,20 @@ import Pixels
 /// A kitty graphics decoder for checking pxview's own output: splits the
 /// APC commands, joins chunked payloads, base64-decodes, inflates `o=z`
 /// data or decodes the PNG of `f=100`, and rebuilds the RGBA image.
-public struct KittyDecoder {
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+package struct KittyDecoder {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public struct Command: Equatable {
-        public var keys: [String: String]
+    package struct Command: Equatable {
+        package var keys: [String: String]
         /// Keys in the order written, to check which ones a chunk carries.
-        public var keyOrder: [String]
-        public var payload: [UInt8]
+        package var keyOrder: [String]
+        package var payload: [UInt8]
     }
 
     /// Every `ESC _ G keys[;payload] ESC \` in `bytes`; anything else is an error.
-    public static func commands(_ bytes: [UInt8]) throws -> [Command] {
+    package static func commands(_ bytes: [UInt8]) throws -> [Command] {
         var commands: [Command] = []
         var i = 0
         while i < bytes.count {
@@ -50,7 +50,7 @@ public struct KittyDecoder {
     }
 
     /// The image carried by a transmission (first command `a=t` or `a=T`).
-    public static func image(_ bytes: [UInt8]) throws -> (image: RGBAImage, commands: [Command]) {
+    package static func image(_ bytes: [UInt8]) throws -> (image: RGBAImage, commands: [Command]) {
         let commands = try commands(bytes)
         guard let first = commands.first else { throw Failure(description: "no commands") }
         // Each chunk is decoded on its own, as kitty does: a chunk is a
@@ -99,7 +99,7 @@ public struct KittyDecoder {
         }
     }
 
-    public static func inflate(_ data: [UInt8], expected: Int) throws -> [UInt8] {
+    package static func inflate(_ data: [UInt8], expected: Int) throws -> [UInt8] {
         var output = [UInt8](repeating: 0, count: expected)
         var outputCount = uLongf(expected)
         let status = output.withUnsafeMutableBufferPointer { out in
@@ -118,17 +118,17 @@ public struct KittyDecoder {
 /// checked, and the IDATs joined and inflated by zlib, which checks the
 /// stream's Adler-32 and that it ends exactly. Tests check pxview's kitty
 /// PNGs with it (libpng alone forgives some of this).
-public struct PNGStructure {
+package struct PNGStructure {
     /// Chunk types in order (`IHDR`, `IDAT`…, `IEND`).
-    public var chunkTypes: [String]
-    public var width: Int
-    public var height: Int
+    package var chunkTypes: [String]
+    package var width: Int
+    package var height: Int
     /// 2 (RGB) or 6 (RGBA) for pxview's.
-    public var colourType: UInt8
+    package var colourType: UInt8
     /// The inflated image data: each row's filter type byte, then the row.
-    public var scanlines: [UInt8]
+    package var scanlines: [UInt8]
 
-    public init(_ png: [UInt8]) throws {
+    package init(_ png: [UInt8]) throws {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard png.count >= 8, Array(png[0..<8]) == signature else { throw KittyDecoder.Failure(description: "no PNG signature") }
         var types: [String] = []

@@ -11,26 +11,26 @@ import Pixels
 /// so it is bounded like the product's decoders: numbers of at most nine
 /// digits, a raster of at most `maxSide` per side and `maxPixels` in all
 /// (checked before allocating), repeats and columns within the raster.
-public struct SixelDecoder {
+package struct SixelDecoder {
     /// Larger than any terminal's sixel limit (XTSMGRAPHICS answers 16384 at most).
-    public static let maxSide = 16384
+    package static let maxSide = 16384
     /// The decoders' default pixel limit.
-    public static let maxPixels = 100_000_000
+    package static let maxPixels = 100_000_000
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public struct Result {
-        public var image: RGBAImage
+    package struct Result {
+        package var image: RGBAImage
         /// The P2 parameter (1 = unpainted pixels transparent).
-        public var backgroundSelect: Int
-        public var registers: [Int: RGB]
+        package var backgroundSelect: Int
+        package var registers: [Int: RGB]
         /// How many times any pixel was painted more than once.
-        public var overpaints: Int
+        package var overpaints: Int
     }
 
-    public static func decode(_ bytes: [UInt8]) throws -> Result {
+    package static func decode(_ bytes: [UInt8]) throws -> Result {
         var reader = Reader(bytes: bytes)
         guard reader.take() == 0x1B, reader.take() == UInt8(ascii: "P") else { throw Failure(description: "no DCS introducer") }
         var parameters: [Int] = []
@@ -138,7 +138,7 @@ public struct SixelDecoder {
 /// A cursor over bytes with the small number parsing both decoders need.
 struct Reader {
     let bytes: [UInt8]
-    public var position = 0
+    package var position = 0
 
     mutating func take() -> UInt8? {
         guard position < bytes.count else { return nil }

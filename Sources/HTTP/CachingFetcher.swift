@@ -18,27 +18,27 @@ import Foundation
 /// - `file://` URLs pass straight through: caching a local file is pointless.
 ///
 /// Turning the cache off (`--no-cache`) means not wrapping the fetcher.
-public struct CachingFetcher: HTTPFetching {
+package struct CachingFetcher: HTTPFetching {
     /// Response header set to `"1"` on a stale copy served because the network failed.
-    public static let staleHeader = "x-pxview-stale"
+    package static let staleHeader = "x-pxview-stale"
     /// Response header set to `"hit"` or `"stale"` when the body came from disk.
-    public static let cacheHeader = "x-pxview-cache"
+    package static let cacheHeader = "x-pxview-cache"
 
-    public let upstream: any HTTPFetching
-    public let cache: DiskCache
-    public let maxAge: TimeInterval
+    package let upstream: any HTTPFetching
+    package let cache: DiskCache
+    package let maxAge: TimeInterval
 
-    public init(wrapping upstream: any HTTPFetching, cache: DiskCache, maxAge: TimeInterval = 24 * 60 * 60) {
+    package init(wrapping upstream: any HTTPFetching, cache: DiskCache, maxAge: TimeInterval = 24 * 60 * 60) {
         self.upstream = upstream
         self.cache = cache
         self.maxAge = maxAge
     }
 
-    public func fetch(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func fetch(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await fetch(request, progress: nil)
     }
 
-    public func fetch(
+    package func fetch(
         _ request: HTTPRequest, progress: (@Sendable (Int64, Int64?) -> Void)?
     ) async throws -> HTTPResponse {
         guard let scheme = URLText.scheme(of: request.url), scheme == "http" || scheme == "https" else {
@@ -71,7 +71,7 @@ public struct CachingFetcher: HTTPFetching {
 
 extension HTTPResponse {
     /// True for an old cached copy served because the network failed.
-    public var isStaleCacheCopy: Bool {
+    package var isStaleCacheCopy: Bool {
         headers[CachingFetcher.staleHeader] == "1"
     }
 }

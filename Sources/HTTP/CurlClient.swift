@@ -14,16 +14,16 @@ import Plumbing
 /// TLS verification stays at libcurl's defaults (on). Redirects are followed
 /// (at most 5, to http/https only); only http, https and file URLs are
 /// accepted; gzip/deflate bodies are decoded.
-public final class CurlClient: HTTPFetching {
+package final class CurlClient: HTTPFetching {
     /// Sent as the User-Agent header, e.g. `pxview/1.0`.
-    public let userAgent: String
+    package let userAgent: String
     /// Made on the first fetch: loading libcurl (and its TLS libraries) and
     /// starting the transfer thread cost milliseconds that a command which
     /// never fetches (an offline search) should not pay.
     private let engine = LazyEngine()
 
     /// - Parameter userAgent: the whole User-Agent value, e.g. `"pxview/1.2"`.
-    public init(userAgent: String = "pxview") {
+    package init(userAgent: String = "pxview") {
         self.userAgent = userAgent
     }
 
@@ -31,14 +31,14 @@ public final class CurlClient: HTTPFetching {
         engine.existing?.shutdown()
     }
 
-    public func fetch(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func fetch(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await fetch(request, progress: nil)
     }
 
     /// - Parameter progress: called on the transfer thread with
     ///   `(received bytes, total bytes if the server declared them)` whenever
     ///   either changes; keep it cheap.
-    public func fetch(
+    package func fetch(
         _ request: HTTPRequest, progress: (@Sendable (Int64, Int64?) -> Void)?
     ) async throws -> HTTPResponse {
         let transfer = CurlTransfer(request: request, userAgent: userAgent, progress: progress)

@@ -13,7 +13,7 @@ import Plumbing
 /// with a SEGV in `OPENSSL_LH_insert` (2 of 60 ASan runs under load).
 /// libcurl's global state is the process's, so this is too: the one
 /// static in HTTP, guarded by its lock.
-public enum CurlProcess {
+package enum CurlProcess {
     private static let state = State()
 
     private final class State: @unchecked Sendable {
@@ -66,7 +66,7 @@ public enum CurlProcess {
     /// 500 ms: a stopping thread ends at its next wakeup, in about a
     /// millisecond here; a DNS lookup in libcurl's resolver thread can
     /// take longer, and exit is not held for it.
-    public static func closeForExit(waitMs: Int = 500) {
+    package static func closeForExit(waitMs: Int = 500) {
         let engines = state.lock.withLock {
             state.closed = true
             return Array(state.engines.values)

@@ -7,12 +7,12 @@ import Plumbing
 
 /// Why the cache could not be written or cleared. Reads never fail: a
 /// missing, unreadable or corrupt entry is simply a miss.
-public enum DiskCacheError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum DiskCacheError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotCreateDirectory(String, reason: String)
     case cannotWrite(String, reason: String)
     case cannotRemove(String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotCreateDirectory(let path, let reason): "cannot create cache directory \(path): \(reason)"
         case .cannotWrite(let path, let reason): "cannot write cache file \(path): \(reason)"
@@ -36,20 +36,20 @@ public enum DiskCacheError: Error, Equatable, Sendable, CustomStringConvertible 
 /// - When the total exceeds `maxBytes`, least recently used entries go
 ///   first; a read counts as a use (the file's modification time is set to
 ///   the access time, since atime is unreliable under `relatime`/`noatime`).
-public struct DiskCache: Sendable {
+package struct DiskCache: Sendable {
     /// A stored blob and when it was stored.
-    public struct Entry: Sendable, Equatable {
-        public var data: [UInt8]
-        public var storedAt: Date
+    package struct Entry: Sendable, Equatable {
+        package var data: [UInt8]
+        package var storedAt: Date
     }
 
-    public let directory: String
-    public let maxBytes: Int
+    package let directory: String
+    package let maxBytes: Int
     /// Injected so tests can age entries without waiting.
     let now: @Sendable () -> Date
     /// Told what was skipped and why (`PXVIEW_DEBUG`): a cache entry that is
     /// not what pxview wrote is passed over silently otherwise.
-    public var note: (@Sendable (String) -> Void)?
+    package var note: (@Sendable (String) -> Void)?
 
     static let magic: [UInt8] = Array("PXC1".utf8)
     /// magic (4) + store time (8) + payload length (8) + SHA-256 of those two and the payload (32).
@@ -58,7 +58,7 @@ public struct DiskCache: Sendable {
     /// Temporary files older than this were left by a crashed writer.
     private static let abandonedTemporaryAge: TimeInterval = 3600
 
-    public init(directory: String, maxBytes: Int = 512 << 20, now: @escaping @Sendable () -> Date = Date.init) {
+    package init(directory: String, maxBytes: Int = 512 << 20, now: @escaping @Sendable () -> Date = Date.init) {
         self.directory = directory
         self.maxBytes = maxBytes
         self.now = now
@@ -66,7 +66,7 @@ public struct DiskCache: Sendable {
 
     /// `$XDG_CACHE_HOME/pxview` when that is set to an absolute path (as the
     /// XDG spec requires), else `~/.cache/pxview`.
-    public static func defaultDirectory(
+    package static func defaultDirectory(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
@@ -82,7 +82,7 @@ public struct DiskCache: Sendable {
     /// (`CachingFetcher` serves a stale copy when the network is down).
     /// Corrupt entries are deleted and reported missing. Counts as a use
     /// for LRU.
-    public func entry(forKey key: String) -> Entry? {
+    package func entry(forKey key: String) -> Entry? {
         let path = path(forKey: key)
         let bytes: [UInt8]
         switch Self.readWholeFile(path, limit: maxBytes) {
@@ -106,7 +106,7 @@ public struct DiskCache: Sendable {
     /// used entries while the cache is over `maxBytes`. An entry larger
     /// than `maxBytes` on its own is not stored (it would only flush
     /// everything else) and any older copy under `key` is forgotten.
-    public func put(key: String, data: [UInt8]) throws {
+    package func put(key: String, data: [UInt8]) throws {
         guard Self.headerSize + data.count <= maxBytes else {
             remove(key: key)
             return
@@ -127,12 +127,12 @@ public struct DiskCache: Sendable {
     }
 
     /// Forgets `key`; nothing happens if it is not cached.
-    public func remove(key: String) {
+    package func remove(key: String) {
         unlink(path(forKey: key))
     }
 
     /// Deletes every entry (and leftover temporary file); keeps the directory.
-    public func clear() throws {
+    package func clear() throws {
         for file in listFiles() where file.isEntry || file.isTemporary {
             if unlink(file.path) != 0, errno != ENOENT {
                 throw DiskCacheError.cannotRemove(file.path, reason: SystemError.lastReason)
@@ -141,7 +141,7 @@ public struct DiskCache: Sendable {
     }
 
     /// What `pxview cache info` shows.
-    public func info() -> (entries: Int, bytes: Int, directory: String) {
+    package func info() -> (entries: Int, bytes: Int, directory: String) {
         let entries = listFiles().filter(\.isEntry)
         return (entries.count, entries.reduce(0) { $0 + $1.size }, directory)
     }

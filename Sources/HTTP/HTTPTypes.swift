@@ -1,27 +1,27 @@
 /// One HTTP(S) or file:// GET. Value type so requests can be logged, cached
 /// and compared; the cache key is built from it (never from secrets: see
 /// `redactedQueryItems`).
-public struct HTTPRequest: Hashable, Sendable {
-    public var url: String
-    public var headers: [String: String]
+package struct HTTPRequest: Hashable, Sendable {
+    package var url: String
+    package var headers: [String: String]
     /// Seconds to wait for the connection to be made.
-    public var connectTimeout: Double
+    package var connectTimeout: Double
     /// Seconds for the whole transfer, connection included.
-    public var totalTimeout: Double
+    package var totalTimeout: Double
     /// Bodies larger than this fail with `HTTPError.bodyTooLarge` instead of filling memory.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// Query parameter names whose values must never appear in errors, logs,
     /// file names or cache keys (the Pixabay `key`).
-    public var redactedQueryItems: Set<String>
+    package var redactedQueryItems: Set<String>
     /// `file://` is allowed only for URLs the user typed (`pxview show
     /// file:///…`): a URL that came from the network (an API answer's image
     /// URL) is http(s) only, so a hostile server cannot make pxview read
     /// local files (or hang on a FIFO).
-    public var allowsFileURL: Bool
+    package var allowsFileURL: Bool
     /// What a 200's body must be before it is believed and cached.
-    public var check: ResponseCheck
+    package var check: ResponseCheck
 
-    public init(
+    package init(
         url: String, headers: [String: String] = [:], connectTimeout: Double = 10,
         totalTimeout: Double = 60, maxBodyBytes: Int = 64 << 20, redactedQueryItems: Set<String> = [],
         allowsFileURL: Bool = false, check: ResponseCheck = .any
@@ -41,34 +41,34 @@ public struct HTTPRequest: Hashable, Sendable {
 /// image is whole). `CachingFetcher` stores only bodies that pass and drops
 /// cached ones that do not, so one broken answer cannot stand in for the
 /// real one for a day. Named, so requests stay `Hashable`.
-public struct ResponseCheck: Hashable, Sendable {
-    public let name: String
+package struct ResponseCheck: Hashable, Sendable {
+    package let name: String
     private let accepts: @Sendable ([UInt8]) -> Bool
 
-    public init(name: String, accepts: @escaping @Sendable ([UInt8]) -> Bool) {
+    package init(name: String, accepts: @escaping @Sendable ([UInt8]) -> Bool) {
         self.name = name
         self.accepts = accepts
     }
 
     /// Anything goes.
-    public static let any = ResponseCheck(name: "any") { _ in true }
+    package static let any = ResponseCheck(name: "any") { _ in true }
 
-    public func accepts(_ body: [UInt8]) -> Bool { accepts(body) }
+    package func accepts(_ body: [UInt8]) -> Bool { accepts(body) }
 
-    public static func == (lhs: ResponseCheck, rhs: ResponseCheck) -> Bool { lhs.name == rhs.name }
-    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    package static func == (lhs: ResponseCheck, rhs: ResponseCheck) -> Bool { lhs.name == rhs.name }
+    package func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 /// A finished transfer. Any status is a response; callers decide what a 4xx means.
-public struct HTTPResponse: Sendable, Equatable {
-    public var status: Int
+package struct HTTPResponse: Sendable, Equatable {
+    package var status: Int
     /// Header names lower-cased; the last value wins when a name repeats.
-    public var headers: [String: String]
-    public var body: [UInt8]
+    package var headers: [String: String]
+    package var body: [UInt8]
     /// The URL after redirects.
-    public var finalURL: String
+    package var finalURL: String
 
-    public init(status: Int, headers: [String: String] = [:], body: [UInt8], finalURL: String) {
+    package init(status: Int, headers: [String: String] = [:], body: [UInt8], finalURL: String) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -80,7 +80,7 @@ public struct HTTPResponse: Sendable, Equatable {
 /// the request URL with redacted parameters replaced (`key=REDACTED`), or the
 /// local path for `fileNotFound`: never the secret itself, so errors can be
 /// printed and logged as they are.
-public enum HTTPError: Error, Equatable, Sendable {
+package enum HTTPError: Error, Equatable, Sendable {
     case invalidURL(String)
     case couldNotResolveHost(String)
     case couldNotConnect(String)
@@ -95,7 +95,7 @@ public enum HTTPError: Error, Equatable, Sendable {
 }
 
 /// Anything that fetches: the libcurl client, or a fake in tests of higher layers.
-public protocol HTTPFetching: Sendable {
+package protocol HTTPFetching: Sendable {
     /// One request. Never blocks Swift's cooperative threads.
     func fetch(_ request: HTTPRequest) async throws -> HTTPResponse
     /// One request, reporting `(received bytes, total bytes if known)` while
@@ -107,7 +107,7 @@ public protocol HTTPFetching: Sendable {
 
 extension HTTPFetching {
     /// Fetchers that cannot report progress (test fakes) just fetch.
-    public func fetch(
+    package func fetch(
         _ request: HTTPRequest, progress: (@Sendable (Int64, Int64?) -> Void)?
     ) async throws -> HTTPResponse {
         try await fetch(request)

@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4). Foundation on Linux has no CryptoKit, and the disk
 /// cache needs a collision-resistant hash both for file names (so keys never
 /// show up on disk) and for checking entries were not corrupted.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -20,24 +20,24 @@ public struct SHA256: Sendable {
     private var pending: [UInt8] = []
     private var totalBytes: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
     /// The 32-byte digest of `bytes` in one go.
-    public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    package static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// The digest as 64 lower-case hex digits.
-    public static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
+    package static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
         hash(bytes).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
     }
 
-    public mutating func update(_ bytes: some Sequence<UInt8>) {
+    package mutating func update(_ bytes: some Sequence<UInt8>) {
         pending.append(contentsOf: bytes)
         let wholeBlocks = pending.count / 64
         guard wholeBlocks > 0 else { return }
@@ -52,7 +52,7 @@ public struct SHA256: Sendable {
 
     /// Pads, processes the last blocks and returns the digest. The hasher is
     /// spent afterwards; make a new one for another message.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let messageBits = (totalBytes &+ UInt64(pending.count)) &* 8
         var tail = pending
         tail.append(0x80)

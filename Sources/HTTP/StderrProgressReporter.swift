@@ -16,7 +16,7 @@ import Plumbing
 ///     let reporter = StderrProgressReporter(label: "photo.jpg")
 ///     let response = try await client.fetch(request, progress: reporter.callback)
 ///     reporter.finish()
-public final class StderrProgressReporter: @unchecked Sendable {
+package final class StderrProgressReporter: @unchecked Sendable {
     private let label: String
     private let delay: TimeInterval
     private let isTerminal: Bool
@@ -31,7 +31,7 @@ public final class StderrProgressReporter: @unchecked Sendable {
     /// - Parameters:
     ///   - isTerminal: whether to draw at all; defaults to `isatty(2)`.
     ///   - now, output: injected for tests; default to the clock and stderr.
-    public init(
+    package init(
         label: String, delay: TimeInterval = 0.5, isTerminal: Bool = isatty(2) == 1,
         now: @escaping @Sendable () -> Date = Date.init,
         output: @escaping @Sendable (String) -> Void = StderrProgressReporter.writeToStandardError
@@ -45,11 +45,11 @@ public final class StderrProgressReporter: @unchecked Sendable {
     }
 
     /// Pass this as the `progress:` argument of `fetch`.
-    public var callback: @Sendable (Int64, Int64?) -> Void {
+    package var callback: @Sendable (Int64, Int64?) -> Void {
         { [self] received, total in update(received: received, total: total) }
     }
 
-    public func update(received: Int64, total: Int64?) {
+    package func update(received: Int64, total: Int64?) {
         let current = now()
         let elapsed = current.timeIntervalSince(start)
         guard isTerminal, elapsed >= delay else { return }
@@ -66,7 +66,7 @@ public final class StderrProgressReporter: @unchecked Sendable {
     }
 
     /// Erases the progress line if one was drawn.
-    public func finish() {
+    package func finish() {
         lock.lock()
         let erase = drewSomething
         drewSomething = false
@@ -75,7 +75,7 @@ public final class StderrProgressReporter: @unchecked Sendable {
     }
 
     /// The text of the line, without the carriage return and erase codes.
-    public static func line(label: String, received: Int64, total: Int64?, bytesPerSecond: Double) -> String {
+    package static func line(label: String, received: Int64, total: Int64?, bytesPerSecond: Double) -> String {
         var text = "downloading \(label) \(formatBytes(Double(received)))"
         if let total, total > 0 {
             let percent = min(100, Int(Double(received) * 100 / Double(total)))
@@ -85,7 +85,7 @@ public final class StderrProgressReporter: @unchecked Sendable {
     }
 
     /// "512 B", "1.5 KB", "3.4 MB", "1.1 GB" (binary units).
-    public static func formatBytes(_ bytes: Double) -> String {
+    package static func formatBytes(_ bytes: Double) -> String {
         let units = ["KB", "MB", "GB"]
         guard bytes >= 1024 else { return "\(Int(max(0, bytes))) B" }
         var value = bytes / 1024
@@ -99,7 +99,7 @@ public final class StderrProgressReporter: @unchecked Sendable {
 
     private static let clearToEndOfLine = String(decoding: TerminalCommand.clearToEndOfLine, as: UTF8.self)
 
-    public static let writeToStandardError: @Sendable (String) -> Void = { text in
+    package static let writeToStandardError: @Sendable (String) -> Void = { text in
         try? Descriptor.writeAll(Array(text.utf8), to: 2)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// `URLComponents` so that everything except the touched query items comes
 /// out byte-for-byte as it went in (no re-encoding surprises in messages or
 /// cache keys).
-public enum URLText {
+package enum URLText {
     /// `scheme://authority/path`, the raw query (without `?`) and the fragment (without `#`).
     struct Parts: Equatable {
         var base: String
@@ -85,7 +85,7 @@ public enum URLText {
         return withoutUser.isEmpty ? nil : withoutUser
     }
 
-    public static func scheme(of url: String) -> String? {
+    package static func scheme(of url: String) -> String? {
         guard let colon = url.firstIndex(of: ":") else { return nil }
         let scheme = url[..<colon]
         guard let first = scheme.first, first.isLetter,
@@ -106,7 +106,7 @@ public enum URLText {
 
 extension HTTPRequest {
     /// The URL as it may be shown or logged: redacted query values read `REDACTED`.
-    public var redactedURL: String {
+    package var redactedURL: String {
         URLText.redacted(url, hiding: redactedQueryItems)
     }
 
@@ -123,7 +123,7 @@ extension HTTPRequest {
 /// fragment dropped, query items sorted, and every redacted item removed
 /// entirely, so the same search made with a different API key hits the same
 /// entry and no secret is ever hashed into a file name.
-public func cacheKey(for request: HTTPRequest) -> String {
+package func cacheKey(for request: HTTPRequest) -> String {
     let parts = URLText.split(request.url)
     var base = parts.base
     if let range = base.range(of: "://") {
@@ -141,7 +141,7 @@ public func cacheKey(for request: HTTPRequest) -> String {
 
 extension HTTPError: CustomStringConvertible {
     /// One line, safe to print: URLs are already redacted.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidURL(let url):
             return "invalid or unsupported URL: \(url)"

@@ -5,35 +5,35 @@ import Pixabay
 /// `n`/`p` work on them as on search results. Photo `id` is the entry's
 /// 1-based place; a search keeps the names containing its text, all on
 /// one page (a folder is listed in one go).
-public struct FileList: PhotoSource {
-    public struct Entry: Sendable {
-        public var file: LocalFile
+package struct FileList: PhotoSource {
+    package struct Entry: Sendable {
+        package var file: LocalFile
         /// Reads the whole file (or fetches the URL given).
-        public var load: @Sendable () async throws(LocalFileError) -> [UInt8]
+        package var load: @Sendable () async throws(LocalFileError) -> [UInt8]
 
-        public init(file: LocalFile, load: @escaping @Sendable () async throws(LocalFileError) -> [UInt8]) {
+        package init(file: LocalFile, load: @escaping @Sendable () async throws(LocalFileError) -> [UInt8]) {
             self.file = file
             self.load = load
         }
     }
 
-    public let entries: [Entry]
-    public var isOffline: Bool { true }
+    package let entries: [Entry]
+    package var isOffline: Bool { true }
 
-    public init(entries: [Entry]) {
+    package init(entries: [Entry]) {
         self.entries = entries
     }
 
     /// Every entry as a photo, in order.
-    public var photos: [Photo] { entries.indices.map { Photo(id: $0 + 1, file: entries[$0].file) } }
+    package var photos: [Photo] { entries.indices.map { Photo(id: $0 + 1, file: entries[$0].file) } }
 
-    public func photos(for query: SearchQuery) async throws -> PhotoPage {
+    package func photos(for query: SearchQuery) async throws -> PhotoPage {
         let text = query.q.lowercased()
         let matching = text.isEmpty ? photos : photos.filter { entries[$0.id - 1].file.name.lowercased().contains(text) }
         return PhotoPage(photos: matching, totalHits: matching.count, page: 1, totalPages: matching.isEmpty ? 0 : 1)
     }
 
-    public func bytes(of photo: Photo, size: ImageSize) async throws -> [UInt8] {
+    package func bytes(of photo: Photo, size: ImageSize) async throws -> [UInt8] {
         guard entries.indices.contains(photo.id - 1) else {
             throw LocalFileError(name: photo.title, reason: "not among the files given")
         }

@@ -10,9 +10,9 @@ import Pixels
 /// A new kind of photo (a file manager's preview, say) is a new `Origin`
 /// case: every answer below switches over the origins, so the compiler
 /// lists each one it must give.
-public struct Photo: Sendable, Equatable, Identifiable {
+package struct Photo: Sendable, Equatable, Identifiable {
     /// Where a photo comes from, with what that source knows about it.
-    public enum Origin: Sendable, Equatable {
+    package enum Origin: Sendable, Equatable {
         /// A Pixabay hit: from Pixabay itself or the bundled offline
         /// catalog, whose entries are shaped as hits.
         case pixabay(PixabayHit)
@@ -23,31 +23,31 @@ public struct Photo: Sendable, Equatable, Identifiable {
     /// Unique among the photos of one source: a Pixabay id, or a file's
     /// 1-based place in its list. Tiles, thumbnails and the selection are
     /// keyed by it.
-    public let id: Int
-    public private(set) var origin: Origin
+    package let id: Int
+    package private(set) var origin: Origin
 
     /// A Pixabay (or offline catalog) photo: its id is the hit's.
-    public init(hit: PixabayHit) {
+    package init(hit: PixabayHit) {
         id = hit.id
         origin = .pixabay(hit)
     }
 
     /// A local file, `id` its place in its list.
-    public init(id: Int, file: LocalFile) {
+    package init(id: Int, file: LocalFile) {
         self.id = id
         origin = .file(file)
     }
 
     /// The Pixabay hit behind the photo, nil for any other. Favourites keep
     /// hits (favourites.json holds Pixabay's fields), so only these can be one.
-    public var pixabayHit: PixabayHit? {
+    package var pixabayHit: PixabayHit? {
         if case .pixabay(let hit) = origin { return hit }
         return nil
     }
 
     /// Where a user finds it again: a Pixabay photo's page, a file's
     /// absolute path or the URL it came from (`y` copies it).
-    public var link: [UInt8]? {
+    package var link: [UInt8]? {
         switch origin {
         case .pixabay(let hit): return hit.pageURL.isEmpty ? nil : Array(hit.pageURL.utf8)
         case .file(let file): return file.location
@@ -55,11 +55,11 @@ public struct Photo: Sendable, Equatable, Identifiable {
     }
 
     /// True when `f` and `*` may add it to the favourites: Pixabay photos only.
-    public var isFavouritable: Bool { pixabayHit != nil }
+    package var isFavouritable: Bool { pixabayHit != nil }
 
     /// What the viewer calls it and says while it loads: `#ID` for a
     /// Pixabay photo, a file's name.
-    public var title: String {
+    package var title: String {
         switch origin {
         case .pixabay(let hit): return "#\(hit.id)"
         case .file(let file): return file.name
@@ -68,7 +68,7 @@ public struct Photo: Sendable, Equatable, Identifiable {
 
     /// The line under its tile in a folder's grid: a file's name; nil for
     /// a Pixabay photo, whose tags are in the details instead.
-    public var label: String? {
+    package var label: String? {
         switch origin {
         case .pixabay: return nil
         case .file(let file): return file.name
@@ -77,7 +77,7 @@ public struct Photo: Sendable, Equatable, Identifiable {
 
     /// Its pixel size, nil while unknown (a file until its thumbnail is
     /// decoded; a hit Pixabay sent without one).
-    public var pixelSize: PixelSize? {
+    package var pixelSize: PixelSize? {
         switch origin {
         case .pixabay(let hit):
             return hit.imageWidth > 0 && hit.imageHeight > 0 ? PixelSize(width: hit.imageWidth, height: hit.imageHeight) : nil
@@ -87,7 +87,7 @@ public struct Photo: Sendable, Equatable, Identifiable {
 
     /// The size of its file in bytes, nil when unknown (a URL given to
     /// `show`; a hit without `imageSize`).
-    public var byteCount: Int? {
+    package var byteCount: Int? {
         switch origin {
         case .pixabay(let hit): return hit.imageSize > 0 ? hit.imageSize : nil
         case .file(let file): return file.byteCount > 0 ? file.byteCount : nil
@@ -98,7 +98,7 @@ public struct Photo: Sendable, Equatable, Identifiable {
     /// `#ID  WxH  by USER  ♥ LIKES` (and `★ favourite` when `isFavourite`),
     /// then its tags; a file: its name, pixel size once known and `frames`
     /// when animated, then its byte size.
-    public func details(isFavourite: Bool, frames: Int?) -> (String, String) {
+    package func details(isFavourite: Bool, frames: Int?) -> (String, String) {
         switch origin {
         case .pixabay(let hit):
             let favourite = isFavourite ? "  ★ favourite" : ""
@@ -117,7 +117,7 @@ public struct Photo: Sendable, Equatable, Identifiable {
     /// gets and the extension its bytes say: `pixabay-ID` for a Pixabay
     /// photo, `pxview-NAME` for a file (its name without folder or
     /// extension), so a file is never saved under a Pixabay photo's name.
-    public var saveStem: String {
+    package var saveStem: String {
         switch origin {
         case .pixabay(let hit): return "pixabay-\(hit.id)"
         case .file(let file): return "pxview-" + ((file.name as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -128,7 +128,7 @@ public struct Photo: Sendable, Equatable, Identifiable {
     /// (Pixabay's preview or web size), which is refused past the
     /// thumbnail limit; a file is its own only rendition, decoded to the
     /// tile size under the usual limit.
-    public var hasRenditions: Bool {
+    package var hasRenditions: Bool {
         switch origin {
         case .pixabay: return true
         case .file: return false
@@ -137,7 +137,7 @@ public struct Photo: Sendable, Equatable, Identifiable {
 
     /// Notes the pixel size its decoded thumbnail found. Only a file learns
     /// it: a Pixabay tile is a smaller rendition, whose size is not the photo's.
-    public mutating func learn(pixelSize: PixelSize) {
+    package mutating func learn(pixelSize: PixelSize) {
         guard case .file(var file) = origin, file.pixelSize == nil else { return }
         file.pixelSize = pixelSize
         origin = .file(file)
@@ -155,15 +155,15 @@ public struct Photo: Sendable, Equatable, Identifiable {
 /// What is known of a local file without reading it: its name (a
 /// basename, or the URL typed, sanitized by whoever made it), its byte
 /// size (0 for a URL) and, once its thumbnail was decoded, its pixel size.
-public struct LocalFile: Sendable, Equatable {
-    public var name: String
-    public var byteCount: Int
-    public var pixelSize: PixelSize?
+package struct LocalFile: Sendable, Equatable {
+    package var name: String
+    package var byteCount: Int
+    package var pixelSize: PixelSize?
     /// Where it is: an absolute path (as argv's bytes, which need not be
     /// UTF-8) or the URL given; nil when not known. What `y` copies.
-    public var location: [UInt8]?
+    package var location: [UInt8]?
 
-    public init(name: String, byteCount: Int, pixelSize: PixelSize? = nil, location: [UInt8]? = nil) {
+    package init(name: String, byteCount: Int, pixelSize: PixelSize? = nil, location: [UInt8]? = nil) {
         self.name = name
         self.byteCount = byteCount
         self.pixelSize = pixelSize
@@ -173,14 +173,14 @@ public struct LocalFile: Sendable, Equatable {
 
 /// A local file that could not be read: one line naming it,
 /// `cannot read NAME: REASON`, already fit for a terminal.
-public struct LocalFileError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var name: String
-    public var reason: String
+package struct LocalFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var name: String
+    package var reason: String
 
-    public init(name: String, reason: String) {
+    package init(name: String, reason: String) {
         self.name = name
         self.reason = reason
     }
 
-    public var description: String { "cannot read \(name): \(reason)" }
+    package var description: String { "cannot read \(name): \(reason)" }
 }

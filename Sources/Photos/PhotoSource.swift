@@ -3,7 +3,7 @@ import Pixabay
 /// Where the explorer's photos come from: Pixabay or the offline catalog
 /// (`PixabayPhotos`), or the files given to `pxview show` (`FileList`).
 /// The grid and the viewer talk to this alone and ask each photo what it is.
-public protocol PhotoSource: Sendable {
+package protocol PhotoSource: Sendable {
     /// One page of photos for `query` (its text, its filters, its page).
     func photos(for query: SearchQuery) async throws -> PhotoPage
     /// The encoded bytes of `photo` (any format of the codec table: sniff,
@@ -17,18 +17,18 @@ public protocol PhotoSource: Sendable {
 }
 
 /// One page of photos and where it sits among all that matched.
-public struct PhotoPage: Sendable, Equatable {
-    public var photos: [Photo]
+package struct PhotoPage: Sendable, Equatable {
+    package var photos: [Photo]
     /// How many photos can be paged through (Pixabay's `totalHits`).
-    public var totalHits: Int
+    package var totalHits: Int
     /// 1-based.
-    public var page: Int
+    package var page: Int
     /// 0 when nothing matched.
-    public var totalPages: Int
+    package var totalPages: Int
     /// Shown on the status line: "offline catalog…", "cached…"; nil for a fresh Pixabay answer.
-    public var note: String?
+    package var note: String?
 
-    public init(photos: [Photo], totalHits: Int, page: Int, totalPages: Int, note: String? = nil) {
+    package init(photos: [Photo], totalHits: Int, page: Int, totalPages: Int, note: String? = nil) {
         self.photos = photos
         self.totalHits = totalHits
         self.page = page

@@ -11,28 +11,28 @@ import Plumbing
 /// with the same figures (size, likes, views) the search showed. Files
 /// written before likes, views, downloads, byte size and preview size were
 /// kept still load: those read as 0 until the photo is saved again.
-public struct FavouriteEntry: Codable, Sendable, Equatable, Identifiable {
-    public var id: Int
-    public var tags: String
-    public var user: String
-    public var userID: Int
-    public var type: String
-    public var pageURL: String
-    public var previewURL: String
-    public var previewWidth: Int
-    public var previewHeight: Int
-    public var webformatURL: String
-    public var largeImageURL: String
-    public var imageWidth: Int
-    public var imageHeight: Int
+package struct FavouriteEntry: Codable, Sendable, Equatable, Identifiable {
+    package var id: Int
+    package var tags: String
+    package var user: String
+    package var userID: Int
+    package var type: String
+    package var pageURL: String
+    package var previewURL: String
+    package var previewWidth: Int
+    package var previewHeight: Int
+    package var webformatURL: String
+    package var largeImageURL: String
+    package var imageWidth: Int
+    package var imageHeight: Int
     /// The original's size in bytes, as Pixabay reports it.
-    public var imageSize: Int
-    public var likes: Int
-    public var views: Int
-    public var downloads: Int
-    public var added: Date
+    package var imageSize: Int
+    package var likes: Int
+    package var views: Int
+    package var downloads: Int
+    package var added: Date
 
-    public init(hit: PixabayHit, added: Date) {
+    package init(hit: PixabayHit, added: Date) {
         id = hit.id
         tags = hit.tags
         user = hit.user
@@ -58,7 +58,7 @@ public struct FavouriteEntry: Codable, Sendable, Equatable, Identifiable {
         case largeImageURL, imageWidth, imageHeight, imageSize, likes, views, downloads, added
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(Int.self, forKey: .id)
         tags = try c.decode(String.self, forKey: .tags)
@@ -82,7 +82,7 @@ public struct FavouriteEntry: Codable, Sendable, Equatable, Identifiable {
     }
 
     /// A hit carrying what was saved, so favourites go through the same views as results.
-    public var hit: PixabayHit {
+    package var hit: PixabayHit {
         PixabayHit(
             id: id, pageURL: pageURL, type: type, tags: tags, previewURL: previewURL, previewWidth: previewWidth,
             previewHeight: previewHeight, webformatURL: webformatURL, largeImageURL: largeImageURL,
@@ -101,16 +101,16 @@ public struct FavouriteEntry: Codable, Sendable, Equatable, Identifiable {
 /// `.favourites.lock` beside the file, so two processes (two `fav add`
 /// loops, two explorers) never lose each other's changes: without it, 200
 /// concurrent adds from two processes kept 181.
-public struct FavouritesStore: Sendable {
-    public static let fileName = "favourites.json"
+package struct FavouritesStore: Sendable {
+    package static let fileName = "favourites.json"
     static let formatVersion = 1
 
-    public let directory: String
+    package let directory: String
     private let now: @Sendable () -> Date
 
     /// `directory` defaults to `$XDG_DATA_HOME/pxview`, else `~/.local/share/pxview`.
     /// `now` stamps additions and corrupt-file names (tests pin it).
-    public init(
+    package init(
         directory: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         now: @escaping @Sendable () -> Date = { Date() }
@@ -119,7 +119,7 @@ public struct FavouritesStore: Sendable {
         self.now = now
     }
 
-    public static func defaultDirectory(environment: [String: String]) -> String {
+    package static func defaultDirectory(environment: [String: String]) -> String {
         // The XDG spec says relative values are invalid and must be ignored.
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
             return dataHome + "/pxview"
@@ -128,10 +128,10 @@ public struct FavouritesStore: Sendable {
         return home + "/.local/share/pxview"
     }
 
-    public var path: String { directory + "/" + Self.fileName }
+    package var path: String { directory + "/" + Self.fileName }
 
     /// Saved favourites in the order they were added; [] when nothing was saved yet.
-    public func list() throws(PixabayError) -> [FavouriteEntry] {
+    package func list() throws(PixabayError) -> [FavouriteEntry] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .favourites("cannot read \(path)")
@@ -150,7 +150,7 @@ public struct FavouritesStore: Sendable {
 
     /// Saves `hit`; false (and no write) when it is already a favourite.
     @discardableResult
-    public func add(_ hit: PixabayHit) throws(PixabayError) -> Bool {
+    package func add(_ hit: PixabayHit) throws(PixabayError) -> Bool {
         try locked { () throws(PixabayError) in
             var entries = try list()
             if entries.contains(where: { $0.id == hit.id }) { return false }
@@ -162,7 +162,7 @@ public struct FavouritesStore: Sendable {
 
     /// Forgets `id`; false (and no write) when it was not a favourite.
     @discardableResult
-    public func remove(id: Int) throws(PixabayError) -> Bool {
+    package func remove(id: Int) throws(PixabayError) -> Bool {
         try locked { () throws(PixabayError) in
             var entries = try list()
             guard let index = entries.firstIndex(where: { $0.id == id }) else { return false }
@@ -175,7 +175,7 @@ public struct FavouritesStore: Sendable {
     /// Adds `hit` when it is not a favourite, else removes it, in one locked
     /// step (what the file says now decides, not what a screen showed);
     /// returns whether it is a favourite afterwards.
-    public func toggle(_ hit: PixabayHit) throws(PixabayError) -> Bool {
+    package func toggle(_ hit: PixabayHit) throws(PixabayError) -> Bool {
         try locked { () throws(PixabayError) in
             var entries = try list()
             if let index = entries.firstIndex(where: { $0.id == hit.id }) {
@@ -189,7 +189,7 @@ public struct FavouritesStore: Sendable {
         }
     }
 
-    public static let lockFileName = ".favourites.lock"
+    package static let lockFileName = ".favourites.lock"
 
     /// Runs `body` holding an exclusive flock on the lock file (waiting for
     /// another process to finish its change); released when the file closes.
@@ -205,7 +205,7 @@ public struct FavouritesStore: Sendable {
         return try body()
     }
 
-    public func contains(id: Int) throws(PixabayError) -> Bool {
+    package func contains(id: Int) throws(PixabayError) -> Bool {
         try list().contains { $0.id == id }
     }
 

@@ -2,14 +2,14 @@ import Foundation
 
 /// One catalog photo: the hit the UI shows plus what the offline search
 /// filters on (Pixabay computes these server-side; offline they are stored).
-public struct CatalogEntry: Sendable, Equatable {
+package struct CatalogEntry: Sendable, Equatable {
     /// URLs already resolved to absolute file:// URLs.
-    public var hit: PixabayHit
-    public var category: ImageCategory?
-    public var colors: [ColorFilter]
-    public var editorsChoice: Bool
+    package var hit: PixabayHit
+    package var category: ImageCategory?
+    package var colors: [ColorFilter]
+    package var editorsChoice: Bool
     /// SPDX-ish licence of the original photo (full attribution in SOURCES.md).
-    public var licence: String?
+    package var licence: String?
 }
 
 /// The `PixabaySource` used without an API key: real photos bundled with pxview
@@ -26,18 +26,18 @@ public struct CatalogEntry: Sendable, Equatable {
 /// editors' choice. `lang` and `safesearch` change nothing (tags are English,
 /// every photo is safe). Pages behave like Pixabay's: `totalHits` capped at
 /// 500, a page past the last one is refused.
-public struct OfflineCatalog: PixabaySource {
-    public static let catalogFileName = "catalog.json"
-    public static let environmentVariable = "PXVIEW_CATALOG"
+package struct OfflineCatalog: PixabaySource {
+    package static let catalogFileName = "catalog.json"
+    package static let environmentVariable = "PXVIEW_CATALOG"
     /// SwiftPM names the resource bundle `<package>_<target>.resources`.
-    public static let resourceBundleName = "pxview_Pixabay.resources"
+    package static let resourceBundleName = "pxview_Pixabay.resources"
 
-    public let directory: URL
-    public let entries: [CatalogEntry]
+    package let directory: URL
+    package let entries: [CatalogEntry]
 
     /// Loads `directory/catalog.json` and checks every file it names exists,
     /// so a broken install fails at start-up with the missing path, not later.
-    public init(directory: URL) throws(PixabayError) {
+    package init(directory: URL) throws(PixabayError) {
         self.directory = directory.standardizedFileURL
         let jsonURL = self.directory.appendingPathComponent(Self.catalogFileName)
         guard let data = FileManager.default.contents(atPath: jsonURL.path) else {
@@ -87,7 +87,7 @@ public struct OfflineCatalog: PixabaySource {
     ///    no bundle at all (e.g. a binary copied elsewhere);
     /// 3. `<directory of the real executable>/pxview_Pixabay.resources/Catalog` (symlinks resolved);
     /// 4. the source tree's `Sources/Pixabay/Catalog` (development builds run from elsewhere).
-    public static func defaultDirectory(
+    package static func defaultDirectory(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL? {
         if let override = environment[environmentVariable], !override.isEmpty {
@@ -117,19 +117,19 @@ public struct OfflineCatalog: PixabaySource {
         FileManager.default.fileExists(atPath: directory.appendingPathComponent(catalogFileName).path)
     }
 
-    public var isOffline: Bool { true }
+    package var isOffline: Bool { true }
 
     /// Shown above offline results: these photos are not from Pixabay.
-    public var note: String {
+    package var note: String {
         "offline catalog: \(entries.count) photos bundled with pxview (not from Pixabay)"
     }
 
-    public func search(_ query: SearchQuery) async throws(PixabayError) -> SearchPage {
+    package func search(_ query: SearchQuery) async throws(PixabayError) -> SearchPage {
         try page(for: query)
     }
 
     /// The synchronous core of `search`: filter, rank, paginate.
-    public func page(for query: SearchQuery) throws(PixabayError) -> SearchPage {
+    package func page(for query: SearchQuery) throws(PixabayError) -> SearchPage {
         try query.validate()
         let wanted = Set(query.words.flatMap(Self.words(in:)))
         var ranked: [(entry: CatalogEntry, score: Int)] = []
@@ -190,7 +190,7 @@ public struct OfflineCatalog: PixabaySource {
         Set(words(in: hit.tags))
     }
 
-    public func hit(id: Int) async throws(PixabayError) -> PixabayHit {
+    package func hit(id: Int) async throws(PixabayError) -> PixabayHit {
         guard let entry = entries.first(where: { $0.hit.id == id }) else { throw .notFound(id: id) }
         return entry.hit
     }
@@ -198,7 +198,7 @@ public struct OfflineCatalog: PixabaySource {
     /// Reads the file of the catalog's own copy of `hit` (looked up by id, so a
     /// hit saved by an older install, with stale file URLs, still works).
     /// The files are at most a few hundred KB: a plain read is fine here.
-    public func imageBytes(for hit: PixabayHit, size: ImageSize) async throws(PixabayError) -> [UInt8] {
+    package func imageBytes(for hit: PixabayHit, size: ImageSize) async throws(PixabayError) -> [UInt8] {
         guard let entry = entries.first(where: { $0.hit.id == hit.id }) else {
             throw .imageUnavailable(id: hit.id, detail: "not in the offline catalog")
         }

@@ -8,22 +8,22 @@ import HTTP
 /// request marks as redacted so the HTTP layer keeps it out of logs and cache
 /// keys; texts that come back (error bodies, transport errors) are scrubbed
 /// here as a second line of defence.
-public struct PixabayClient: PixabaySource {
-    public static let defaultBaseURL = "https://pixabay.com/api/"
+package struct PixabayClient: PixabaySource {
+    package static let defaultBaseURL = "https://pixabay.com/api/"
     /// Search answers are small; anything bigger than this is not Pixabay.
-    public static let maxResponseBytes = 8 << 20
+    package static let maxResponseBytes = 8 << 20
     /// Large renditions are at most 1280 px; a generous cap against a runaway body.
-    public static let maxImageBytes = 32 << 20
+    package static let maxImageBytes = 32 << 20
 
-    public let fetcher: any HTTPFetching
-    public let apiKey: String
-    public let baseURL: String
+    package let fetcher: any HTTPFetching
+    package let apiKey: String
+    package let baseURL: String
     /// What a downloaded image must pass (whole, not cut short) before it
     /// is used, saved or cached; the command layer gives the decoder's.
-    public let imageCheck: ResponseCheck
+    package let imageCheck: ResponseCheck
 
     /// `apiKey` may be empty when `baseURL` points at a stand-in server; then no `key` is sent.
-    public init(
+    package init(
         fetcher: any HTTPFetching, apiKey: String, baseURL: String = PixabayClient.defaultBaseURL,
         imageCheck: ResponseCheck = .any
     ) {
@@ -34,19 +34,19 @@ public struct PixabayClient: PixabaySource {
     }
 
     /// An API answer is believed (and cached) only when it parses.
-    public static let responseCheck = ResponseCheck(name: "Pixabay JSON") { body in
+    package static let responseCheck = ResponseCheck(name: "Pixabay JSON") { body in
         (try? PixabayResponse.decode(from: body)) != nil
     }
 
-    public var isOffline: Bool { false }
+    package var isOffline: Bool { false }
 
     /// The GET for a search (not validated: `search` does that).
-    public func request(for query: SearchQuery) -> HTTPRequest {
+    package func request(for query: SearchQuery) -> HTTPRequest {
         apiRequest(SearchQuery.url(base: baseURL, items: query.queryItems(apiKey: apiKey)))
     }
 
     /// The GET for one image by id.
-    public func lookupRequest(id: Int) -> HTTPRequest {
+    package func lookupRequest(id: Int) -> HTTPRequest {
         apiRequest(SearchQuery.url(base: baseURL, items: SearchQuery.lookupItems(id: id, apiKey: apiKey)))
     }
 
@@ -56,7 +56,7 @@ public struct PixabayClient: PixabaySource {
             redactedQueryItems: ["key"], check: Self.responseCheck)
     }
 
-    public func search(_ query: SearchQuery) async throws(PixabayError) -> SearchPage {
+    package func search(_ query: SearchQuery) async throws(PixabayError) -> SearchPage {
         try query.validate()
         let response = try await send(request(for: query))
         let decoded = try PixabayResponse.decode(from: try checked(response))
@@ -68,14 +68,14 @@ public struct PixabayClient: PixabaySource {
         return SearchPage(response: decoded, page: query.page, perPage: query.perPage, note: note)
     }
 
-    public func hit(id: Int) async throws(PixabayError) -> PixabayHit {
+    package func hit(id: Int) async throws(PixabayError) -> PixabayHit {
         let response = try await send(lookupRequest(id: id))
         let decoded = try PixabayResponse.decode(from: try checked(response))
         guard let hit = decoded.hits.first(where: { $0.id == id }) else { throw .notFound(id: id) }
         return hit
     }
 
-    public func imageBytes(for hit: PixabayHit, size: ImageSize) async throws(PixabayError) -> [UInt8] {
+    package func imageBytes(for hit: PixabayHit, size: ImageSize) async throws(PixabayError) -> [UInt8] {
         let url = hit.url(for: size)
         guard !url.isEmpty else { throw .imageUnavailable(id: hit.id, detail: "the hit has no image URL") }
         // The URL came from the network: http(s) only (see `HTTPRequest.allowsFileURL`).

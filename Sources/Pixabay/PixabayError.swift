@@ -5,7 +5,7 @@ import Foundation
 /// Messages are one line, name the bad value, and never contain the API key:
 /// every text that came from a server or a transport error is scrubbed with
 /// `Redaction` before it is stored here.
-public enum PixabayError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum PixabayError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A query or flag value Pixabay would refuse; the message names the flag and the value.
     case invalidQuery(String)
     /// The body was not the JSON Pixabay documents (wrong types, not UTF-8, nesting bombs…).
@@ -33,7 +33,7 @@ public enum PixabayError: Error, Equatable, Sendable, CustomStringConvertible {
     /// favourites.json could not be read or written (permissions, disk full…).
     case favourites(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidQuery(let message):
             return message

@@ -8,43 +8,43 @@ import Foundation
 /// doubles or numeric strings, and missing strings/counts become ""/0 so the
 /// UI never has to unwrap them. A key that is present with a type that makes
 /// no sense (an object for `likes`) is still an error: that response is broken.
-public struct PixabayHit: Codable, Sendable, Equatable, Identifiable {
-    public var id: Int
-    public var pageURL: String
+package struct PixabayHit: Codable, Sendable, Equatable, Identifiable {
+    package var id: Int
+    package var pageURL: String
     /// "photo", "illustration", "vector/svg", "vector/ai"…
-    public var type: String
+    package var type: String
     /// Comma-separated, as Pixabay sends it; see `tagList`.
-    public var tags: String
-    public var previewURL: String
-    public var previewWidth: Int
-    public var previewHeight: Int
-    public var webformatURL: String
-    public var webformatWidth: Int
-    public var webformatHeight: Int
+    package var tags: String
+    package var previewURL: String
+    package var previewWidth: Int
+    package var previewHeight: Int
+    package var webformatURL: String
+    package var webformatWidth: Int
+    package var webformatHeight: Int
     /// May be "" (some hits, some offline entries): use `imageURL(size:)` for the fallback.
-    public var largeImageURL: String
-    public var imageWidth: Int
-    public var imageHeight: Int
-    public var imageSize: Int
-    public var views: Int
-    public var downloads: Int
-    public var collections: Int
-    public var likes: Int
-    public var comments: Int
-    public var userID: Int
-    public var user: String
-    public var userImageURL: String
-    public var userURL: String?
-    public var noAiTraining: Bool?
-    public var isAiGenerated: Bool?
-    public var isGRated: Bool?
-    public var isLowQuality: Bool?
+    package var largeImageURL: String
+    package var imageWidth: Int
+    package var imageHeight: Int
+    package var imageSize: Int
+    package var views: Int
+    package var downloads: Int
+    package var collections: Int
+    package var likes: Int
+    package var comments: Int
+    package var userID: Int
+    package var user: String
+    package var userImageURL: String
+    package var userURL: String?
+    package var noAiTraining: Bool?
+    package var isAiGenerated: Bool?
+    package var isGRated: Bool?
+    package var isLowQuality: Bool?
     /// Full API access only.
-    public var fullHDURL: String?
-    public var imageURL: String?
-    public var vectorURL: String?
+    package var fullHDURL: String?
+    package var imageURL: String?
+    package var vectorURL: String?
 
-    public init(
+    package init(
         id: Int, pageURL: String = "", type: String = "photo", tags: String = "",
         previewURL: String = "", previewWidth: Int = 0, previewHeight: Int = 0,
         webformatURL: String = "", webformatWidth: Int = 0, webformatHeight: Int = 0,
@@ -88,14 +88,14 @@ public struct PixabayHit: Codable, Sendable, Equatable, Identifiable {
     }
 
     /// The tags one by one, trimmed, without empties: "a, b,,c " -> ["a", "b", "c"].
-    public var tagList: [String] {
+    package var tagList: [String] {
         tags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { !$0.isEmpty }
     }
 
     /// The URL for `size`, falling back to the next smaller size when a URL is
     /// empty (large -> web -> preview), since some hits lack `largeImageURL`.
-    public func url(for size: ImageSize) -> String {
+    package func url(for size: ImageSize) -> String {
         let candidates: [String]
         switch size {
         case .large: candidates = [largeImageURL, webformatURL, previewURL]
@@ -114,7 +114,7 @@ public struct PixabayHit: Codable, Sendable, Equatable, Identifiable {
         case fullHDURL, imageURL, vectorURL
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard let id = try c.lenientInt(.id) else {
             throw DecodingError.keyNotFound(
@@ -153,7 +153,7 @@ public struct PixabayHit: Codable, Sendable, Equatable, Identifiable {
             vectorURL: try c.lenientString(.vectorURL))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(pageURL, forKey: .pageURL)
@@ -189,12 +189,12 @@ public struct PixabayHit: Codable, Sendable, Equatable, Identifiable {
 }
 
 /// A whole search answer. `totalHits` (at most 500) is what can be paged through.
-public struct PixabayResponse: Codable, Sendable, Equatable {
-    public var total: Int
-    public var totalHits: Int
-    public var hits: [PixabayHit]
+package struct PixabayResponse: Codable, Sendable, Equatable {
+    package var total: Int
+    package var totalHits: Int
+    package var hits: [PixabayHit]
 
-    public init(total: Int, totalHits: Int, hits: [PixabayHit]) {
+    package init(total: Int, totalHits: Int, hits: [PixabayHit]) {
         self.total = total
         self.totalHits = totalHits
         self.hits = hits
@@ -202,7 +202,7 @@ public struct PixabayResponse: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case total, totalHits, hits }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let hits = try c.decode([PixabayHit].self, forKey: .hits)
         let totalHits = try c.lenientInt(.totalHits) ?? hits.count
@@ -211,7 +211,7 @@ public struct PixabayResponse: Codable, Sendable, Equatable {
 
     /// Decodes a response body, turning every way it can be broken into
     /// `PixabayError.malformedResponse` with the JSON path of the problem.
-    public static func decode(from body: [UInt8]) throws(PixabayError) -> PixabayResponse {
+    package static func decode(from body: [UInt8]) throws(PixabayError) -> PixabayResponse {
         try decodeJSON(PixabayResponse.self, from: body)
     }
 }
@@ -303,12 +303,12 @@ extension PixabayHit {
     /// The photo's page, for a link (OSC 8): nil unless it is an https URL
     /// of printable ASCII (the JSON is untrusted, and a link's URL goes
     /// into an escape sequence).
-    public var pageLink: String? { Self.linkable(pageURL) }
+    package var pageLink: String? { Self.linkable(pageURL) }
 
     /// The photographer's Pixabay profile, for a link: the API's `userURL`,
     /// else made as Pixabay makes it (`/users/NAME-ID/`); nil for the
     /// catalog's photographers, who have no Pixabay id.
-    public var profileLink: String? {
+    package var profileLink: String? {
         guard userID > 0 else { return nil }
         let name = user.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         return Self.linkable(userURL ?? "https://pixabay.com/users/\(name)-\(userID)/")

@@ -1,7 +1,7 @@
 /// Where Pixabay hits come from: Pixabay itself (`PixabayClient`) or the
 /// bundled `OfflineCatalog` (shaped as hits). The commands that speak in
 /// hits (`search`, `open`, `save`) talk to this and never need to know which.
-public protocol PixabaySource: Sendable {
+package protocol PixabaySource: Sendable {
     /// One page of results for a validated query.
     func search(_ query: SearchQuery) async throws(PixabayError) -> SearchPage
     /// One image by id; `.notFound(id:)` when there is none.
@@ -13,29 +13,29 @@ public protocol PixabaySource: Sendable {
 }
 
 /// A response plus where it sits in the result list.
-public struct SearchPage: Sendable, Equatable {
-    public var response: PixabayResponse
+package struct SearchPage: Sendable, Equatable {
+    package var response: PixabayResponse
     /// 1-based.
-    public var page: Int
-    public var perPage: Int
+    package var page: Int
+    package var perPage: Int
     /// Shown above results: "offline catalog…", "cached…". Nil for a fresh Pixabay answer.
-    public var note: String?
+    package var note: String?
 
-    public init(response: PixabayResponse, page: Int, perPage: Int, note: String? = nil) {
+    package init(response: PixabayResponse, page: Int, perPage: Int, note: String? = nil) {
         self.response = response
         self.page = page
         self.perPage = perPage
         self.note = note
     }
 
-    public var hits: [PixabayHit] { response.hits }
+    package var hits: [PixabayHit] { response.hits }
 
     /// ceil(totalHits / perPage); 0 when nothing matched.
-    public var totalPages: Int {
+    package var totalPages: Int {
         Self.pageCount(hits: response.totalHits, perPage: perPage)
     }
 
-    public var hasNextPage: Bool { page < totalPages }
+    package var hasNextPage: Bool { page < totalPages }
 
     static func pageCount(hits: Int, perPage: Int) -> Int {
         guard perPage > 0, hits > 0 else { return 0 }

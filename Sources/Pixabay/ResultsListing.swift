@@ -6,25 +6,25 @@ import Foundation
 /// favourites file) and are untrusted. Whoever prints them must sanitize
 /// them for the terminal first; this module cannot, since it does not
 /// depend on Terminal.
-public enum ResultsListing {
+package enum ResultsListing {
     /// Column titles of the search results table.
-    public static let searchHeaders = ["ID", "SIZE", "USER", "LIKES", "TAGS"]
+    package static let searchHeaders = ["ID", "SIZE", "USER", "LIKES", "TAGS"]
     /// Column titles of the favourites table: the search's, plus when it was saved.
-    public static let favouriteHeaders = ["ID", "SIZE", "USER", "LIKES", "ADDED", "TAGS"]
+    package static let favouriteHeaders = ["ID", "SIZE", "USER", "LIKES", "ADDED", "TAGS"]
     /// Columns holding numbers, right-aligned so digits line up.
-    public static let searchNumericColumns: Set<Int> = [0, 3]
-    public static let favouriteNumericColumns: Set<Int> = [0, 3]
+    package static let searchNumericColumns: Set<Int> = [0, 3]
+    package static let favouriteNumericColumns: Set<Int> = [0, 3]
 
     /// Pixabay asks that results always say where they are from.
-    public static let attribution = "Images from Pixabay"
+    package static let attribution = "Images from Pixabay"
 
     /// One row of the search table, in `searchHeaders` order.
-    public static func searchRow(for hit: PixabayHit) -> [String] {
+    package static func searchRow(for hit: PixabayHit) -> [String] {
         [String(hit.id), sizeText(hit), hit.user, String(hit.likes), hit.tagList.joined(separator: ", ")]
     }
 
     /// One row of the favourites table, in `favouriteHeaders` order.
-    public static func favouriteRow(for entry: FavouriteEntry) -> [String] {
+    package static func favouriteRow(for entry: FavouriteEntry) -> [String] {
         [
             String(entry.id), sizeText(entry.hit), entry.user, String(entry.likes), dayText(entry.added),
             entry.hit.tagList.joined(separator: ", "),
@@ -49,7 +49,7 @@ public enum ResultsListing {
     /// Pixabay's, so the catalog says what it is instead:
     /// "page 1 of 1, 15 hits · offline catalog (15 photos, see SOURCES.md)".
     /// - Parameter offlineCatalogSize: the catalog's photo count when the page came from it.
-    public static func footer(for page: SearchPage, offlineCatalogSize: Int?) -> String {
+    package static func footer(for page: SearchPage, offlineCatalogSize: Int?) -> String {
         let hits = page.response.totalHits
         let position =
             hits == 0
@@ -64,7 +64,7 @@ public enum ResultsListing {
     /// this also escapes DEL, C1 controls and bidirectional overrides as
     /// `\uXXXX` (they can only occur inside strings, so the JSON stays
     /// equivalent) so a hostile tag cannot reorder or steer what is shown.
-    public static func json(_ response: PixabayResponse) -> [UInt8] {
+    package static func json(_ response: PixabayResponse) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // PixabayResponse holds only strings, numbers and booleans: encoding cannot fail.

@@ -2,11 +2,11 @@ import Foundation
 
 /// A closed set of values a CLI flag accepts, parsed case-insensitively with
 /// an error that lists what is allowed (so a typo teaches the user the choices).
-public protocol FlagValue: RawRepresentable<String>, CaseIterable, Codable, Sendable {}
+package protocol FlagValue: RawRepresentable<String>, CaseIterable, Codable, Sendable {}
 
 extension FlagValue {
     /// `text` as a value, or `.invalidQuery("--image-type must be one of: all, photo, … (got \"x\")")`.
-    public static func parse(_ text: String, flag: String) throws(PixabayError) -> Self {
+    package static func parse(_ text: String, flag: String) throws(PixabayError) -> Self {
         let wanted = text.trimmingCharacters(in: .whitespaces).lowercased()
         if let value = allCases.first(where: { $0.rawValue == wanted }) { return value }
         let allowed = allCases.map(\.rawValue).joined(separator: ", ")
@@ -14,27 +14,27 @@ extension FlagValue {
     }
 }
 
-public enum ImageType: String, FlagValue {
+package enum ImageType: String, FlagValue {
     case all, photo, illustration, vector
 }
 
-public enum Orientation: String, FlagValue {
+package enum Orientation: String, FlagValue {
     case all, horizontal, vertical
 }
 
 /// Pixabay's 20 categories.
-public enum ImageCategory: String, FlagValue {
+package enum ImageCategory: String, FlagValue {
     case backgrounds, fashion, nature, science, education, feelings, health, people, religion, places
     case animals, industry, computer, food, sports, transportation, travel, buildings, business, music
 }
 
 /// Pixabay's 14 colour properties.
-public enum ColorFilter: String, FlagValue {
+package enum ColorFilter: String, FlagValue {
     case grayscale, transparent, red, orange, yellow, green, turquoise, blue, lilac, pink, white, gray
     case black, brown
 
     /// A comma list such as "red,blue, green"; empty items are skipped, duplicates kept once.
-    public static func parseList(_ text: String, flag: String) throws(PixabayError) -> [ColorFilter] {
+    package static func parseList(_ text: String, flag: String) throws(PixabayError) -> [ColorFilter] {
         var colors: [ColorFilter] = []
         for item in text.split(separator: ",") where !item.trimmingCharacters(in: .whitespaces).isEmpty {
             let color = try parse(String(item), flag: flag)
@@ -44,17 +44,17 @@ public enum ColorFilter: String, FlagValue {
     }
 }
 
-public enum ResultOrder: String, FlagValue {
+package enum ResultOrder: String, FlagValue {
     case popular, latest
 }
 
 /// Languages Pixabay understands for `q`.
-public enum SearchLanguage: String, FlagValue {
+package enum SearchLanguage: String, FlagValue {
     case cs, da, de, en, es, fr, id, it, hu, nl, no, pl, pt, ro, sk, fi, sv, tr, vi, th, bg, ru, el, ja, ko, zh
 }
 
 /// Which of a hit's three renditions to use.
-public enum ImageSize: String, FlagValue {
+package enum ImageSize: String, FlagValue {
     /// At most 150 px: grid thumbnails.
     case preview
     /// At most 640 px: the normal full-screen view in a terminal.
@@ -65,30 +65,30 @@ public enum ImageSize: String, FlagValue {
 
 /// One image search, with Pixabay's defaults. Values are checked by `validate()`
 /// before any request so the user sees pxview's message, not an HTTP 400.
-public struct SearchQuery: Sendable, Equatable {
-    public static let maxQueryCharacters = 100
-    public static let perPageRange = 3...200
+package struct SearchQuery: Sendable, Equatable {
+    package static let maxQueryCharacters = 100
+    package static let perPageRange = 3...200
     /// Pixabay refuses pages past its 500th hit.
-    public static let maxReachableHits = 500
+    package static let maxReachableHits = 500
 
     /// Free text; empty means "everything".
-    public var q: String
-    public var lang: SearchLanguage
-    public var imageType: ImageType
-    public var orientation: Orientation
-    public var category: ImageCategory?
-    public var colors: [ColorFilter]
-    public var minWidth: Int
-    public var minHeight: Int
-    public var editorsChoice: Bool
-    public var safeSearch: Bool
-    public var order: ResultOrder
+    package var q: String
+    package var lang: SearchLanguage
+    package var imageType: ImageType
+    package var orientation: Orientation
+    package var category: ImageCategory?
+    package var colors: [ColorFilter]
+    package var minWidth: Int
+    package var minHeight: Int
+    package var editorsChoice: Bool
+    package var safeSearch: Bool
+    package var order: ResultOrder
     /// From 1.
-    public var page: Int
+    package var page: Int
     /// 3...200.
-    public var perPage: Int
+    package var perPage: Int
 
-    public init(
+    package init(
         q: String = "", lang: SearchLanguage = .en, imageType: ImageType = .all,
         orientation: Orientation = .all, category: ImageCategory? = nil, colors: [ColorFilter] = [],
         minWidth: Int = 0, minHeight: Int = 0, editorsChoice: Bool = false, safeSearch: Bool = false,
@@ -110,12 +110,12 @@ public struct SearchQuery: Sendable, Equatable {
     }
 
     /// The search words, whitespace collapsed: what is counted and sent.
-    public var words: [String] {
+    package var words: [String] {
         q.split(whereSeparator: { $0.isWhitespace }).map(String.init)
     }
 
     /// Throws the first problem, phrased for the CLI flag that sets it.
-    public func validate() throws(PixabayError) {
+    package func validate() throws(PixabayError) {
         let text = words.joined(separator: " ")
         if text.count > Self.maxQueryCharacters {
             throw .invalidQuery(
@@ -143,7 +143,7 @@ public struct SearchQuery: Sendable, Equatable {
     /// '+'), so `name=value` pairs can be joined with '&' as they are.
     /// Defaults are left out (shorter URLs, same answer); `page` and
     /// `per_page` are always sent; `key` comes last and only when given.
-    public func queryItems(apiKey: String?) -> [(String, String)] {
+    package func queryItems(apiKey: String?) -> [(String, String)] {
         var items: [(String, String)] = []
         let text = words.joined(separator: " ")
         if !text.isEmpty { items.append(("q", FormEncoding.encode(text))) }
@@ -163,7 +163,7 @@ public struct SearchQuery: Sendable, Equatable {
     }
 
     /// Parameters for fetching one image by id.
-    public static func lookupItems(id: Int, apiKey: String?) -> [(String, String)] {
+    package static func lookupItems(id: Int, apiKey: String?) -> [(String, String)] {
         [("id", String(id))] + keyItem(apiKey)
     }
 
@@ -173,7 +173,7 @@ public struct SearchQuery: Sendable, Equatable {
     }
 
     /// `base` with `items` appended after '?' (or '&' when `base` already has a query).
-    public static func url(base: String, items: [(String, String)]) -> String {
+    package static func url(base: String, items: [(String, String)]) -> String {
         guard !items.isEmpty else { return base }
         let query = items.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
         let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"

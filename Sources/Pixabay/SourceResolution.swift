@@ -2,15 +2,15 @@ import Foundation
 import HTTP
 
 /// Printed once (to stderr) when pxview falls back to the bundled photos.
-public let noAPIKeyHint =
+package let noAPIKeyHint =
     "pxview: offline catalog (set PIXABAY_API_KEY or use --api-key to search Pixabay)"
 
 /// The source pxview will browse and the one-line hint to show about it, if any.
-public struct ResolvedSource: Sendable {
-    public var source: any PixabaySource
-    public var hint: String?
+package struct ResolvedSource: Sendable {
+    package var source: any PixabaySource
+    package var hint: String?
 
-    public init(source: any PixabaySource, hint: String?) {
+    package init(source: any PixabaySource, hint: String?) {
         self.source = source
         self.hint = hint
     }
@@ -23,7 +23,7 @@ public struct ResolvedSource: Sendable {
 ///   stand-in for tests and demos);
 /// - neither: the offline catalog, with `noAPIKeyHint`.
 /// The catalog is loaded from `catalogDirectory` (see `OfflineCatalog.defaultDirectory`).
-public func resolveSource(
+package func resolveSource(
     apiKey: String?, apiURL: String?, offline: Bool, fetcher: any HTTPFetching,
     catalogDirectory: URL? = OfflineCatalog.defaultDirectory(), imageCheck: ResponseCheck = .any
 ) throws(PixabayError) -> ResolvedSource {

@@ -4,20 +4,20 @@ import Plumbing
 
 /// Where photos should come from, as flags and environment decide it.
 /// Flags win over the environment so one command can override a shell's setting.
-public struct SourceSettings: Sendable, Equatable {
-    public static let apiKeyVariable = "PIXABAY_API_KEY"
-    public static let apiURLVariable = "PIXABAY_API_URL"
+package struct SourceSettings: Sendable, Equatable {
+    package static let apiKeyVariable = "PIXABAY_API_KEY"
+    package static let apiURLVariable = "PIXABAY_API_URL"
     /// Pixabay requires results to be cached for 24 hours.
-    public static let cacheMaxAge: TimeInterval = 24 * 60 * 60
+    package static let cacheMaxAge: TimeInterval = 24 * 60 * 60
 
-    public var apiKey: String?
-    public var apiURL: String?
-    public var offline: Bool
+    package var apiKey: String?
+    package var apiURL: String?
+    package var offline: Bool
     /// False for `--no-cache`: neither read nor write the disk cache.
-    public var useCache: Bool
-    public var cacheDirectory: String
+    package var useCache: Bool
+    package var cacheDirectory: String
 
-    public init(apiKey: String?, apiURL: String?, offline: Bool, useCache: Bool, cacheDirectory: String) {
+    package init(apiKey: String?, apiURL: String?, offline: Bool, useCache: Bool, cacheDirectory: String) {
         self.apiKey = apiKey
         self.apiURL = apiURL
         self.offline = offline
@@ -27,7 +27,7 @@ public struct SourceSettings: Sendable, Equatable {
 
     /// `--api-key` else `$PIXABAY_API_KEY`, `--api-url` else `$PIXABAY_API_URL`;
     /// the cache under `$XDG_CACHE_HOME` (see `DiskCache.defaultDirectory`).
-    public init(
+    package init(
         apiKeyOption: String?, apiURLOption: String?, offline: Bool, noCache: Bool,
         environment: [String: String]
     ) {
@@ -42,14 +42,14 @@ public struct SourceSettings: Sendable, Equatable {
 /// A photo source with the HTTP layers pxview puts under it:
 /// transport → disk cache (unless `--no-cache`) → progress reporting (when
 /// asked) → stale-copy log → `PixabayClient`; or the offline catalog.
-public struct SourceStack: Sendable {
-    public let source: any PixabaySource
+package struct SourceStack: Sendable {
+    package let source: any PixabaySource
     /// The one-line note to print on stderr before anything else (`noAPIKeyHint`), if any.
-    public let hint: String?
+    package let hint: String?
     /// Which answers were old cached copies served because the network failed.
-    public let staleCopies: StaleCopyLog
+    package let staleCopies: StaleCopyLog
     /// The disk cache in use; nil with `--no-cache`.
-    public let cache: DiskCache?
+    package let cache: DiskCache?
 
     /// - Parameters:
     ///   - userAgent: sent with every request, e.g. `pxview/0.1.0`.
@@ -57,7 +57,7 @@ public struct SourceStack: Sendable {
     ///   - transport: the bottom fetcher; a `CurlClient` when nil. Tests pass their own.
     ///   - imageCheck: what a downloaded image must pass to be used or cached (see `PixabayClient.imageCheck`).
     ///   - debugNote: told what the cache skipped (`PXVIEW_DEBUG`).
-    public init(
+    package init(
         settings: SourceSettings, userAgent: String, progress: ProgressReportingFetcher.Start? = nil,
         transport: (any HTTPFetching)? = nil, cacheClock: @escaping @Sendable () -> Date = Date.init,
         catalogDirectory: URL? = OfflineCatalog.defaultDirectory(), imageCheck: ResponseCheck = .any,
@@ -85,7 +85,7 @@ public struct SourceStack: Sendable {
     }
 
     /// The catalog's photo count when photos come from it (for the footer), else nil.
-    public var offlineCatalogSize: Int? {
+    package var offlineCatalogSize: Int? {
         (source as? OfflineCatalog)?.entries.count
     }
 }
@@ -93,27 +93,27 @@ public struct SourceStack: Sendable {
 /// Passes requests through and remembers the oldest stale cached copy
 /// served (see `CachingFetcher`), so the CLI can say once that results are
 /// old instead of presenting them as fresh.
-public final class StaleCopyLog: HTTPFetching, @unchecked Sendable {
-    public let upstream: any HTTPFetching
+package final class StaleCopyLog: HTTPFetching, @unchecked Sendable {
+    package let upstream: any HTTPFetching
     private let lock = Lock()
     private var oldestAge: TimeInterval?
 
-    public init(wrapping upstream: any HTTPFetching) {
+    package init(wrapping upstream: any HTTPFetching) {
         self.upstream = upstream
     }
 
     /// Age in seconds of the oldest stale copy served so far; nil when every answer was fresh.
-    public var oldestStaleAge: TimeInterval? {
+    package var oldestStaleAge: TimeInterval? {
         lock.lock()
         defer { lock.unlock() }
         return oldestAge
     }
 
-    public func fetch(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func fetch(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await fetch(request, progress: nil)
     }
 
-    public func fetch(
+    package func fetch(
         _ request: HTTPRequest, progress: (@Sendable (Int64, Int64?) -> Void)?
     ) async throws -> HTTPResponse {
         let response = try await upstream.fetch(request, progress: progress)
@@ -130,7 +130,7 @@ public final class StaleCopyLog: HTTPFetching, @unchecked Sendable {
     }
 
     /// "network unavailable: showing cached results from 3 hours ago".
-    public static func note(age: TimeInterval) -> String {
+    package static func note(age: TimeInterval) -> String {
         "network unavailable: showing cached results from \(ageText(age))"
     }
 
@@ -151,25 +151,25 @@ public final class StaleCopyLog: HTTPFetching, @unchecked Sendable {
 
 /// Gives every single request its own progress display, started with the
 /// last path component of the URL as the label (what is being downloaded).
-public struct ProgressReportingFetcher: HTTPFetching {
+package struct ProgressReportingFetcher: HTTPFetching {
     /// Starts a display for `label`; returns where to send `(received, total)`
     /// and what to call when the transfer ends either way.
-    public typealias Start =
+    package typealias Start =
         @Sendable (_ label: String) -> (update: @Sendable (Int64, Int64?) -> Void, finish: @Sendable () -> Void)
 
-    public let upstream: any HTTPFetching
-    public let start: Start
+    package let upstream: any HTTPFetching
+    package let start: Start
 
-    public init(wrapping upstream: any HTTPFetching, start: @escaping Start) {
+    package init(wrapping upstream: any HTTPFetching, start: @escaping Start) {
         self.upstream = upstream
         self.start = start
     }
 
-    public func fetch(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func fetch(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await fetch(request, progress: nil)
     }
 
-    public func fetch(
+    package func fetch(
         _ request: HTTPRequest, progress: (@Sendable (Int64, Int64?) -> Void)?
     ) async throws -> HTTPResponse {
         let drawing = start(Self.label(for: request.url))

@@ -4,16 +4,16 @@
 /// so the resampled picture never exists whole: at 2560x1440 that picture
 /// is 14.7 MB, 3 600 page faults (about 9 ms of CPU on this project's
 /// build machine) and as much memory traffic, for bytes read once.
-public struct PixelRows: Sendable {
-    public let size: PixelSize
+package struct PixelRows: Sendable {
+    package let size: PixelSize
     /// True only when every pixel is known to be opaque (then an encoder
     /// can leave alpha out).
-    public let opaque: Bool
+    package let opaque: Bool
     /// Writes rows `rows` (RGBA, packed, the first at `destination`).
     /// Called from several threads at once for different rows.
-    public let fill: @Sendable (_ rows: Range<Int>, _ destination: UnsafeMutablePointer<UInt8>) -> Void
+    package let fill: @Sendable (_ rows: Range<Int>, _ destination: UnsafeMutablePointer<UInt8>) -> Void
 
-    public init(
+    package init(
         size: PixelSize, opaque: Bool,
         fill: @escaping @Sendable (_ rows: Range<Int>, _ destination: UnsafeMutablePointer<UInt8>) -> Void
     ) {
@@ -23,7 +23,7 @@ public struct PixelRows: Sendable {
     }
 
     /// The rows of an image that exists.
-    public init(_ image: RGBAImage) {
+    package init(_ image: RGBAImage) {
         let rowBytes = image.width * 4
         self.init(size: image.size, opaque: !image.hasTransparency) { rows, destination in
             image.pixels.withUnsafeBufferPointer { pixels in
@@ -34,7 +34,7 @@ public struct PixelRows: Sendable {
     }
 
     /// All the rows at once.
-    public func image() -> RGBAImage {
+    package func image() -> RGBAImage {
         let count = size.area * 4
         let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             if let base = buffer.baseAddress, count > 0 { fill(0..<size.height, base) }

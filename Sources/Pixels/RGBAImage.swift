@@ -3,16 +3,16 @@
 ///
 /// A value type over a copy-on-write array, so layers can pass it freely;
 /// hot loops reach the bytes through `withUnsafeBytes`/`withUnsafeMutableBytes`.
-public struct RGBAImage: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
+package struct RGBAImage: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
     /// `width * height * 4` bytes, R G B A per pixel.
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
 
-    public static let bytesPerPixel = 4
+    package static let bytesPerPixel = 4
 
     /// An image over existing bytes. `pixels.count` must be `width * height * 4`.
-    public init(width: Int, height: Int, pixels: [UInt8]) {
+    package init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(width >= 0 && height >= 0, "negative image size")
         precondition(pixels.count == width * height * 4, "pixel buffer does not match \(width)x\(height)")
         self.width = width
@@ -21,7 +21,7 @@ public struct RGBAImage: Sendable, Equatable {
     }
 
     /// An image filled with one colour (transparent black by default).
-    public init(width: Int, height: Int, fill: RGBA = RGBA(r: 0, g: 0, b: 0, a: 0)) {
+    package init(width: Int, height: Int, fill: RGBA = RGBA(r: 0, g: 0, b: 0, a: 0)) {
         precondition(width >= 0 && height >= 0, "negative image size")
         self.width = width
         self.height = height
@@ -37,9 +37,9 @@ public struct RGBAImage: Sendable, Equatable {
         self.pixels = bytes
     }
 
-    public var size: PixelSize { PixelSize(width: width, height: height) }
+    package var size: PixelSize { PixelSize(width: width, height: height) }
 
-    public subscript(x: Int, y: Int) -> RGBA {
+    package subscript(x: Int, y: Int) -> RGBA {
         get {
             let i = (y * width + x) * 4
             return RGBA(r: pixels[i], g: pixels[i + 1], b: pixels[i + 2], a: pixels[i + 3])
@@ -54,13 +54,13 @@ public struct RGBAImage: Sendable, Equatable {
     }
 
     /// True when any pixel is not fully opaque. Encoders use it to skip alpha work.
-    public var hasTransparency: Bool {
+    package var hasTransparency: Bool {
         pixels.withUnsafeBytes { Self.hasTransparency($0) }
     }
 
     /// Whether any of the RGBA pixels in `bytes` has alpha below 255 (a
     /// part of an image, such as a band of its rows).
-    public static func hasTransparency(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func hasTransparency(_ bytes: UnsafeRawBufferPointer) -> Bool {
         // 64 pixels at a time ANDed as words, one test a block: byte by
         // byte it cost 7 instructions a pixel (callgrind), a sixel viewer
         // frame asking it of each 1200x800 canvas.
@@ -82,7 +82,7 @@ public struct RGBAImage: Sendable, Equatable {
     }
 
     /// A copy of a rectangle of this image; the rectangle is clipped to the image.
-    public func cropped(to rect: PixelRect) -> RGBAImage {
+    package func cropped(to rect: PixelRect) -> RGBAImage {
         let x0 = min(max(0, rect.x), width)
         let y0 = min(max(0, rect.y), height)
         let x1 = min(max(x0, rect.x + rect.width), width)
@@ -105,13 +105,13 @@ public struct RGBAImage: Sendable, Equatable {
 }
 
 /// One straight-alpha 8-bit pixel.
-public struct RGBA: Hashable, Sendable {
-    public var r: UInt8
-    public var g: UInt8
-    public var b: UInt8
-    public var a: UInt8
+package struct RGBA: Hashable, Sendable {
+    package var r: UInt8
+    package var g: UInt8
+    package var b: UInt8
+    package var a: UInt8
 
-    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
+    package init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
         self.r = r
         self.g = g
         self.b = b

@@ -14,9 +14,9 @@
 /// when `synced`, an fsync of the directory so the new name survives a
 /// crash too. Readers see the old file or the new one, never half of one. A
 /// failure at any later step removes the temporary file.
-public enum AtomicWrite {
+package enum AtomicWrite {
     /// What happens to a file already at the destination.
-    public enum Placement: Sendable {
+    package enum Placement: Sendable {
         /// rename(2) over it.
         case replacing
         /// Refused, also when one appears while writing: link(2) fails with
@@ -39,7 +39,7 @@ public enum AtomicWrite {
     ///     a disk flush per thumbnail.
     ///   - beforeMove: called once the temporary file is written and closed,
     ///     just before it is moved (the cache sets its modification time there).
-    public static func write(
+    package static func write(
         _ bytes: [UInt8], to path: [UInt8], temporary: [UInt8],
         permissions: mode_t = 0o666, exactPermissions: Bool = false, synced: Bool = true,
         placement: Placement = .replacing,
@@ -98,7 +98,7 @@ public enum AtomicWrite {
 
     /// How a replacing write fails when the destination is a device, a
     /// FIFO, a socket or a folder.
-    public static let notARegularFile = SystemError(call: .rename, code: EPERM)
+    package static let notARegularFile = SystemError(call: .rename, code: EPERM)
 
     /// link(2) then unlink the temporary name: atomic "create if absent".
     private static func moveRefusingExisting(_ temporary: [UInt8], _ path: [UInt8]) -> SystemError? {
@@ -115,7 +115,7 @@ public enum AtomicWrite {
     }
 
     /// How a write refusing an existing destination fails when there is one.
-    public static let alreadyExists = SystemError(call: .link, code: EEXIST)
+    package static let alreadyExists = SystemError(call: .link, code: EEXIST)
 
     /// fsync of the directory holding `path`, so the rename is on disk too.
     /// Best effort: some file systems refuse fsync on a directory, and the

@@ -5,45 +5,45 @@
 #endif
 
 /// A failed system call and the errno it left.
-public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The system calls pxview tells apart when they fail (an atomic write
     /// removes its temporary file unless `open` failed; the cache names the
     /// destination when `rename` failed).
-    public enum Call: String, Sendable {
+    package enum Call: String, Sendable {
         case open, read, write, poll, close, fsync, fchmod, rename, link, pipe, tcgetattr, tcsetattr
     }
 
     /// The call that failed.
-    public var call: Call
-    public var code: Int32
+    package var call: Call
+    package var code: Int32
 
-    public init(call: Call, code: Int32) {
+    package init(call: Call, code: Int32) {
         self.call = call
         self.code = code
     }
 
     /// A failure of `call`, taking the errno the call just left.
-    public static func last(_ call: Call) -> SystemError {
+    package static func last(_ call: Call) -> SystemError {
         SystemError(call: call, code: errno)
     }
 
     /// strerror's text for the errno the last call left, for messages that
     /// name their own step ("cannot lock PATH: ...").
-    public static var lastReason: String { String(cString: strerror(errno)) }
+    package static var lastReason: String { String(cString: strerror(errno)) }
 
     /// strerror's text: "No space left on device".
-    public var reason: String { String(cString: strerror(code)) }
+    package var reason: String { String(cString: strerror(code)) }
 
-    public var description: String { "\(call.rawValue) failed: \(reason)" }
+    package var description: String { "\(call.rawValue) failed: \(reason)" }
 }
 
 /// The one write-everything loop over a file descriptor: the terminal's
 /// frames, `OutputGuard`'s sliced drawing, stdout and stderr, and the atomic
 /// file writer all end here.
-public enum Descriptor {
+package enum Descriptor {
     /// One read(2) into `buffer`, retried while a signal interrupts it:
     /// the bytes read, 0 at the end, -1 on an error (errno says which).
-    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         while true {
             let count = systemRead(fd, buffer.baseAddress, buffer.count)
             if count >= 0 || errno != EINTR { return count }
@@ -60,7 +60,7 @@ public enum Descriptor {
     ///   - beforeEachWrite: called before every write(2), also after an
     ///     interruption: `OutputGuard` stops there when a signal is pending.
     ///   - afterEachWrite: the bytes each write(2) wrote.
-    public static func writeAll(
+    package static func writeAll(
         _ bytes: UnsafeRawBufferPointer, to fd: Int32, sliceBytes: Int = .max, beforeEachWrite: () -> Void = {},
         afterEachWrite: (Int) -> Void = { _ in }
     ) throws(SystemError) {
@@ -90,7 +90,7 @@ public enum Descriptor {
     }
 
     /// `writeAll` of an array.
-    public static func writeAll(
+    package static func writeAll(
         _ bytes: [UInt8], to fd: Int32, sliceBytes: Int = .max, beforeEachWrite: () -> Void = {}
     ) throws(SystemError) {
         var failure: SystemError?

@@ -7,12 +7,12 @@
 /// Reading a directory by bytes, and removing what dead processes left in
 /// one: a save's `.pxview.part-PID-RAND`, kitty's `/dev/shm/pxview-PID-…`
 /// and `/tmp/tty-graphics-protocol-pxview-PID-…` objects.
-public enum DirectoryListing {
+package enum DirectoryListing {
     /// The entries of `directory` whose names start with `prefix`, as bytes
     /// ("." and ".." left out); empty when it cannot be read. Names are
     /// compared in place and only those wanted are copied: /tmp can hold
     /// thousands of entries (2,500 here) that a sweep has no use for.
-    public static func names(in directory: [UInt8], prefix: [UInt8] = []) -> [[UInt8]] {
+    package static func names(in directory: [UInt8], prefix: [UInt8] = []) -> [[UInt8]] {
         guard let handle = withPath(directory, { opendir($0) }) else { return [] }
         defer { closedir(handle) }
         var names: [[UInt8]] = []
@@ -37,7 +37,7 @@ public enum DirectoryListing {
     ///
     /// Only names starting with `prefix` are looked at: /tmp can hold
     /// thousands of entries (2,500 here), each made a string otherwise.
-    public static func removeEntriesOfDeadProcesses(
+    package static func removeEntriesOfDeadProcesses(
         in directory: [UInt8], prefix: [UInt8] = [], owner: (String) -> pid_t?
     ) {
         let base = directory.last == UInt8(ascii: "/") ? directory : directory + [UInt8(ascii: "/")]

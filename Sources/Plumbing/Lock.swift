@@ -11,10 +11,10 @@
 /// parts, the viewer's bands, the curl engine, the explorer's completion
 /// queue, the stale-copy log) uses this one. Not recursive: locking it again
 /// on the thread that holds it deadlocks.
-public final class Lock: @unchecked Sendable {
+package final class Lock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    public init() {
+    package init() {
         let status = pthread_mutex_init(mutex, nil)
         precondition(status == 0, "pthread_mutex_init failed: \(status)")
     }
@@ -26,19 +26,19 @@ public final class Lock: @unchecked Sendable {
 
     /// Waits for the lock and takes it. Pair with `unlock()` on every path;
     /// `withLock` does that by itself.
-    public func lock() {
+    package func lock() {
         let status = pthread_mutex_lock(mutex)
         precondition(status == 0, "pthread_mutex_lock failed: \(status)")
     }
 
-    public func unlock() {
+    package func unlock() {
         let status = pthread_mutex_unlock(mutex)
         precondition(status == 0, "pthread_mutex_unlock failed: \(status)")
     }
 
     /// Runs `body` holding the lock, released however `body` ends.
     @inlinable
-    public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock()
         defer { unlock() }
         return try body()
@@ -48,16 +48,16 @@ public final class Lock: @unchecked Sendable {
 /// Values set by index from concurrent threads and read back in index
 /// order once they are done: parallel parts and bands hand their results
 /// through one of these.
-public final class IndexedResults<Value: Sendable>: @unchecked Sendable {
+package final class IndexedResults<Value: Sendable>: @unchecked Sendable {
     private let lock = Lock()
     // Guarded by `lock`: parts finish on different threads.
     private var storage: [Value?]
 
     /// Room for indices `0..<count`, all unset.
-    public init(count: Int) { storage = Array(repeating: nil, count: count) }
+    package init(count: Int) { storage = Array(repeating: nil, count: count) }
 
-    public func set(_ index: Int, _ value: Value) { lock.withLock { storage[index] = value } }
+    package func set(_ index: Int, _ value: Value) { lock.withLock { storage[index] = value } }
 
     /// The values in index order; nil where nothing was set.
-    public var values: [Value?] { lock.withLock { storage } }
+    package var values: [Value?] { lock.withLock { storage } }
 }

@@ -14,20 +14,20 @@ import Dispatch
 /// cores two halves nearly halve that. Small images stay on one thread,
 /// where the hand-off would cost more than it saves. A single part always
 /// runs on the calling thread.
-public enum ParallelRows {
+package enum ParallelRows {
     /// Below this many pixels the encoders' work stays serial.
-    public static let minimumPixels = 120_000
+    package static let minimumPixels = 120_000
 
     /// How many parts to split `rows` rows of `pixels` pixels into (the
     /// encoders' rule; the resampler weighs its own work).
-    public static func parts(pixels: Int, rows: Int) -> Int {
+    package static func parts(pixels: Int, rows: Int) -> Int {
         guard pixels >= minimumPixels else { return 1 }
         return max(1, min(4, System.activeProcessorCount, rows / 6))
     }
 
     /// Runs `body` on `parts` contiguous row ranges covering `0..<rows`,
     /// in parallel when `parts` > 1. Callers write only their own rows.
-    public static func run(parts: Int, rows: Int, multiple: Int = 1, _ body: (Range<Int>) -> Void) {
+    package static func run(parts: Int, rows: Int, multiple: Int = 1, _ body: (Range<Int>) -> Void) {
         if parts <= 1 {
             body(0..<rows)
             return
@@ -44,7 +44,7 @@ public enum ParallelRows {
     /// `body` of each of `ranges` (the caller's own split, such as the
     /// viewer's bands of whole cell rows), in parallel when there are
     /// several; the results in the order of `ranges`.
-    public static func map<T: Sendable>(_ ranges: [Range<Int>], _ body: (Range<Int>) -> T) -> [T] {
+    package static func map<T: Sendable>(_ ranges: [Range<Int>], _ body: (Range<Int>) -> T) -> [T] {
         if ranges.count <= 1 { return ranges.map(body) }
         let results = IndexedResults<T>(count: ranges.count)
         withoutActuallyEscaping(body) { body in
@@ -57,19 +57,19 @@ public enum ParallelRows {
     }
 
     /// `map` over the `parts` ranges `run` would use.
-    public static func map<T: Sendable>(parts: Int, rows: Int, multiple: Int = 1, _ body: (Range<Int>) -> T) -> [T] {
+    package static func map<T: Sendable>(parts: Int, rows: Int, multiple: Int = 1, _ body: (Range<Int>) -> T) -> [T] {
         map(ranges(parts: parts, rows: rows, multiple: multiple), body)
     }
 
     /// The `parts` ranges covering `0..<rows` that `run` hands out.
-    public static func ranges(parts: Int, rows: Int, multiple: Int = 1) -> [Range<Int>] {
+    package static func ranges(parts: Int, rows: Int, multiple: Int = 1) -> [Range<Int>] {
         parts <= 1 ? [0..<rows] : (0..<parts).map { range($0, of: parts, rows: rows, multiple: multiple) }
     }
 
     /// Part `part` of `parts` of `0..<rows`, with boundaries on multiples of
     /// `multiple` (6 for sixel bands). With `multiple` 1 part `p` is
     /// `p * rows / parts ..< (p + 1) * rows / parts`.
-    public static func range(_ part: Int, of parts: Int, rows: Int, multiple: Int) -> Range<Int> {
+    package static func range(_ part: Int, of parts: Int, rows: Int, multiple: Int) -> Range<Int> {
         let units = (rows + multiple - 1) / multiple
         let start = min(rows, part * units / parts * multiple)
         let end = part == parts - 1 ? rows : min(rows, (part + 1) * units / parts * multiple)
@@ -78,8 +78,8 @@ public enum ParallelRows {
 }
 
 /// The core count, without Foundation (Encoding links without it).
-public enum System {
-    public static var activeProcessorCount: Int {
+package enum System {
+    package static var activeProcessorCount: Int {
         Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     }
 }

@@ -44,11 +44,11 @@ import Synchronization
 /// unlink, raise, alarm, _exit). So everything it needs lives in one
 /// `Storage` made once for the whole process: pxview's only global mutable
 /// state, there because a signal handler can reach nothing else.
-public enum ProcessSignals {
+package enum ProcessSignals {
     /// Requests to stop.
-    public static let terminationSignals: [Int32] = [SIGTERM, SIGHUP, SIGINT]
+    package static let terminationSignals: [Int32] = [SIGTERM, SIGHUP, SIGINT]
     /// After these the process must not go on.
-    public static let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGQUIT]
+    package static let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGQUIT]
     /// Told to a listening loop, nothing more.
     static let reportedSignals: [Int32] = [SIGWINCH, SIGCONT]
 
@@ -168,7 +168,7 @@ public enum ProcessSignals {
     /// Installs every handler, once; later calls do nothing. Call first
     /// thing in `main`, and from anything that needs the handlers (a
     /// terminal session, a guarded drawing), so none works without them.
-    public static func install() {
+    package static func install() {
         let state = storage
         guard state.installed.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
         else { return }
@@ -223,7 +223,7 @@ public enum ProcessSignals {
     /// `enterBytes` to come back after a stop. Called before the terminal
     /// leaves cooked mode, so no signal finds it raw and unrecorded.
     /// `owner` names the session; the last to arm wins.
-    public static func armTerminal(
+    package static func armTerminal(
         owner: Int, inputFD: Int32, outputFD: Int32, original: termios, raw: termios, restoreBytes: [UInt8],
         enterBytes: [UInt8]
     ) {
@@ -244,7 +244,7 @@ public enum ProcessSignals {
     }
 
     /// The terminal is back to normal (or was never changed): nothing to restore.
-    public static func disarmTerminal(owner: Int) {
+    package static func disarmTerminal(owner: Int) {
         let state = storage
         guard state.terminalOwner.load(ordering: .relaxed) == owner else { return }
         state.terminalArmed.store(0, ordering: .releasing)
@@ -252,20 +252,20 @@ public enum ProcessSignals {
     }
 
     /// True while a terminal is recorded for restoring.
-    public static var terminalArmed: Bool { storage.terminalArmed.load(ordering: .acquiring) == 1 }
+    package static var terminalArmed: Bool { storage.terminalArmed.load(ordering: .acquiring) == 1 }
 
     // MARK: The listening loop
 
     /// The event loop's wake-up pipe: termination requests, SIGTSTP,
     /// SIGCONT and SIGWINCH are written to it as one byte each (the signal
     /// number) instead of being acted on in the handler.
-    public static func setReportingPipe(_ writeFD: Int32) {
+    package static func setReportingPipe(_ writeFD: Int32) {
         install()
         storage.pipeFD.store(writeFD, ordering: .releasing)
     }
 
     /// A closing pipe must not be written to by a late signal.
-    public static func clearReportingPipe(_ writeFD: Int32) {
+    package static func clearReportingPipe(_ writeFD: Int32) {
         _ = storage.pipeFD.compareExchange(expected: writeFD, desired: -1, ordering: .acquiringAndReleasing)
     }
 
@@ -273,7 +273,7 @@ public enum ProcessSignals {
     /// if `signal` had come, once the terminal is put back (`exit`), so
     /// the shell sees 130 and a loop over pxview stops. No-op when a
     /// termination signal came first.
-    public static func requestTermination(_ signal: Int32) {
+    package static func requestTermination(_ signal: Int32) {
         install()
         guard storage.termination.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing).exchanged
         else { return }
@@ -283,7 +283,7 @@ public enum ProcessSignals {
     }
 
     /// The first termination signal received, if any: the process is ending.
-    public static var terminationRequested: Int32? {
+    package static var terminationRequested: Int32? {
         let signal = storage.termination.load(ordering: .acquiring)
         return signal == 0 ? nil : signal
     }
@@ -292,7 +292,7 @@ public enum ProcessSignals {
 
     /// `OutputGuard` is writing a picture to `fd`: a stop request is then
     /// honoured between slices, and an end by alarm first closes it.
-    public static func beginDrawing(fd: Int32) {
+    package static func beginDrawing(fd: Int32) {
         install()
         let state = storage
         if state.drawFD.load(ordering: .relaxed) != fd {
@@ -318,7 +318,7 @@ public enum ProcessSignals {
     }
 
     /// `count` more bytes of the drawing reached the terminal's queue.
-    public static func drew(_ count: Int) {
+    package static func drew(_ count: Int) {
         storage.drawnBytes.add(count, ordering: .releasing)
     }
 
@@ -326,13 +326,13 @@ public enum ProcessSignals {
     /// (`ownsTerminal` false) ends with ST and `ESC 8` (its cursor put back
     /// inside the host's screen) and throws away only its own queued bytes.
     /// Call before drawing.
-    public static func setDrawingClosing(_ bytes: [UInt8], ownsTerminal: Bool) {
+    package static func setDrawingClosing(_ bytes: [UInt8], ownsTerminal: Bool) {
         install()
         copy(bytes, into: storage.closingBytes, capacity: 64)
         storage.drawOwnsTerminal.store(ownsTerminal ? 1 : 0, ordering: .releasing)
     }
 
-    public static func endDrawing() {
+    package static func endDrawing() {
         storage.drawing.store(0, ordering: .releasing)
     }
 
@@ -340,7 +340,7 @@ public enum ProcessSignals {
 
     /// A registration for removal at exit; `forget` it once the file is
     /// gone or kept on purpose.
-    public struct Removal: Sendable, Equatable {
+    package struct Removal: Sendable, Equatable {
         let slot: Int
     }
 
@@ -348,7 +348,7 @@ public enum ProcessSignals {
     /// if the process ends by a signal or `exit(_:)`. Nil when it cannot
     /// be registered (every slot taken, a path too long or holding NUL):
     /// then only normal removal and the next run's sweep remove it.
-    public static func removeOnExit(_ path: [UInt8]) -> Removal? {
+    package static func removeOnExit(_ path: [UInt8]) -> Removal? {
         guard path.count <= pathCapacity, !path.isEmpty, !path.contains(0) else { return nil }
         install()
         for (index, slot) in storage.slots.enumerated() {
@@ -362,20 +362,20 @@ public enum ProcessSignals {
         return nil
     }
 
-    public static func removeOnExit(_ path: String) -> Removal? { removeOnExit(Array(path.utf8)) }
+    package static func removeOnExit(_ path: String) -> Removal? { removeOnExit(Array(path.utf8)) }
 
-    public static func forget(_ removal: Removal?) {
+    package static func forget(_ removal: Removal?) {
         guard let removal, storage.slots.indices.contains(removal.slot) else { return }
         storage.slots[removal.slot].state.store(0, ordering: .releasing)
     }
 
     /// Forgets the registration of `path`, wherever it was made.
-    public static func forget(path: String) {
+    package static func forget(path: String) {
         slot(holding: path)?.state.store(0, ordering: .releasing)
     }
 
     /// True while `path` is registered for removal.
-    public static func isRegistered(path: String) -> Bool {
+    package static func isRegistered(path: String) -> Bool {
         slot(holding: path) != nil
     }
 
@@ -395,14 +395,14 @@ public enum ProcessSignals {
     }
 
     /// `body`, with `path` removed should the process end meanwhile.
-    public static func removing<T>(_ path: [UInt8], during body: () throws -> T) rethrows -> T {
+    package static func removing<T>(_ path: [UInt8], during body: () throws -> T) rethrows -> T {
         let removal = removeOnExit(path)
         defer { forget(removal) }
         return try body()
     }
 
     /// The number of paths registered now (tests).
-    public static var registeredRemovals: Int {
+    package static var registeredRemovals: Int {
         storage.slots.filter { $0.state.load(ordering: .acquiring) == 2 }.count
     }
 
@@ -411,7 +411,7 @@ public enum ProcessSignals {
     /// The normal end of `main`: registered files removed, then `exit(code)`;
     /// after a termination request, the signal is delivered again with its
     /// default action instead, as the shell expects of a process it stopped.
-    public static func exit(_ code: Int32) -> Never {
+    package static func exit(_ code: Int32) -> Never {
         waitForEnding()
         removeRegistered()
         if let signal = terminationRequested { die(signal) }
@@ -421,7 +421,7 @@ public enum ProcessSignals {
     /// Ends the process at once for `signal`: the drawing closed, the
     /// terminal restored, registered files removed, the signal delivered
     /// with its default action. Async-signal-safe.
-    public static func exitNow(signal: Int32) -> Never {
+    package static func exitNow(signal: Int32) -> Never {
         endOutput()
         removeRegistered()
         die(signal)
@@ -431,7 +431,7 @@ public enum ProcessSignals {
     /// once it is continued (SIGCONT); pxview's handler is back in place
     /// afterwards. The caller has restored the terminal first.
     /// Async-signal-safe.
-    public static func stopProcess() {
+    package static func stopProcess() {
         var defaultAction = sigaction()
         defaultAction.__sigaction_handler.sa_handler = SIG_DFL
         sigemptyset(&defaultAction.sa_mask)

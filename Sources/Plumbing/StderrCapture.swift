@@ -16,14 +16,14 @@
 /// Descriptor 2 is the process's: one capture at a time, started and
 /// finished by the one thread that runs the command (the explorer's loop,
 /// `show`'s drawing), never around work that prints pxview's own messages.
-public final class StderrCapture {
+package final class StderrCapture {
     private let saved: Int32
     private let file: Int32
     private var finished = false
 
     /// Starts capturing; nil when descriptor 2 cannot be moved (then the
     /// libraries write where they always did).
-    public init?() {
+    package init?() {
         var template = Array("/tmp/pxview-stderr-XXXXXX".utf8CString)
         let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard file >= 0 else { return nil }
@@ -41,10 +41,10 @@ public final class StderrCapture {
     deinit { _ = finish() }
 
     /// The most of what was written that `finish` keeps.
-    public static let keptBytes = 16 << 10
+    package static let keptBytes = 16 << 10
 
     /// Descriptor 2 back where it was; the last `keptBytes` written meanwhile.
-    public func finish() -> [UInt8] {
+    package func finish() -> [UInt8] {
         guard !finished else { return [] }
         finished = true
         dup2(saved, 2)
@@ -60,7 +60,7 @@ public final class StderrCapture {
 
     /// `body` with the libraries' output captured; what they wrote is
     /// handed to `said` (for `PXVIEW_DEBUG`) once descriptor 2 is back.
-    public static func around<T, E: Error>(said: ([UInt8]) -> Void = { _ in }, _ body: () throws(E) -> T) throws(E) -> T {
+    package static func around<T, E: Error>(said: ([UInt8]) -> Void = { _ in }, _ body: () throws(E) -> T) throws(E) -> T {
         let capture = StderrCapture()
         defer {
             if let capture {

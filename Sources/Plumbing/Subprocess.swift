@@ -7,9 +7,9 @@
 /// The one way pxview runs another program: posix_spawn, no shell (the
 /// arguments are the argv), signals at their defaults in the child (pxview
 /// ignores SIGPIPE; a handler's `head` must not), and the child waited for.
-public enum Subprocess {
+package enum Subprocess {
     /// How a child ended.
-    public enum Ending: Equatable, Sendable {
+    package enum Ending: Equatable, Sendable {
         /// It exited with this status.
         case exited(Int32)
         /// A signal ended it.
@@ -21,7 +21,7 @@ public enum Subprocess {
     /// Runs `arguments` and returns its standard output (at most
     /// `limit` bytes), or nil when it cannot run or fails. Its stdin and
     /// stderr are /dev/null.
-    public static func output(_ arguments: [String], limit: Int = 4096) -> String? {
+    package static func output(_ arguments: [String], limit: Int = 4096) -> String? {
         var pipeFDs: [Int32] = [-1, -1]
         guard !arguments.isEmpty, pipe(&pipeFDs) == 0 else { return nil }
         let spawned = spawn(arguments, stdin: .devNull, stdout: pipeFDs[1], stderrToNull: true, closing: pipeFDs[0])
@@ -44,7 +44,7 @@ public enum Subprocess {
     /// child that reads none of `input` is no error. While it runs, SIGINT
     /// and SIGQUIT are ignored here, as system(3) does: Ctrl-C typed to
     /// the child ends the child, not pxview (whose handlers are back after).
-    public static func run(_ arguments: [String], input: [UInt8]) -> Ending {
+    package static func run(_ arguments: [String], input: [UInt8]) -> Ending {
         guard !arguments.isEmpty else { return .notStarted(ENOENT) }
         // A socket, not a pipe: `send` with MSG_NOSIGNAL meets a child that
         // left with EPIPE instead of SIGPIPE, whatever the caller's

@@ -9,12 +9,12 @@ import Scaling
 /// decode replacing the first one) while its palette may stay; `frame` is
 /// which frame of an animation (0 for a still image), each its own pixels
 /// under the picture's one palette.
-public struct PictureKey: Hashable, Sendable {
-    public var id: Int
-    public var version: Int
-    public var frame: Int
+package struct PictureKey: Hashable, Sendable {
+    package var id: Int
+    package var version: Int
+    package var frame: Int
 
-    public init(id: Int, version: Int = 0, frame: Int = 0) {
+    package init(id: Int, version: Int = 0, frame: Int = 0) {
         self.id = id
         self.version = version
         self.frame = frame
@@ -22,38 +22,38 @@ public struct PictureKey: Hashable, Sendable {
 }
 
 /// A picture on a full screen: which pixels, which part of them, and where.
-public struct Picture: Sendable {
-    public var image: RGBAImage
-    public var key: PictureKey
+package struct Picture: Sendable {
+    package var image: RGBAImage
+    package var key: PictureKey
     /// The part of `image` shown, in `image`'s pixels.
-    public var source: SourceRect
+    package var source: SourceRect
     /// The cells the picture is laid out in (the view, a tile).
-    public var area: CellRect
+    package var area: CellRect
     /// Where the drawn output goes, in units from `area`'s top-left cell;
     /// its size is the output size.
-    public var placement: PixelRect
+    package var placement: PixelRect
     /// Sixel: one palette, made from the whole image, for every frame of
     /// picture `key.id`, so colours stay put while zooming and panning.
-    public var stablePalette: Bool
+    package var stablePalette: Bool
     /// The same pixels come back in other slots (the grid's tiles as it
     /// scrolls): kitty keeps one upload per key and only places it, sixel
     /// keeps the encoding per key.
-    public var reusable: Bool
+    package var reusable: Bool
     /// What a stable palette is made from when not `image` alone: every
     /// frame of an animation, so the first frame's colours do not stand in
     /// for the others'.
-    public var paletteSample: RGBAImage?
+    package var paletteSample: RGBAImage?
     /// One of an animation's frames: drawn as one picture (sixel: one
     /// sequence, not bands), so no terminal ever shows the top of one
     /// frame over the bottom of the last (seen in xterm between two bands).
-    public var isAnimationFrame: Bool
+    package var isAnimationFrame: Bool
     /// A view that has stopped changing: drawn as a still picture is
     /// (sixel: diffused, like `show`), not the fast way a view that keeps
     /// moving is (sixel: the ordered pattern). A backend whose two ways
     /// are the same draws nothing new when only this changes.
-    public var settled: Bool
+    package var settled: Bool
 
-    public init(
+    package init(
         image: RGBAImage, key: PictureKey, source: SourceRect, area: CellRect, placement: PixelRect,
         stablePalette: Bool = false, reusable: Bool = false, paletteSample: RGBAImage? = nil, isAnimationFrame: Bool = false,
         settled: Bool = false
@@ -71,7 +71,7 @@ public struct Picture: Sendable {
     }
 
     /// `image` at its own size (already fitted, in units), centred in `area`.
-    public static func centred(
+    package static func centred(
         image: RGBAImage, key: PictureKey, area: CellRect, screen: BackendGeometry, reusable: Bool = false
     ) -> Picture {
         let box = screen.unitBox(cells: CellCount(width: area.columns, height: area.rows))
@@ -84,7 +84,7 @@ public struct Picture: Sendable {
     }
 
     /// The view of `viewport` (in units) laid out in `area`.
-    public static func view(
+    package static func view(
         of image: RGBAImage, key: PictureKey, viewport: Viewport, area: CellRect, stablePalette: Bool = true,
         paletteSample: RGBAImage? = nil, isAnimationFrame: Bool = false, settled: Bool = false
     ) -> Picture {
@@ -104,18 +104,18 @@ public struct Picture: Sendable {
 /// search strip): its lines (one blob for sixel and kitty, one per text row
 /// for text pictures and placeholders), the cells it covers, and the bytes
 /// that leave the cursor where the next line of text belongs.
-public struct InlinePicture: Sendable {
-    public var lines: [[UInt8]]
+package struct InlinePicture: Sendable {
+    package var lines: [[UInt8]]
     /// The row each line starts on, from the picture's top (0, 1, 2… unless
     /// a line is a band of several rows).
-    public var lineRows: [Int]
-    public var cells: CellCount
+    package var lineRows: [Int]
+    package var cells: CellCount
     /// Before the picture: room made for it (inside a multiplexer, rows are
     /// reserved first so the real terminal never scrolls under tmux).
-    public var prefix: [UInt8]
-    public var cursorAfter: [UInt8]
+    package var prefix: [UInt8]
+    package var cursorAfter: [UInt8]
 
-    public init(
+    package init(
         lines: [[UInt8]], lineRows: [Int]? = nil, cells: CellCount, prefix: [UInt8] = [], cursorAfter: [UInt8]
     ) {
         self.lines = lines
@@ -126,7 +126,7 @@ public struct InlinePicture: Sendable {
     }
 
     /// Everything, for drawing alone at the cursor: each line on its row.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(prefix.count + lines.reduce(0) { $0 + $1.count + 8 } + cursorAfter.count)
         out += prefix
@@ -147,7 +147,7 @@ public struct InlinePicture: Sendable {
     /// `cursorAfter` at its end, where its encoder left room. Copying a
     /// 2560x1440 kitty picture's 3.6 MB twice into fresh pages had cost
     /// 1 760 page faults, about 4 ms of that drawing's CPU time.
-    public consuming func joined() -> [UInt8] {
+    package consuming func joined() -> [UInt8] {
         guard prefix.isEmpty, lines.count == 1, lineRows == [0] else { return bytes }
         var out = lines.removeLast()
         out += cursorAfter
@@ -156,7 +156,7 @@ public struct InlinePicture: Sendable {
 
     /// Blank lines, then back up: `rows` rows made for a picture without the
     /// terminal scrolling under it.
-    public static func reserving(rows: Int) -> [UInt8] {
+    package static func reserving(rows: Int) -> [UInt8] {
         guard rows > 0 else { return [] }
         return [UInt8](repeating: UInt8(ascii: "\n"), count: rows) + Array("\r".utf8) + TerminalCommand.cursorUp(rows)
     }
@@ -168,7 +168,7 @@ public struct InlinePicture: Sendable {
 /// `screen`) and where the cursor ends after an inline picture. Full-screen
 /// pictures live in numbered slots (the viewer's picture, each browser tile);
 /// a slot's picture replaces the one before it.
-public protocol GraphicsBackend: AnyObject {
+package protocol GraphicsBackend: AnyObject {
     var method: DrawingMethod { get }
     var drawing: DrawingPlan { get }
     /// The window in this backend's units.
@@ -209,18 +209,18 @@ public protocol GraphicsBackend: AnyObject {
 }
 
 extension GraphicsBackend {
-    public var drawsRowsAsMade: Bool { false }
-    public var followUpDelaysMs: [Int] { [] }
-    public func followUp() -> [UInt8] { [] }
-    public var inlineFollowUp: (delayMs: Int, bytes: [UInt8])? { nil }
+    package var drawsRowsAsMade: Bool { false }
+    package var followUpDelaysMs: [Int] { [] }
+    package func followUp() -> [UInt8] { [] }
+    package var inlineFollowUp: (delayMs: Int, bytes: [UInt8])? { nil }
 
     /// All at once, by default.
-    public func drawInline(_ rows: PixelRows, imageID: UInt32, write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+    package func drawInline(_ rows: PixelRows, imageID: UInt32, write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
         inline(rows.image(), imageID: imageID).joined().withUnsafeBytes(write)
     }
 
     /// `TerminalGeometry.box` in this backend's units, capped for it.
-    public func unitBox(size: PixelSize?, cells: CellCount?, reservePromptRow: Bool = true) -> PixelSize {
+    package func unitBox(size: PixelSize?, cells: CellCount?, reservePromptRow: Bool = true) -> PixelSize {
         if let cells, size == nil { return screen.unitBox(cells: cells) }
         return screen.unitBox(pixels: drawing.geometry.box(size: size, cells: cells, reservePromptRow: reservePromptRow))
     }

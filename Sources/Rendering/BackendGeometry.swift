@@ -5,19 +5,19 @@ import Pixels
 /// cell for symbols; one column, half a row for blocks). Derived from `TerminalGeometry` by the backend
 /// (`GraphicsBackend.screen`), never measured on its own, so layouts, the
 /// viewer's state and the decode size all agree with what gets drawn.
-public struct BackendGeometry: Equatable, Sendable {
+package struct BackendGeometry: Equatable, Sendable {
     /// width = columns, height = rows.
-    public var windowCells: CellCount
+    package var windowCells: CellCount
     /// Screen pixels per cell.
-    public var cellPixels: PixelSize
+    package var cellPixels: PixelSize
     /// Image units per cell.
-    public var unitsPerCell: PixelSize
+    package var unitsPerCell: PixelSize
     /// The largest picture the terminal shows, in units (sixel: XTSMGRAPHICS).
-    public var pictureLimit: PixelSize?
+    package var pictureLimit: PixelSize?
     /// Pictures drawn at the cursor are whole cells (text pictures): see `inlineSize`.
-    public var wholeCells: Bool
+    package var wholeCells: Bool
 
-    public init(
+    package init(
         windowCells: CellCount, cellPixels: PixelSize, unitsPerCell: PixelSize, pictureLimit: PixelSize? = nil,
         wholeCells: Bool = false
     ) {
@@ -36,7 +36,7 @@ public struct BackendGeometry: Equatable, Sendable {
     /// xterm the raindrop photo in 96x36 cells with a half-inked last row
     /// measured 0.8629 SSIM against the source (chafa's whole rows 0.8813);
     /// rounded to whole rows, 0.8828.
-    public func inlineSize(_ output: PixelSize) -> PixelSize {
+    package func inlineSize(_ output: PixelSize) -> PixelSize {
         guard wholeCells else { return output }
         func rounded(_ value: Int, _ unit: Int) -> Int { max(1, (value + unit / 2) / unit) * unit }
         return PixelSize(width: rounded(output.width, unitsPerCell.width), height: rounded(output.height, unitsPerCell.height))
@@ -45,7 +45,7 @@ public struct BackendGeometry: Equatable, Sendable {
     /// The box for a picture covering `cells`, in units, capped by
     /// `TerminalGeometry.maxBoxSide`, `TerminalGeometry.maxWindowBoxPixels`
     /// (in screen pixels) and the picture limit.
-    public func unitBox(cells: CellCount) -> PixelSize {
+    package func unitBox(cells: CellCount) -> PixelSize {
         let box = capped(PixelSize(width: cells.width * unitsPerCell.width, height: cells.height * unitsPerCell.height))
         let screen = PixelSize(
             width: box.width * cellPixels.width / unitsPerCell.width,
@@ -59,7 +59,7 @@ public struct BackendGeometry: Equatable, Sendable {
 
     /// A box given in screen pixels (`--size`), in units: itself for pixel
     /// backends, whole cells for text.
-    public func unitBox(pixels: PixelSize) -> PixelSize {
+    package func unitBox(pixels: PixelSize) -> PixelSize {
         if unitsPerCell == cellPixels { return capped(pixels) }
         return unitBox(
             cells: CellCount(
@@ -79,7 +79,7 @@ public struct BackendGeometry: Equatable, Sendable {
     /// 1 for pixel units; a half-block unit is `cell.width` wide and
     /// `cell.height / 2` tall, so images are stretched by `2 * w / h`; a
     /// symbols unit (an eighth of the cell each way) by `w / h`.
-    public var unitStretch: Double {
+    package var unitStretch: Double {
         (Double(cellPixels.width) * Double(unitsPerCell.height))
             / (Double(cellPixels.height) * Double(unitsPerCell.width))
     }
@@ -87,14 +87,14 @@ public struct BackendGeometry: Equatable, Sendable {
     /// The viewport's notion of an image's size: in text units the
     /// image is stretched vertically by the unit's shape, so a fitted
     /// picture keeps its proportions on screen.
-    public func unitImageSize(_ pixels: PixelSize) -> PixelSize {
+    package func unitImageSize(_ pixels: PixelSize) -> PixelSize {
         let stretch = unitStretch
         guard stretch != 1 else { return pixels }
         return PixelSize(width: pixels.width, height: max(1, Int((Double(pixels.height) * stretch).rounded())))
     }
 
     /// Whole cells covering `units`.
-    public func cellsCovering(_ units: PixelSize) -> PixelSize {
+    package func cellsCovering(_ units: PixelSize) -> PixelSize {
         PixelSize(
             width: (units.width + unitsPerCell.width - 1) / unitsPerCell.width,
             height: (units.height + unitsPerCell.height - 1) / unitsPerCell.height)
@@ -102,7 +102,7 @@ public struct BackendGeometry: Equatable, Sendable {
 
     /// The cells of `rect` (in units, relative to the cell `origin`) and every
     /// cell it touches.
-    public func cells(covering rect: PixelRect, from origin: CellRect) -> CellRect {
+    package func cells(covering rect: PixelRect, from origin: CellRect) -> CellRect {
         let units = unitsPerCell
         let firstColumn = max(0, rect.x) / units.width
         let firstRow = max(0, rect.y) / units.height

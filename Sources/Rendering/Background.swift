@@ -7,7 +7,7 @@ import Pixels
 /// unpainted, so soft edges turn jagged). Composited over the terminal's
 /// real background (OSC 11) an image looks as it would with true alpha, on
 /// light and dark themes alike.
-public enum BackgroundChoice: Equatable, Sendable, CustomStringConvertible {
+package enum BackgroundChoice: Equatable, Sendable, CustomStringConvertible {
     /// The terminal's background colour when it told us (a checkerboard
     /// when the picture would vanish against it: the catalog's white Debian
     /// logo on a white terminal), else transparency as the protocol allows.
@@ -20,11 +20,11 @@ public enum BackgroundChoice: Equatable, Sendable, CustomStringConvertible {
 
     /// The names `init(parsing:)` takes besides `#rrggbb`, for help, the
     /// error and completions alike (once `gray` worked and they left it out).
-    public static let names = ["auto", "none", "checker", "black", "white", "gray"]
+    package static let names = ["auto", "none", "checker", "black", "white", "gray"]
 
     /// One of `names` (and `grey`, `transparent`, `checkerboard`),
     /// `#rrggbb` or `rrggbb`.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let lower = text.lowercased()
         switch lower {
         case "auto": self = .auto
@@ -40,7 +40,7 @@ public enum BackgroundChoice: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .auto: return "auto"
         case .none: return "none"
@@ -53,7 +53,7 @@ public enum BackgroundChoice: Equatable, Sendable, CustomStringConvertible {
 
     /// What to put behind `image` on a terminal whose background is
     /// `terminal`; nil keeps the image as it is (opaque images always are).
-    public func fill(for image: RGBAImage, terminal: RGBA?) -> BackgroundFill? {
+    package func fill(for image: RGBAImage, terminal: RGBA?) -> BackgroundFill? {
         guard image.hasTransparency else { return nil }
         switch self {
         case .none: return nil
@@ -94,7 +94,7 @@ public enum BackgroundChoice: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A resolved background to composite over.
-public enum BackgroundFill: Equatable, Sendable {
+package enum BackgroundFill: Equatable, Sendable {
     case color(RGBA)
     case checker
 
@@ -105,7 +105,7 @@ public enum BackgroundFill: Equatable, Sendable {
     /// `image` over this background: every pixel opaque. Checker squares
     /// are a 1/32 of the image's longer side, so they look the same at
     /// every decode scale.
-    public func composite(_ image: RGBAImage) -> RGBAImage {
+    package func composite(_ image: RGBAImage) -> RGBAImage {
         let square = max(2, max(image.width, image.height) / 32)
         var pixels = image.pixels
         let width = image.width

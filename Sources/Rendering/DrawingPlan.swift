@@ -24,20 +24,20 @@ import Terminal
 ///   more input comes (`GraphicsBackend.followUp`, a nudge 50 ms after a
 ///   preview). The fixes are harmless in 0.26.5, so they are not
 ///   switched by version.
-public struct TerminalTraits: Equatable, Sendable {
+package struct TerminalTraits: Equatable, Sendable {
     /// kitty's version, when the terminal is kitty.
-    public var kittyVersion: [Int]?
+    package var kittyVersion: [Int]?
     /// Konsole keeps a sixel picture until another picture covers it whole,
     /// the screen is cleared or a kitty delete command names it: text
     /// written over it (ECH, spaces, EL) does not remove it (seen in Konsole
     /// 22.12; its `Screen::addPlacement` only drops fully covered pictures).
     /// It also paints unpainted sixel pixels with colour register 0.
-    public var isKonsole: Bool
+    package var isKonsole: Bool
     /// WezTerm, which draws block characters itself (`custom_block_glyphs`,
     /// on by default).
-    public var isWezTerm: Bool
+    package var isWezTerm: Bool
 
-    public init(kittyVersion: [Int]? = nil, isKonsole: Bool = false, isWezTerm: Bool = false) {
+    package init(kittyVersion: [Int]? = nil, isKonsole: Bool = false, isWezTerm: Bool = false) {
         self.kittyVersion = kittyVersion
         self.isKonsole = isKonsole
         self.isWezTerm = isWezTerm
@@ -49,10 +49,10 @@ public struct TerminalTraits: Equatable, Sendable {
     /// 379 drew nothing and mlterm 3.9 empty boxes) and WezTerm. Elsewhere
     /// they depend on the font, which no query reveals: `PXVIEW_SEXTANTS=1`
     /// turns them on.
-    public var drawsSextants: Bool { kittyVersion != nil || isKonsole || isWezTerm }
+    package var drawsSextants: Bool { kittyVersion != nil || isKonsole || isWezTerm }
 
     /// From XTVERSION: "kitty(0.26.5)", "Konsole 22.12.3", "XTerm(379)"...
-    public init(version: String?) {
+    package init(version: String?) {
         guard let version else {
             self.init()
             return
@@ -67,14 +67,14 @@ public struct TerminalTraits: Equatable, Sendable {
 
     /// Unicode placeholders arrived in kitty 0.28.0; Debian's 0.26.5 prints
     /// them as boxes.
-    public var supportsPlaceholders: Bool {
+    package var supportsPlaceholders: Bool {
         guard let version = kittyVersion, !version.isEmpty else { return false }
         return version.lexicographicallyPrecedes([0, 28]) == false
     }
 
     /// kitty's clipboard protocol (OSC 5522: any media type, an image
     /// too) came in kitty 0.27.0; others ignore it (`Y` says so instead).
-    public var takesClipboardImages: Bool {
+    package var takesClipboardImages: Bool {
         guard let version = kittyVersion, !version.isEmpty else { return false }
         return version.lexicographicallyPrecedes([0, 27]) == false
     }
@@ -82,7 +82,7 @@ public struct TerminalTraits: Equatable, Sendable {
     /// kitty shrinks a scaled placement by its `X`/`Y` offset (the picture
     /// still ends on the box's last cell); Konsole shifts it instead. Only
     /// for kitty itself are pixel offsets used with scaling.
-    public var scaledOffsetsShrink: Bool { kittyVersion != nil }
+    package var scaledOffsetsShrink: Bool { kittyVersion != nil }
 }
 
 /// How this run draws: the method (one backend), the multiplexer the
@@ -90,32 +90,32 @@ public struct TerminalTraits: Equatable, Sendable {
 /// terminal's quirks. Decided once from the probe in `decide`, the one
 /// place the protocol is chosen; `makeBackend` is the one place that
 /// branches on it.
-public struct DrawingPlan: Sendable {
-    public var method: DrawingMethod
-    public var multiplexer: Multiplexer
-    public var geometry: TerminalGeometry
-    public var background: BackgroundChoice
-    public var traits: TerminalTraits
+package struct DrawingPlan: Sendable {
+    package var method: DrawingMethod
+    package var multiplexer: Multiplexer
+    package var geometry: TerminalGeometry
+    package var background: BackgroundChoice
+    package var traits: TerminalTraits
     /// How kitty gets pixels: shared memory or a file when the probe showed
     /// kitty reads ours (same machine, no multiplexer), else the pty.
-    public var kittyMedium: KittyMedium = .direct
+    package var kittyMedium: KittyMedium = .direct
     /// Frames may be wrapped in synchronized output (mode 2026).
-    public var synchronizedOutput: Bool
+    package var synchronizedOutput: Bool
     /// One line for stderr when the choice fell short (tmux without passthrough).
-    public var hint: String?
+    package var hint: String?
     /// The terminal answers `CSI 16 t`, so it can be asked again after a resize.
-    public var reportsCellSize: Bool
+    package var reportsCellSize: Bool
     /// Why text is drawn where the terminal could do better, when the user
     /// can change it: said on the status line, fixed in `?` help.
-    public var shortfall: GraphicsShortfall?
+    package var shortfall: GraphicsShortfall?
     /// What text is drawn with: ASCII in a C locale (`TerminalLocale`),
     /// where the text picture is coloured spaces instead of `▀`.
-    public var glyphs: Glyphs = .unicode
+    package var glyphs: Glyphs = .unicode
     /// Text pictures (`symbols`) may use the sextants: the terminal draws
     /// them (`TerminalTraits.drawsSextants`) or `PXVIEW_SEXTANTS` says so.
-    public var sextants = false
+    package var sextants = false
 
-    public init(
+    package init(
         method: DrawingMethod, geometry: TerminalGeometry, multiplexer: Multiplexer = .none,
         background: BackgroundChoice = .auto, traits: TerminalTraits = TerminalTraits(),
         synchronizedOutput: Bool = false, hint: String? = nil, reportsCellSize: Bool = false
@@ -141,7 +141,7 @@ public struct DrawingPlan: Sendable {
     /// 256 characters (code page 437) have `▀ ▄ █ ▌ ▐` but none of the
     /// eighths or quadrants (console-setup's fonts vary; `--protocol
     /// symbols` asks for them).
-    public static func decide(
+    package static func decide(
         choice: ProtocolChoice, capabilities: TerminalCapabilities?, multiplexer: Multiplexer,
         geometry: TerminalGeometry, background: BackgroundChoice = .auto, sextants: Bool? = nil, linuxConsole: Bool = false,
         glyphs: Glyphs = .unicode
@@ -181,7 +181,7 @@ public struct DrawingPlan: Sendable {
 
     /// The same from the start-up probe's report, with the reason (if one
     /// the user can fix) why it came to text.
-    public static func decide(
+    package static func decide(
         choice: ProtocolChoice, report: ProbeReport, geometry: TerminalGeometry, background: BackgroundChoice = .auto,
         sextants: Bool? = nil, linuxConsole: Bool = false, glyphs: Glyphs = .unicode
     ) -> DrawingPlan {
@@ -195,7 +195,7 @@ public struct DrawingPlan: Sendable {
     }
 
     /// The backend for `method`: the only switch over drawing methods.
-    public func makeBackend(resampler: Resampler = Resampler()) -> any GraphicsBackend {
+    package func makeBackend(resampler: Resampler = Resampler()) -> any GraphicsBackend {
         switch method {
         case .sixel: return SixelBackend(drawing: self, resampler: resampler)
         case .kitty: return KittyBackend(drawing: self, resampler: resampler)
@@ -205,7 +205,7 @@ public struct DrawingPlan: Sendable {
     }
 
     /// For `PXVIEW_DEBUG`.
-    public var summary: String {
+    package var summary: String {
         "drawing \(method.rawValue), multiplexer \(multiplexer), cells \(geometry.windowCells) of \(geometry.cellPixels) px, "
             + "background \(background)\(geometry.background.map { " over \($0.r),\($0.g),\($0.b)" } ?? "")"
             + (method == .kitty ? ", kitty pixels via \(kittyMedium.rawValue)" : "")
@@ -216,7 +216,7 @@ public struct DrawingPlan: Sendable {
 /// Why pxview fell back to text, when the user can do something about it:
 /// a few words for the status line (`status`, `reason` in `pxview doctor`)
 /// and the fix for `?` help and `pxview doctor` (`fix`).
-public enum GraphicsShortfall: Equatable, Sendable {
+package enum GraphicsShortfall: Equatable, Sendable {
     /// tmux passes no graphics.
     case passthroughOff
     /// The terminal never answered within the limit (a slow link).
@@ -228,7 +228,7 @@ public enum GraphicsShortfall: Equatable, Sendable {
     case notProbed(ProbeSkip)
 
     /// Nil when nothing the user can change would give real pixels.
-    public init?(report: ProbeReport) {
+    package init?(report: ProbeReport) {
         if report.multiplexer.blocksGraphics {
             self = .passthroughOff
         } else if report.timedOut {
@@ -245,10 +245,10 @@ public enum GraphicsShortfall: Equatable, Sendable {
     }
 
     /// A few words, for the end of a status line.
-    public var status: String { "text: " + reason }
+    package var status: String { "text: " + reason }
 
     /// Why, in a few words.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .passthroughOff: return "tmux passthrough is off"
         case .probeTimedOut: return "the terminal did not answer"
@@ -259,7 +259,7 @@ public enum GraphicsShortfall: Equatable, Sendable {
     }
 
     /// What to change, in one line.
-    public var fix: String {
+    package var fix: String {
         switch self {
         case .passthroughOff:
             return "add 'set -g allow-passthrough on' to ~/.tmux.conf (tmux 3.3+) for sixel or kitty pictures"
@@ -280,11 +280,11 @@ public enum GraphicsShortfall: Equatable, Sendable {
 /// a 1x1 pixel in shared memory and one in a temporary file, with the
 /// queries naming them (sent before DA1), removed again after the probe.
 /// Inside a multiplexer the pty is used anyway, so nothing is asked.
-public struct KittyMediumProbe: Sendable {
-    public private(set) var queries: [UInt8] = []
+package struct KittyMediumProbe: Sendable {
+    package private(set) var queries: [UInt8] = []
     private var objects: [(String, KittyMedium)] = []
 
-    public init(multiplexer: Multiplexer, asking: Bool = true) {
+    package init(multiplexer: Multiplexer, asking: Bool = true) {
         guard asking, !multiplexer.wrapsGraphics else { return }
         let pixel: [UInt8] = [0, 0, 0]
         let encoder = KittyEncoder()
@@ -300,7 +300,7 @@ public struct KittyMediumProbe: Sendable {
     }
 
     /// Removes what kitty did not read (everything, in other terminals).
-    public func cleanUp() {
+    package func cleanUp() {
         for (reference, medium) in objects { KittyTransfer.remove(reference, medium: medium) }
     }
 }

@@ -5,16 +5,16 @@ import Terminal
 /// Text pieces of a frame. Untrusted text (tags, user names, file names,
 /// typed queries) is sanitized and cut to the width here, so nothing a
 /// photo's metadata says can move the cursor or spill onto the next row.
-public enum FrameText {
+package enum FrameText {
     /// `text` made safe, in `glyphs` (ASCII in a C locale), cut to `width` cells.
-    public static func fitted(_ text: String, width: Int, glyphs: Glyphs) -> String {
+    package static func fitted(_ text: String, width: Int, glyphs: Glyphs) -> String {
         TerminalText.truncate(glyphs.text(TerminalText.sanitize(text)), toWidth: width, glyphs: glyphs)
     }
 
     /// One whole row: `text` from column 1, the rest of the row erased.
     /// `links`: texts to make OSC 8 hyperlinks of, each at its first
     /// whole occurrence after the last (a text cut by the width is none).
-    public static func row(
+    package static func row(
         _ row: Int, _ text: String, width: Int, style: [UInt8] = [], glyphs: Glyphs = .unicode,
         links: [TextLink] = []
     ) -> [UInt8] {
@@ -29,7 +29,7 @@ public enum FrameText {
     }
 
     /// `text` with each link's text made a hyperlink, in order.
-    public static func linked(_ text: String, _ links: [TextLink]) -> String {
+    package static func linked(_ text: String, _ links: [TextLink]) -> String {
         var done = ""
         var rest = Substring(text)
         for link in links where !link.text.isEmpty {
@@ -42,7 +42,7 @@ public enum FrameText {
 
     /// `text` at a 0-based cell, cut to `width` cells, padded with spaces to
     /// exactly `width` cells so it overwrites whatever was there.
-    public static func field(
+    package static func field(
         row: Int, column: Int, _ text: String, width: Int, style: [UInt8] = [], glyphs: Glyphs = .unicode
     ) -> [UInt8] {
         guard width > 0 else { return [] }
@@ -56,7 +56,7 @@ public enum FrameText {
 
     /// Erases `count` cells from a 0-based cell (ECH), which also removes
     /// sixel pixels under them.
-    public static func erase(row: Int, column: Int, count: Int) -> [UInt8] {
+    package static func erase(row: Int, column: Int, count: Int) -> [UInt8] {
         guard count > 0 else { return [] }
         return TerminalCommand.moveTo(row: row + 1, column: column + 1) + TerminalCommand.resetAttributes
             + TerminalCommand.eraseCharacters(count)
@@ -64,12 +64,12 @@ public enum FrameText {
 
     /// Erases whole rows. ECH, not EL: tmux skips EL on a line it holds as
     /// blank, which left a sixel picture drawn through passthrough behind.
-    public static func eraseRows(_ rows: Range<Int>, width: Int) -> [UInt8] {
+    package static func eraseRows(_ rows: Range<Int>, width: Int) -> [UInt8] {
         rows.flatMap { erase(row: $0, column: 0, count: width) }
     }
 
     /// Erases every cell of `rect`.
-    public static func erase(_ rect: CellRect) -> [UInt8] {
+    package static func erase(_ rect: CellRect) -> [UInt8] {
         var out: [UInt8] = []
         for row in rect.row..<(rect.row + rect.rows) {
             out += erase(row: row, column: rect.column, count: rect.columns)
@@ -78,7 +78,7 @@ public enum FrameText {
     }
 
     /// Erases the cells of `area` that `keep` does not cover, row by row.
-    public static func erase(_ area: CellRect, outside keep: CellRect?) -> [UInt8] {
+    package static func erase(_ area: CellRect, outside keep: CellRect?) -> [UInt8] {
         guard let keep else { return erase(area) }
         var out: [UInt8] = []
         for row in area.row..<(area.row + area.rows) {
@@ -96,11 +96,11 @@ public enum FrameText {
 
 /// A text on a row that links somewhere (OSC 8): kitty, WezTerm, foot,
 /// GNOME Terminal and iTerm2 open it on a click; others show the text.
-public struct TextLink: Equatable, Sendable {
-    public var text: String
-    public var url: String
+package struct TextLink: Equatable, Sendable {
+    package var text: String
+    package var url: String
 
-    public init(text: String, url: String) {
+    package init(text: String, url: String) {
         self.text = text
         self.url = url
     }

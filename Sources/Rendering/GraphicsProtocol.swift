@@ -1,12 +1,12 @@
 /// What the user asked for with `--protocol` or `PXVIEW_PROTOCOL`: the
 /// kitty graphics protocol, DEC sixel, block symbols chosen per cell, `▄`
 /// half-blocks, or the probe's choice.
-public enum ProtocolChoice: String, CaseIterable, Sendable {
+package enum ProtocolChoice: String, CaseIterable, Sendable {
     case auto, sixel, kitty, symbols, blocks
 }
 
 /// How pixels reach the screen: one `GraphicsBackend` each.
-public enum DrawingMethod: String, CaseIterable, Sendable {
+package enum DrawingMethod: String, CaseIterable, Sendable {
     case sixel
     /// kitty graphics placed at the cursor (directly, or through tmux passthrough).
     case kitty
@@ -21,9 +21,9 @@ public enum DrawingMethod: String, CaseIterable, Sendable {
 
     /// Pictures made of characters (in tmux's grid like any text, so never
     /// passed through to the terminal outside).
-    public var isText: Bool { self == .symbols || self == .blocks }
+    package var isText: Bool { self == .symbols || self == .blocks }
 
     /// The kitty graphics protocol, placed or through placeholders: pictures
     /// that live apart from the text and go by image id.
-    public var isKitty: Bool { self == .kitty || self == .kittyPlaceholders }
+    package var isKitty: Bool { self == .kitty || self == .kittyPlaceholders }
 }

@@ -4,13 +4,13 @@ import Pixels
 import Scaling
 
 /// How the user wants the picture framed: `--fit`, `--zoom`, `--center`.
-public struct ViewSettings: Equatable, Sendable {
-    public var fit: FitMode
-    public var zoom: Double
-    public var centerX: Double
-    public var centerY: Double
+package struct ViewSettings: Equatable, Sendable {
+    package var fit: FitMode
+    package var zoom: Double
+    package var centerX: Double
+    package var centerY: Double
 
-    public init(fit: FitMode = .contain, zoom: Double = 1, centerX: Double = 0.5, centerY: Double = 0.5) {
+    package init(fit: FitMode = .contain, zoom: Double = 1, centerX: Double = 0.5, centerY: Double = 0.5) {
         self.fit = fit
         self.zoom = zoom
         self.centerX = centerX
@@ -20,17 +20,18 @@ public struct ViewSettings: Equatable, Sendable {
 
 /// How many pixels to decode: the one rule `show`, `open`, the search
 /// strip, the browser's thumbnails and the viewer all follow.
-public enum DecodeSize {
+package enum DecodeSize {
     /// Thumbnails are Pixabay previews (at most 150 px); a "preview" larger
     /// than 4 megapixels is refused rather than decoded, since a hostile
     /// server could otherwise make every tile cost a 100-megapixel decode.
-    public static let thumbnailMaxPixels = 4_000_000
+    package static let thumbnailMaxPixels = 4_000_000
 
     /// For `contain` and `down` the image is fitted into the box, so a box
     /// `zoom` times larger (in image pixels: text units are not
     /// square) tells the decoder how far it may DCT-scale; `cover` and 1:1
     /// need the full resolution.
-    public static func options(box: PixelSize, screen: BackendGeometry, settings: ViewSettings, maxPixels: Int) -> DecodeOptions {
+    package static func options(box: PixelSize, screen: BackendGeometry, settings: ViewSettings, maxPixels: Int) -> DecodeOptions
+    {
         var options = DecodeOptions(maxPixels: maxPixels)
         if settings.fit == .contain || settings.fit == .down {
             let zoom = settings.zoom.isFinite ? min(Viewport.maxNativeMagnification, max(1, settings.zoom)) : 1
@@ -46,7 +47,7 @@ public enum DecodeSize {
     /// DIR`) is no preview: its photos are as large as cameras make them,
     /// decoded straight to the tile size (DCT scaling, PNG reduced row by
     /// row) under the usual limit.
-    public static func thumbnail(box: PixelSize, screen: BackendGeometry, maxPixels: Int, local: Bool = false) -> DecodeOptions {
+    package static func thumbnail(box: PixelSize, screen: BackendGeometry, maxPixels: Int, local: Bool = false) -> DecodeOptions {
         var options = self.options(box: box, screen: screen, settings: ViewSettings(), maxPixels: maxPixels)
         if !local { options.maxPixels = min(maxPixels, thumbnailMaxPixels) }
         return options
@@ -56,14 +57,14 @@ public enum DecodeSize {
 extension DrawingPlan {
     /// `image` over the background the user chose (`--bg`), when it has
     /// transparency: see `BackgroundChoice`.
-    public func composited(_ image: RGBAImage) -> RGBAImage {
+    package func composited(_ image: RGBAImage) -> RGBAImage {
         background.fill(for: image, terminal: geometry.background)?.composite(image) ?? image
     }
 
     /// Decodes `bytes` as `options` say, then composites the background
     /// under every frame: one background for them all, chosen by the first
     /// frame with transparency, so an animation's never changes as it plays.
-    public func decode(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+    package func decode(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError) -> DecodedImage {
         let decoded = try decodeImage(bytes, options: options)
         let fills = decoded.frames.lazy.compactMap { self.background.fill(for: $0.image, terminal: self.geometry.background) }
         guard let fill = fills.first else { return decoded }
@@ -75,17 +76,17 @@ extension DrawingPlan {
 /// needed) → viewport → resample → the backend's inline picture.
 /// `pxview show`, `open`, the search strip and `pxbench` all draw through
 /// it; the explorer draws the same way through the backend's slots.
-public struct ImageRenderer: Sendable {
-    public var resampler: Resampler
+package struct ImageRenderer: Sendable {
+    package var resampler: Resampler
 
-    public init(resampler: Resampler = Resampler()) {
+    package init(resampler: Resampler = Resampler()) {
         self.resampler = resampler
     }
 
     /// Decodes `bytes` no larger than `box` (in `screen`'s units) framed
     /// by `settings` needs, composited as `drawing` says; of an animation
     /// at most `maxFrames` frames (nil: all).
-    public func decode(
+    package func decode(
         _ bytes: [UInt8], settings: ViewSettings, box: PixelSize, drawing: DrawingPlan, screen: BackendGeometry, maxPixels: Int,
         maxFrames: Int? = nil
     ) throws(DecodeError) -> DecodedImage {
@@ -97,7 +98,7 @@ public struct ImageRenderer: Sendable {
     /// The viewport of an image of `image` size (its full size, even when
     /// the pixels come from a DCT-scaled decode, so the output size does not
     /// depend on how it was decoded) in `box` with the user's framing.
-    public func viewport(for image: PixelSize, settings: ViewSettings, box: PixelSize, screen: BackendGeometry) -> Viewport {
+    package func viewport(for image: PixelSize, settings: ViewSettings, box: PixelSize, screen: BackendGeometry) -> Viewport {
         Viewport(
             imageSize: screen.unitImageSize(image), viewSize: box, fit: settings.fit, zoom: settings.zoom,
             centerX: settings.centerX, centerY: settings.centerY)
@@ -105,19 +106,19 @@ public struct ImageRenderer: Sendable {
 
     /// The visible part of `image` through `viewport`, resampled; at the
     /// size `screen` draws a picture at the cursor (`BackendGeometry.inlineSize`).
-    public func pixels(_ image: RGBAImage, viewport: Viewport, screen: BackendGeometry? = nil) -> RGBAImage {
+    package func pixels(_ image: RGBAImage, viewport: Viewport, screen: BackendGeometry? = nil) -> RGBAImage {
         resampler.resample(
             image, from: viewport.sourceRect(inImageOf: image.size),
             to: screen?.inlineSize(viewport.outputSize) ?? viewport.outputSize)
     }
 
     /// The same, its rows resampled when asked (`Resampler.rows`).
-    public func rows(_ image: RGBAImage, viewport: Viewport) -> PixelRows {
+    package func rows(_ image: RGBAImage, viewport: Viewport) -> PixelRows {
         resampler.rows(image, from: viewport.sourceRect(inImageOf: image.size), to: viewport.outputSize)
     }
 
     /// Draws the visible part of `image` through `viewport` at the cursor.
-    public func render(_ image: RGBAImage, viewport: Viewport, backend: any GraphicsBackend, imageID: UInt32 = 1)
+    package func render(_ image: RGBAImage, viewport: Viewport, backend: any GraphicsBackend, imageID: UInt32 = 1)
         -> InlinePicture
     {
         backend.inline(pixels(image, viewport: viewport, screen: backend.screen), imageID: imageID)

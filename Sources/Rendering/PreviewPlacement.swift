@@ -5,7 +5,7 @@ import Pixels
 /// The bytes of a file manager's preview (`show --once --place`, `pxview
 /// clear`): a picture placed in a box of cells in one write that leaves the
 /// cursor where it was, and the bytes that take exactly that picture away.
-public enum PreviewPlacement {
+package enum PreviewPlacement {
     /// The kitty image ids previews use, one after another (`kittyImageID(after:)`):
     /// `0xFF` in the high byte and 1...255 in the low one, so Unicode
     /// placeholders can name them too (inside tmux), apart from every id
@@ -14,29 +14,29 @@ public enum PreviewPlacement {
     /// reuses the id on screen: kitty 0.48.2 showed every second of five
     /// previews replacing one another under one id black, where chafa,
     /// which never reuses an id, showed them all.
-    public static let kittyImageIDs: ClosedRange<UInt32> = 0xFF00_0001...0xFF00_00FF
+    package static let kittyImageIDs: ClosedRange<UInt32> = 0xFF00_0001...0xFF00_00FF
 
     /// The one id previews used before they took turns; `clear` with
     /// nothing remembered deletes it too.
-    public static let legacyKittyImageID: UInt32 = 0x7078_7601
+    package static let legacyKittyImageID: UInt32 = 0x7078_7601
 
     /// The id after `previous`, wrapping within `kittyImageIDs`; with none
     /// known, one at random (a preview drawn under an id deleted earlier
     /// showed black in kitty 0.48.2, and nothing says which were).
-    public static func kittyImageID(
+    package static func kittyImageID(
         after previous: UInt32?, random: () -> UInt32 = { UInt32.random(in: kittyImageIDs) }
     ) -> UInt32 {
         guard let previous, kittyImageIDs.contains(previous) else { return random() }
         return previous == kittyImageIDs.upperBound ? kittyImageIDs.lowerBound : previous + 1
     }
 
-    public enum Alignment: String, CaseIterable, Sendable {
+    package enum Alignment: String, CaseIterable, Sendable {
         case center
         case topLeft = "top-left"
     }
 
     /// `box` cut to the window; nil when none of it is inside.
-    public static func clamped(_ box: CellRect, window: PixelSize) -> CellRect? {
+    package static func clamped(_ box: CellRect, window: PixelSize) -> CellRect? {
         var inside = box
         inside.columns = min(box.columns, window.width - box.column)
         inside.rows = min(box.rows, window.height - box.row)
@@ -47,7 +47,7 @@ public enum PreviewPlacement {
     /// for sixel when it reaches the window's last row (a sixel whose last
     /// pixel row lands on the last text row scrolls the screen); nil when
     /// nothing is left (a sixel box on the last row alone).
-    public static func usableBox(_ box: CellRect, window: PixelSize, method: DrawingMethod) -> CellRect? {
+    package static func usableBox(_ box: CellRect, window: PixelSize, method: DrawingMethod) -> CellRect? {
         guard var usable = clamped(box, window: window) else { return nil }
         if method == .sixel, usable.row + usable.rows >= window.height { usable.rows -= 1 }
         return usable.rows > 0 ? usable : nil
@@ -59,7 +59,7 @@ public enum PreviewPlacement {
     /// preview (`replacing`, another id) deleted, so the new one is on
     /// screen before the old one goes and the box is never empty; the
     /// cursor restored.
-    public static func bytes(
+    package static func bytes(
         of picture: InlinePicture, in box: CellRect, alignment: Alignment, method: DrawingMethod,
         replacing previous: UInt32? = nil
     ) -> [UInt8] {
@@ -79,12 +79,12 @@ public enum PreviewPlacement {
     /// How long a kitty preview waits before `followUp`: kitty 0.48.2 left
     /// two of five previews undrawn until something else came; a nudge
     /// 20 ms later showed all of them (10 of 10), one sent at once did not.
-    public static let followUpDelayMs = 50
+    package static let followUpDelayMs = 50
 
     /// What a kitty preview sends `followUpDelayMs` after its picture
     /// (nothing for sixel and text): a nudge, and for placeholders the
     /// virtual placement again, which has kitty draw their cells anew.
-    public static func followUp(_ picture: InlinePicture, imageID: UInt32, method: DrawingMethod) -> [UInt8] {
+    package static func followUp(_ picture: InlinePicture, imageID: UInt32, method: DrawingMethod) -> [UInt8] {
         let encoder = KittyEncoder()
         switch method {
         case .kitty: return encoder.nudge()
@@ -97,7 +97,7 @@ public enum PreviewPlacement {
     /// `pxview clear`'s bytes: the preview taken away, the cursor left
     /// where it was. `kittyImageIDs`: the previews to delete, nil when
     /// none is remembered (then every id previews use).
-    public static func clearingBytes(_ box: CellRect?, method: DrawingMethod, kittyImageIDs: [UInt32]?) -> [UInt8] {
+    package static func clearingBytes(_ box: CellRect?, method: DrawingMethod, kittyImageIDs: [UInt32]?) -> [UInt8] {
         let clearing = clearing(box, method: method, kittyImageIDs: kittyImageIDs)
         return clearing.isEmpty ? [] : TerminalCommand.saveCursor + clearing + TerminalCommand.restoreCursor
     }

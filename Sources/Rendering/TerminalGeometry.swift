@@ -6,21 +6,21 @@ import Terminal
 /// known), one cell in pixels, the largest sixel picture, the sixel colour
 /// budget and the background colour. Everything that draws reads it from
 /// here; nothing measures the terminal a second time.
-public struct TerminalGeometry: Equatable, Sendable {
+package struct TerminalGeometry: Equatable, Sendable {
     /// width = columns, height = rows.
-    public var windowCells: CellCount
+    package var windowCells: CellCount
     /// One character cell in screen pixels.
-    public var cellPixels: PixelSize
+    package var cellPixels: PixelSize
     /// The text area in pixels, when the kernel or the terminal said.
-    public var windowPixels: PixelSize?
+    package var windowPixels: PixelSize?
     /// Sixel pictures larger than this are dropped by xterm (XTSMGRAPHICS).
-    public var sixelMaxSize: PixelSize?
+    package var sixelMaxSize: PixelSize?
     /// Sixel palette size: `sixelPaletteColors`, or the terminal's fewer registers.
-    public var colorRegisters: Int
+    package var colorRegisters: Int
     /// The terminal's default background (OSC 11).
-    public var background: RGBA?
+    package var background: RGBA?
     /// `--cell-size` was given: no measurement replaces it.
-    public var cellSizeFixed: Bool
+    package var cellSizeFixed: Bool
 
     /// Colours in a sixel palette. Sixel bytes grow with the colours each
     /// six-row band uses, so a full 256 costs more than it shows. Measured
@@ -29,20 +29,20 @@ public struct TerminalGeometry: Equatable, Sendable {
     /// 35.7 dB, 96: 354 KB / 35.3 dB; chafa 521 KB / 33.8 dB and img2sixel
     /// 405 KB / 32.8 dB. 112 stays under img2sixel's bytes with room to
     /// spare and about 2 dB above chafa's PSNR.
-    public static let sixelPaletteColors = 112
+    package static let sixelPaletteColors = 112
     /// When nothing is known about the terminal: 80x24 cells of 10x20 pixels.
-    public static let fallbackCellSize = PixelSize(width: 10, height: 20)
-    public static let fallbackCells = PixelSize(width: 80, height: 24)
+    package static let fallbackCellSize = PixelSize(width: 10, height: 20)
+    package static let fallbackCells = PixelSize(width: 80, height: 24)
     /// The largest box side pxview draws into (cells x cell size can exceed it).
-    public static let maxBoxSide = 16384
+    package static let maxBoxSide = 16384
     /// The most pixels a box the window sets may hold: an 8K UHD screen
     /// (7680x4320, 133 MB of RGBA). Sides alone are not enough: a terminal
     /// reporting 65535x65535 cells of unknown size made a 16384x16384
     /// viewer canvas, 1.1 GB and a minute of work per frame.
-    public static let maxWindowBoxPixels = 7680 * 4320
+    package static let maxWindowBoxPixels = 7680 * 4320
 
     /// `box` scaled down, aspect kept, to at most `maxWindowBoxPixels`.
-    public static func limitingArea(_ box: PixelSize) -> PixelSize {
+    package static func limitingArea(_ box: PixelSize) -> PixelSize {
         let area = Double(box.width) * Double(box.height)
         guard area > Double(maxWindowBoxPixels) else { return box }
         let scale = (Double(maxWindowBoxPixels) / area).squareRoot()
@@ -50,7 +50,7 @@ public struct TerminalGeometry: Equatable, Sendable {
             width: max(1, Int(Double(box.width) * scale)), height: max(1, Int(Double(box.height) * scale)))
     }
 
-    public init(
+    package init(
         windowCells: CellCount, cellPixels: PixelSize = TerminalGeometry.fallbackCellSize, windowPixels: PixelSize? = nil,
         sixelMaxSize: PixelSize? = nil, colorRegisters: Int = TerminalGeometry.sixelPaletteColors, background: RGBA? = nil,
         cellSizeFixed: Bool = false
@@ -66,7 +66,7 @@ public struct TerminalGeometry: Equatable, Sendable {
 
     /// The geometry the probe found (`capabilities`, already bounded by
     /// `TerminalLimits`), the window as it is now, and `--cell-size`.
-    public init(capabilities: TerminalCapabilities?, window: WindowSize?, cellSizeOverride: PixelSize? = nil) {
+    package init(capabilities: TerminalCapabilities?, window: WindowSize?, cellSizeOverride: PixelSize? = nil) {
         let cells =
             window.map(\.cells).flatMap { $0.isEmpty ? nil : $0 }
             ?? capabilities.map(\.windowCells).flatMap { $0.isEmpty ? nil : $0 } ?? Self.fallbackCells
@@ -87,7 +87,7 @@ public struct TerminalGeometry: Equatable, Sendable {
     /// reports 400 px for 20 rows of 19 px: 20 px rows made the two sixel
     /// bands of a view overlap). Only pixel fields no longer consistent
     /// with the old cell (a font size change) give a new cell size.
-    public func resized(to window: WindowSize?) -> TerminalGeometry {
+    package func resized(to window: WindowSize?) -> TerminalGeometry {
         guard let window, !window.cells.isEmpty else { return self }
         var next = self
         next.windowCells = window.cells
@@ -103,7 +103,7 @@ public struct TerminalGeometry: Equatable, Sendable {
     }
 
     /// The terminal answered `CSI 16 t` again: its word beats any division.
-    public func withReportedCellSize(_ cell: PixelSize) -> TerminalGeometry {
+    package func withReportedCellSize(_ cell: PixelSize) -> TerminalGeometry {
         guard !cellSizeFixed, TerminalLimits.cell(cell) else { return self }
         var next = self
         next.cellPixels = cell
@@ -122,7 +122,7 @@ public struct TerminalGeometry: Equatable, Sendable {
     /// The pixel box `pxview show` draws into: `--size`, else `--cells`
     /// times the cell size, else the window less one row for the prompt
     /// (at most `maxWindowBoxPixels`), never past `maxBoxSide`.
-    public func box(size: PixelSize?, cells: CellCount?, reservePromptRow: Bool = true) -> PixelSize {
+    package func box(size: PixelSize?, cells: CellCount?, reservePromptRow: Bool = true) -> PixelSize {
         var box: PixelSize
         if let size {
             box = size

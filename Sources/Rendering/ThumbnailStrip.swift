@@ -4,11 +4,11 @@ import Terminal
 
 /// One tile of a thumbnail strip: a drawn preview (nil when it could not be
 /// fetched or decoded) and the label printed under it.
-public struct StripTile: Sendable {
-    public var label: String
-    public var picture: InlinePicture?
+package struct StripTile: Sendable {
+    package var label: String
+    package var picture: InlinePicture?
 
-    public init(label: String, picture: InlinePicture?) {
+    package init(label: String, picture: InlinePicture?) {
         self.label = label
         self.picture = picture
     }
@@ -21,13 +21,13 @@ public struct StripTile: Sendable {
 /// cursor (`ESC 7`) and draws each line of each tile from there (`ESC 8`,
 /// down, to the tile's column), whatever the backend's lines hold: one
 /// sixel or kitty picture, or rows of text or placeholders.
-public enum ThumbnailStrip {
+package enum ThumbnailStrip {
     /// A tile's box in cells: room for Pixabay's 150 px previews at common cell sizes.
-    public static let tileCells = PixelSize(width: 16, height: 6)
+    package static let tileCells = PixelSize(width: 16, height: 6)
     /// Blank columns between tiles.
-    public static let gap = 1
+    package static let gap = 1
 
-    public static func tilesPerRow(terminalColumns: Int, tileColumns: Int = tileCells.width) -> Int {
+    package static func tilesPerRow(terminalColumns: Int, tileColumns: Int = tileCells.width) -> Int {
         max(1, (terminalColumns + gap) / (tileColumns + gap))
     }
 
@@ -35,7 +35,7 @@ public enum ThumbnailStrip {
     /// are cut to the tile's width here.
     /// `labelled`: a line of labels under each row (`show --grid` without
     /// `--title` has none; a tile without a picture is labelled anyway).
-    public static func compose(
+    package static func compose(
         _ tiles: [StripTile], terminalColumns: Int, tileCells: CellCount = tileCells, labelled: Bool = true
     ) -> [UInt8] {
         let perRow = tilesPerRow(terminalColumns: terminalColumns, tileColumns: tileCells.width)

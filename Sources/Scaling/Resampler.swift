@@ -4,7 +4,7 @@ import Pixels
 import Plumbing
 
 /// How a `Resampler` enlarges (and interpolates at one-to-one scale).
-public enum UpscaleFilter: String, Sendable, CaseIterable {
+package enum UpscaleFilter: String, Sendable, CaseIterable {
     /// Linear between the two nearest pixels: soft, never overshoots.
     case bilinear
     /// Cubic through four pixels (Keys, a = −0.5): sharper; reproduces
@@ -26,17 +26,17 @@ public enum UpscaleFilter: String, Sendable, CaseIterable {
 /// multiply-adds the compiler vectorises), which is then filtered
 /// horizontally. The temporary row is small and private to each band of
 /// output rows, so bands run in parallel without sharing anything.
-public struct Resampler: Sendable {
+package struct Resampler: Sendable {
     /// How many bands of output rows large jobs are split into, run at once.
-    public let threads: Int
+    package let threads: Int
     /// The interpolation used along axes that are not shrunk.
-    public let upscaling: UpscaleFilter
+    package let upscaling: UpscaleFilter
 
     /// Below this many estimated multiply-adds a job runs on the calling
     /// thread: dispatching costs more than it saves.
     let parallelThreshold: Int
 
-    public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, upscaling: UpscaleFilter = .catmullRom) {
+    package init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, upscaling: UpscaleFilter = .catmullRom) {
         self.init(threads: threads, upscaling: upscaling, parallelThreshold: 1 << 20)
     }
 
@@ -48,7 +48,7 @@ public struct Resampler: Sendable {
     }
 
     /// The whole image at exactly `size` pixels.
-    public func resize(_ image: RGBAImage, to size: PixelSize) -> RGBAImage {
+    package func resize(_ image: RGBAImage, to size: PixelSize) -> RGBAImage {
         resample(image, from: SourceRect(covering: image.size), to: size)
     }
 
@@ -59,7 +59,7 @@ public struct Resampler: Sendable {
     /// for the whole image; parts of a region outside the image (a negative
     /// x or y included) repeat the edge pixels. An
     /// empty image gives a transparent result; an empty size an empty one.
-    public func resample(_ image: RGBAImage, from source: SourceRect, to size: PixelSize) -> RGBAImage {
+    package func resample(_ image: RGBAImage, from source: SourceRect, to size: PixelSize) -> RGBAImage {
         guard !size.isEmpty, !image.size.isEmpty else {
             return RGBAImage(width: size.width, height: size.height)
         }
@@ -93,7 +93,7 @@ public struct Resampler: Sendable {
     /// premultiplied path; where a band mixes, the two paths may round a
     /// level apart (`ResamplerPathTests`). `opaque` when every source pixel
     /// read is.
-    public func rows(_ image: RGBAImage, from source: SourceRect, to size: PixelSize) -> PixelRows {
+    package func rows(_ image: RGBAImage, from source: SourceRect, to size: PixelSize) -> PixelRows {
         guard !size.isEmpty, !image.size.isEmpty else {
             return PixelRows(RGBAImage(width: size.width, height: size.height))
         }

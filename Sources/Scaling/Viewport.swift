@@ -1,7 +1,7 @@
 import Pixels
 
 /// How an image is fitted into the view before the user zooms.
-public enum FitMode: String, Sendable, CaseIterable {
+package enum FitMode: String, Sendable, CaseIterable {
     /// The whole image fits inside the view (letterboxed).
     case contain
     /// The image fills the view; the overflowing axis is cropped.
@@ -13,7 +13,7 @@ public enum FitMode: String, Sendable, CaseIterable {
 }
 
 /// Which side of the image `Viewport.edge(_:)` jumps to.
-public enum ViewportEdge: String, Sendable, CaseIterable {
+package enum ViewportEdge: String, Sendable, CaseIterable {
     case left, right, top, bottom
 }
 
@@ -41,32 +41,32 @@ public enum ViewportEdge: String, Sendable, CaseIterable {
 /// `minZoom...maxZoom`. The initialiser and every operation return clamped
 /// values; the computed properties clamp on the fly too, so setting the
 /// stored properties directly never yields NaN or an out-of-image source.
-public struct Viewport: Sendable, Equatable {
+package struct Viewport: Sendable, Equatable {
     /// Full image size in display orientation.
-    public var imageSize: PixelSize
+    package var imageSize: PixelSize
     /// The box on screen, in pixels.
-    public var viewSize: PixelSize
-    public var fit: FitMode
+    package var viewSize: PixelSize
+    package var fit: FitMode
     /// 1 = the fit scale; 2 = twice the fit scale.
-    public var zoom: Double
+    package var zoom: Double
     /// The image point (fraction 0...1 of the width) at the middle of the view.
-    public var centerX: Double
+    package var centerX: Double
     /// The image point (fraction 0...1 of the height) at the middle of the view.
-    public var centerY: Double
+    package var centerY: Double
 
     /// Zooming out to a quarter of the fit scale is allowed, so a fitted image
     /// can still be shrunk to see it whole with context.
-    public static let minZoom = 0.25
+    package static let minZoom = 0.25
     /// Zooming in stops at this many view pixels per image pixel: beyond it
     /// only blocks get bigger.
-    public static let maxNativeMagnification = 16.0
+    package static let maxNativeMagnification = 16.0
     /// The largest zoom anyone can ask for (`--zoom`): 16 screen pixels per
     /// image pixel for a 100-megapixel photo fitted into a 40-pixel box.
     /// Beyond it no view changes, and it keeps every size computed from a
     /// zoom far inside `Int`.
-    public static let maxRequestedZoom = 4096.0
+    package static let maxRequestedZoom = 4096.0
 
-    public init(
+    package init(
         imageSize: PixelSize, viewSize: PixelSize, fit: FitMode = .contain,
         zoom: Double = 1, centerX: Double = 0.5, centerY: Double = 0.5
     ) {
@@ -80,7 +80,7 @@ public struct Viewport: Sendable, Equatable {
     }
 
     /// The centre as a pair, for callers that think in points.
-    public var center: (x: Double, y: Double) {
+    package var center: (x: Double, y: Double) {
         get { (centerX, centerY) }
         set {
             centerX = newValue.x
@@ -92,7 +92,7 @@ public struct Viewport: Sendable, Equatable {
 
     /// View pixels per image pixel at zoom 1. Falls back to 1 while the image
     /// or the view is empty, so a later resize can still compute from zoom.
-    public var fitScale: Double {
+    package var fitScale: Double {
         guard !imageSize.isEmpty, !viewSize.isEmpty else { return 1 }
         let sx = Double(viewSize.width) / Double(imageSize.width)
         let sy = Double(viewSize.height) / Double(imageSize.height)
@@ -106,28 +106,28 @@ public struct Viewport: Sendable, Equatable {
 
     /// The largest zoom: 16 view pixels per image pixel, but never below the
     /// fit itself (a tiny image fitted to a big view is already past 16×).
-    public var maxZoom: Double { max(1, Self.maxNativeMagnification / fitScale) }
+    package var maxZoom: Double { max(1, Self.maxNativeMagnification / fitScale) }
 
     /// `zoom` as it takes effect: clamped, and 1 if it is not a finite number.
-    public var effectiveZoom: Double {
+    package var effectiveZoom: Double {
         guard zoom.isFinite else { return 1 }
         return min(max(zoom, Self.minZoom), maxZoom)
     }
 
     /// View pixels per image pixel.
-    public var scale: Double { fitScale * effectiveZoom }
+    package var scale: Double { fitScale * effectiveZoom }
 
     // MARK: Layout
 
     /// The drawn size: the scaled image, cut to the view.
-    public var outputSize: PixelSize {
+    package var outputSize: PixelSize {
         let (x, y) = axes
         return PixelSize(width: x.output, height: y.output)
     }
 
     /// The visible region in image pixels: `outputSize / scale` around the
     /// centre, inside the image.
-    public var sourceRect: SourceRect {
+    package var sourceRect: SourceRect {
         let (x, y) = axes
         return SourceRect(x: x.origin, y: y.origin, width: x.length, height: y.length)
     }
@@ -135,7 +135,7 @@ public struct Viewport: Sendable, Equatable {
     /// `sourceRect` measured on an image of `pixels` size instead of
     /// `imageSize`: the region to resample from a DCT-scaled decode (or, for
     /// text pictures, from the unstretched image) of the same picture.
-    public func sourceRect(inImageOf pixels: PixelSize) -> SourceRect {
+    package func sourceRect(inImageOf pixels: PixelSize) -> SourceRect {
         let rect = sourceRect
         let sx = Double(pixels.width) / Double(max(1, imageSize.width))
         let sy = Double(pixels.height) / Double(max(1, imageSize.height))
@@ -145,7 +145,7 @@ public struct Viewport: Sendable, Equatable {
     /// Where the output sits inside the view, in view pixels: `outputSize`,
     /// centred along an axis where it is smaller than the view (an odd
     /// leftover pixel goes to the right/bottom margin), at 0 where it fills it.
-    public var placement: PixelRect {
+    package var placement: PixelRect {
         let size = outputSize
         return PixelRect(
             x: (viewSize.width - size.width) / 2, y: (viewSize.height - size.height) / 2,
@@ -155,14 +155,14 @@ public struct Viewport: Sendable, Equatable {
     /// The image point (in image pixels) drawn at `point`, given in output
     /// pixels from the drawn output's top-left (the frame `zoomed(by:anchor:)`
     /// uses). Points outside the output extrapolate linearly.
-    public func imagePoint(atViewPoint point: (x: Double, y: Double)) -> (x: Double, y: Double) {
+    package func imagePoint(atViewPoint point: (x: Double, y: Double)) -> (x: Double, y: Double) {
         let (x, y) = axes
         return (x.imageCoordinate(atOutput: point.x), y.imageCoordinate(atOutput: point.y))
     }
 
     /// Converts a point measured from the view's top-left into the output
     /// frame the other methods take.
-    public func outputPoint(fromViewPoint point: (x: Double, y: Double)) -> (x: Double, y: Double) {
+    package func outputPoint(fromViewPoint point: (x: Double, y: Double)) -> (x: Double, y: Double) {
         let place = placement
         return (point.x - Double(place.x), point.y - Double(place.y))
     }
@@ -171,7 +171,7 @@ public struct Viewport: Sendable, Equatable {
 
     /// This viewport with zoom and centre brought inside their bounds and
     /// non-finite values replaced by the defaults.
-    public func clamped() -> Viewport {
+    package func clamped() -> Viewport {
         var result = self
         result.zoom = effectiveZoom
         let (x, y) = result.axes
@@ -183,7 +183,7 @@ public struct Viewport: Sendable, Equatable {
     /// Zooms by `factor` keeping the image point under `anchor` where it is on
     /// screen (as nsxiv does), then clamps. `anchor` is in output pixels from
     /// the drawn output's top-left; by default the middle of the view.
-    public func zoomed(by factor: Double, anchor: (x: Double, y: Double)? = nil) -> Viewport {
+    package func zoomed(by factor: Double, anchor: (x: Double, y: Double)? = nil) -> Viewport {
         guard factor.isFinite, factor > 0 else { return clamped() }
         return zoomed(to: effectiveZoom * factor, anchor: anchor)
     }
@@ -191,7 +191,7 @@ public struct Viewport: Sendable, Equatable {
     /// Sets the zoom, keeping the image point under `anchor` still; see
     /// `zoomed(by:anchor:)`. Taking the target directly (rather than a factor)
     /// lets the 1×/2× toggle land on exactly 1 and 2.
-    public func zoomed(to newZoom: Double, anchor: (x: Double, y: Double)? = nil) -> Viewport {
+    package func zoomed(to newZoom: Double, anchor: (x: Double, y: Double)? = nil) -> Viewport {
         let old = clamped()
         guard newZoom.isFinite, newZoom > 0, !imageSize.isEmpty, !viewSize.isEmpty else { return old }
         let place = old.placement
@@ -219,14 +219,14 @@ public struct Viewport: Sendable, Equatable {
     /// The move is rounded to whole view pixels, so what stays in view
     /// lands on whole pixels and the sixel viewer can copy it rather than
     /// resample it (a fifth of a 612-px view is 122.4 px).
-    public func panned(byViewFractionX dx: Double, y dy: Double) -> Viewport {
+    package func panned(byViewFractionX dx: Double, y dy: Double) -> Viewport {
         panned(byViewPixelsX: (dx * Double(viewSize.width)).rounded(), y: (dy * Double(viewSize.height)).rounded())
     }
 
     /// Pans by view pixels, for mouse drags. Same direction as
     /// `panned(byViewFractionX:y:)`: a drag that pulls the image left is a
     /// positive `dx`.
-    public func panned(byViewPixelsX dx: Double, y dy: Double) -> Viewport {
+    package func panned(byViewPixelsX dx: Double, y dy: Double) -> Viewport {
         let old = clamped()
         guard dx.isFinite, dy.isFinite, !imageSize.isEmpty else { return old }
         var new = old
@@ -239,18 +239,18 @@ public struct Viewport: Sendable, Equatable {
     /// Double-tap behaviour: at zoom 1 zoom to 2 about `anchor`, otherwise go
     /// back to 1 about `anchor`. Both directions keep the anchored image point
     /// still, so toggling twice at the same spot returns to where it started.
-    public func toggledOneTwo(anchor: (x: Double, y: Double)? = nil) -> Viewport {
+    package func toggledOneTwo(anchor: (x: Double, y: Double)? = nil) -> Viewport {
         let old = clamped()
         return old.zoomed(to: abs(old.zoom - 1) < 1e-9 ? 2 : 1, anchor: anchor)
     }
 
     /// Zoom 1, centred.
-    public func reset() -> Viewport {
+    package func reset() -> Viewport {
         Viewport(imageSize: imageSize, viewSize: viewSize, fit: fit)
     }
 
     /// Jumps to one edge of the image, keeping the other axis.
-    public func edge(_ edge: ViewportEdge) -> Viewport {
+    package func edge(_ edge: ViewportEdge) -> Viewport {
         var new = clamped()
         switch edge {
         case .left: new.centerX = 0
@@ -262,7 +262,7 @@ public struct Viewport: Sendable, Equatable {
     }
 
     /// The same zoom and centre in a view of another size, clamped.
-    public func resized(to viewSize: PixelSize) -> Viewport {
+    package func resized(to viewSize: PixelSize) -> Viewport {
         var new = self
         new.viewSize = viewSize
         return new.clamped()

@@ -6,8 +6,8 @@
 /// place that falls back to `/dev/tty`. The probe and a drawing's tmux
 /// fences read its replies from `input()`; a previewer whose standard
 /// output is the host program's pipe draws on `output()`.
-public final class ControllingTerminal {
-    public let fd: Int32
+package final class ControllingTerminal {
+    package let fd: Int32
     private let opened: Bool
 
     private init(fd: Int32, opened: Bool) {
@@ -17,13 +17,13 @@ public final class ControllingTerminal {
 
     /// Standard input when it is the terminal, else `/dev/tty` opened for
     /// reading and writing; nil when there is no terminal to read from.
-    public static func input() -> ControllingTerminal? {
+    package static func input() -> ControllingTerminal? {
         open(standard: 0, flags: O_RDWR)
     }
 
     /// Standard output when it is the terminal, else `/dev/tty` opened for
     /// writing; nil when there is no terminal to draw on.
-    public static func output() -> ControllingTerminal? {
+    package static func output() -> ControllingTerminal? {
         open(standard: 1, flags: O_WRONLY)
     }
 
@@ -33,7 +33,7 @@ public final class ControllingTerminal {
     /// reading, so what reached its queue is always known to the byte
     /// (`ProcessSignals.closeDrawing`). Standard output's terminal when it
     /// is one, else `/dev/tty`.
-    public static func previewOutput() -> ControllingTerminal? {
+    package static func previewOutput() -> ControllingTerminal? {
         let path = isatty(1) == 1 ? "/proc/self/fd/1" : "/dev/tty"
         let fd = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         return fd >= 0 ? ControllingTerminal(fd: fd, opened: true) : nil
@@ -47,13 +47,13 @@ public final class ControllingTerminal {
 
     /// pxview's process group is the terminal's foreground one: its replies
     /// will reach pxview, not a shell waiting at its prompt.
-    public var isForeground: Bool {
+    package var isForeground: Bool {
         let foreground = tcgetpgrp(fd)
         return foreground < 0 || foreground == getpgrp()
     }
 
     /// Closes `/dev/tty` when it was opened; a standard stream stays open.
-    public func close() {
+    package func close() {
         if opened { Glibc.close(fd) }
     }
 }

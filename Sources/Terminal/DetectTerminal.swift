@@ -5,7 +5,7 @@ import Plumbing
 #endif
 
 /// Why no query was sent to the terminal.
-public enum ProbeSkip: String, Sendable, Equatable {
+package enum ProbeSkip: String, Sendable, Equatable {
     /// Standard output is not a terminal.
     case notATerminal
     /// The caller asked for no probe (`--protocol` given, for instance).
@@ -21,22 +21,22 @@ public enum ProbeSkip: String, Sendable, Equatable {
 
 /// What the start-up look at the terminal found, and what it cost:
 /// `pxview doctor` prints it whole, `PXVIEW_DEBUG` the gist.
-public struct ProbeReport: Sendable {
+package struct ProbeReport: Sendable {
     /// Nil when standard output is not a terminal.
-    public var capabilities: TerminalCapabilities?
-    public var multiplexer: Multiplexer
+    package var capabilities: TerminalCapabilities?
+    package var multiplexer: Multiplexer
     /// pxview's pane, when a local tmux could be asked.
-    public var tmuxPane: TmuxPaneState?
+    package var tmuxPane: TmuxPaneState?
     /// The queries' answers and timing; nil when none were sent.
-    public var outcome: ProbeOutcome?
-    public var skipped: ProbeSkip?
+    package var outcome: ProbeOutcome?
+    package var skipped: ProbeSkip?
     /// The limit the probe waited up to.
-    public var timeoutMs: Int
+    package var timeoutMs: Int
     /// Where the capabilities came from when nothing was asked: an earlier
     /// probe on this terminal, tmux's name for it, the environment.
-    public var knownFrom: String?
+    package var knownFrom: String?
 
-    public init(
+    package init(
         capabilities: TerminalCapabilities?, multiplexer: Multiplexer, tmuxPane: TmuxPaneState? = nil,
         outcome: ProbeOutcome? = nil, skipped: ProbeSkip? = nil, timeoutMs: Int = ProbeTiming.defaultTimeoutMs
     ) {
@@ -49,7 +49,7 @@ public struct ProbeReport: Sendable {
     }
 
     /// True when the terminal was asked and never answered.
-    public var timedOut: Bool { outcome?.timedOut ?? false }
+    package var timedOut: Bool { outcome?.timedOut ?? false }
 }
 
 /// Finds out what the terminal on standard output can draw: its window
@@ -78,7 +78,7 @@ public struct ProbeReport: Sendable {
 /// terminal itself (`/dev/tty`). `alreadyRaw`: the caller holds the
 /// terminal in raw mode (a running explorer asking late): no session of
 /// its own, which would take over what a signal restores.
-public func detectTerminal(
+package func detectTerminal(
     probe: Bool, environment: [String: String], timeoutMs: Int? = nil, outputFD: Int32 = 1, alreadyRaw: Bool = false,
     runTmux: @escaping @Sendable ([String]) -> String? = Tmux.spawn, extraQueries: (Multiplexer) -> [UInt8] = { _ in [] }
 ) -> ProbeReport {
@@ -159,7 +159,7 @@ public func detectTerminal(
 /// (`TerminalMemory`), inside tmux tmux's name for the outer terminal,
 /// the environment (`TerminalGuess`), else nothing (text). The
 /// window and cell size come from TIOCGWINSZ on `ttyFD`.
-public func recallTerminal(
+package func recallTerminal(
     environment: [String: String], ttyFD: Int32, memory: TerminalMemory,
     runTmux: @escaping @Sendable ([String]) -> String? = Tmux.spawn
 ) -> ProbeReport {

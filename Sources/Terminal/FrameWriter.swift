@@ -30,33 +30,33 @@ import Plumbing
 /// answer: tmux moves the real cursor to its pane only at the end of its
 /// event loop turn (without the fence xterm under tmux 3.3a drew a picture
 /// one cell right of and one row above where it was sent).
-public struct FrameWriter: Sendable {
+package struct FrameWriter: Sendable {
     /// DA1: every terminal and tmux answer it, `CSI ? … c`.
     static let fence = TerminalCommand.primaryDeviceAttributesQuery
     /// How long to wait for the fence's answer before drawing anyway.
-    public static let fenceTimeoutMs = 500
+    package static let fenceTimeoutMs = 500
 
     /// How bytes reach the descriptor.
-    public enum Sink: Sendable {
+    package enum Sink: Sendable {
         /// `write(2)` until done; errors are thrown.
         case direct
         /// `OutputGuard.write`: slices, so Ctrl-C can close an open sequence.
         case guarded
     }
 
-    public var fd: Int32
-    public var synchronizedOutput: Bool
-    public var multiplexer: Multiplexer
+    package var fd: Int32
+    package var synchronizedOutput: Bool
+    package var multiplexer: Multiplexer
     /// The terminal's input, in raw mode, where the fence's answer arrives;
     /// nil: pictures are sent without a fence.
-    public var fenceInputFD: Int32?
-    public var sink: Sink
+    package var fenceInputFD: Int32?
+    package var sink: Sink
     /// Inside a local tmux: pxview's pane's top-left cell on the outer
     /// screen (`TmuxPaneState.screenOrigin`). Pictures are then placed
     /// there absolutely and need no fence.
-    public var paneOrigin: CellOffset?
+    package var paneOrigin: CellOffset?
 
-    public init(
+    package init(
         fd: Int32 = 1, synchronizedOutput: Bool, multiplexer: Multiplexer = .none, fenceInputFD: Int32? = nil,
         sink: Sink = .direct
     ) {
@@ -68,7 +68,7 @@ public struct FrameWriter: Sendable {
     }
 
     /// The exact bytes `write(_:)` sends for `frame` (fences aside).
-    public func framed(_ frame: [UInt8]) -> [UInt8] {
+    package func framed(_ frame: [UInt8]) -> [UInt8] {
         let body: [UInt8]
         if !multiplexer.wrapsGraphics {
             body = frame
@@ -86,7 +86,7 @@ public struct FrameWriter: Sendable {
     /// Returns the input read while waiting for fences (keys the user typed
     /// meanwhile), for the input decoder.
     @discardableResult
-    public func write(_ frame: [UInt8]) throws(TerminalError) -> [UInt8] {
+    package func write(_ frame: [UInt8]) throws(TerminalError) -> [UInt8] {
         guard multiplexer.wrapsGraphics, paneOrigin == nil, let input = fenceInputFD else {
             try send(framed(frame))
             return []

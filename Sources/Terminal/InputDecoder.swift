@@ -17,23 +17,23 @@ import ControlSequences
 /// cursor mode, `CSI n ~`), Linux console F1–F5 (`ESC [ [ A`), kitty-style
 /// `CSI codepoint ; mods u`, SGR (1006) mouse reports, bracketed paste, Alt as
 /// an ESC prefix, Ctrl-letters and UTF-8 text.
-public struct InputDecoder: Sendable {
+package struct InputDecoder: Sendable {
     /// How long to wait after a lone ESC (or other incomplete sequence)
     /// before calling `flushPendingEscape()`. Terminals write a sequence in
     /// one go, so over a local or LAN connection its bytes arrive together;
     /// 40 ms is long enough to absorb scheduling and ssh jitter, short enough
     /// that Escape still feels instant.
-    public static let escapeTimeoutMilliseconds: Int32 = 40
+    package static let escapeTimeoutMilliseconds: Int32 = 40
 
     /// No key or mouse sequence is this long; a longer unterminated one is
     /// garbage and is reported as `.unknown` instead of pending forever.
-    public static let maxSequenceLength = 64
+    package static let maxSequenceLength = 64
     /// Bound for APC/DCS/OSC strings (late terminal replies) before the
     /// introducer is taken to be an Alt-key press instead.
-    public static let maxStringLength = 512
+    package static let maxStringLength = 512
     /// Pasted text beyond this many bytes is dropped, so a runaway paste
     /// cannot exhaust memory.
-    public static let maxPasteBytes = 1 << 20
+    package static let maxPasteBytes = 1 << 20
 
     private var pending: [UInt8] = []
     /// Non-nil between `CSI 200 ~` and `CSI 201 ~`.
@@ -45,25 +45,25 @@ public struct InputDecoder: Sendable {
 
     private static let pasteEnd = TerminalCommand.bracketedPasteEnd
 
-    public init() {}
+    package init() {}
 
     /// True when bytes are held back waiting to see whether more belong to
     /// them: an ESC or unfinished escape sequence, or (rarely) a UTF-8
     /// character cut by a read. Inside a bracketed paste it is false: a paste
     /// is never timed out.
-    public var hasPendingEscape: Bool {
+    package var hasPendingEscape: Bool {
         pasteBuffer == nil && !pending.isEmpty
     }
 
     /// Decodes as many complete events as the bytes so far allow.
-    public mutating func feed(_ bytes: [UInt8]) -> [InputEvent] {
+    package mutating func feed(_ bytes: [UInt8]) -> [InputEvent] {
         pending.append(contentsOf: bytes)
         return drain(final: false)
     }
 
     /// Resolves whatever is pending as if no more input will follow it. Call
     /// after `escapeTimeoutMilliseconds` without input while `hasPendingEscape` is true.
-    public mutating func flushPendingEscape() -> [InputEvent] {
+    package mutating func flushPendingEscape() -> [InputEvent] {
         guard pasteBuffer == nil else { return [] }
         return drain(final: true)
     }

@@ -1,5 +1,5 @@
 /// One thing the user did, decoded from the terminal's input bytes.
-public enum InputEvent: Equatable, Sendable {
+package enum InputEvent: Equatable, Sendable {
     case key(Key)
     case mouse(MouseEvent)
     /// Text pasted while bracketed paste (`CSI ? 2004 h`) was on. It is the
@@ -14,15 +14,15 @@ public enum InputEvent: Equatable, Sendable {
 
 /// Modifier keys held during a key press or mouse event. The raw values match
 /// the xterm modifier encoding (`parameter - 1` in `CSI 1 ; m X`).
-public struct Modifiers: OptionSet, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+package struct Modifiers: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let shift = Modifiers(rawValue: 1)
-    public static let alt = Modifiers(rawValue: 2)
-    public static let control = Modifiers(rawValue: 4)
+    package static let shift = Modifiers(rawValue: 1)
+    package static let alt = Modifiers(rawValue: 2)
+    package static let control = Modifiers(rawValue: 4)
 
-    public var description: String {
+    package var description: String {
         var names: [String] = []
         if contains(.control) { names.append("ctrl") }
         if contains(.alt) { names.append("alt") }
@@ -36,7 +36,7 @@ public struct Modifiers: OptionSet, Hashable, Sendable, CustomStringConvertible 
 /// Printable keys arrive as `.char` carrying the character the terminal
 /// produced, so Shift-a is `.char("A")` with no `.shift` flag: terminals do
 /// not report Shift for printable keys.
-public enum KeyCode: Hashable, Sendable {
+package enum KeyCode: Hashable, Sendable {
     case char(Character)
     case up, down, left, right
     case home, end, pageUp, pageDown, insert, delete
@@ -45,16 +45,16 @@ public enum KeyCode: Hashable, Sendable {
     case function(Int)
 }
 
-public struct Key: Hashable, Sendable, CustomStringConvertible {
-    public var code: KeyCode
-    public var modifiers: Modifiers
+package struct Key: Hashable, Sendable, CustomStringConvertible {
+    package var code: KeyCode
+    package var modifiers: Modifiers
 
-    public init(_ code: KeyCode, _ modifiers: Modifiers = []) {
+    package init(_ code: KeyCode, _ modifiers: Modifiers = []) {
         self.code = code
         self.modifiers = modifiers
     }
 
-    public var description: String {
+    package var description: String {
         let name: String
         switch code {
         case .char(let character): name = "\"\(character)\""
@@ -65,14 +65,14 @@ public struct Key: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-public enum MouseButton: Hashable, Sendable {
+package enum MouseButton: Hashable, Sendable {
     case left, middle, right
     /// Buttons 8–11 (back/forward on many mice), reported with bit 128.
     case extra(Int)
 }
 
-public struct MouseEvent: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable {
+package struct MouseEvent: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         case press(MouseButton)
         case release(MouseButton)
         /// Motion with a button held (needs `CSI ? 1002 h`).
@@ -82,14 +82,14 @@ public struct MouseEvent: Hashable, Sendable {
         case wheelUp, wheelDown, wheelLeft, wheelRight
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// 1-based cell column.
-    public var x: Int
+    package var x: Int
     /// 1-based cell row.
-    public var y: Int
-    public var modifiers: Modifiers
+    package var y: Int
+    package var modifiers: Modifiers
 
-    public init(kind: Kind, x: Int, y: Int, modifiers: Modifiers = []) {
+    package init(kind: Kind, x: Int, y: Int, modifiers: Modifiers = []) {
         self.kind = kind
         self.x = x
         self.y = y

@@ -10,7 +10,7 @@ import Plumbing
 /// file (`t=t`) and removes either once read: no compression, no base64 and
 /// almost nothing through the pty (kitty's own icat does this). The probe
 /// asks with a 1x1 object of each kind; only an `OK` enables one.
-public enum KittyMedium: String, Sendable, Equatable {
+package enum KittyMedium: String, Sendable, Equatable {
     case direct
     case sharedMemory
     case file
@@ -22,10 +22,10 @@ public enum KittyMedium: String, Sendable, Equatable {
 /// ending pxview removes it, and named with pxview's process id, so the
 /// next run removes what a killed one left (`sweepStale`: SIGKILL, a crash,
 /// a terminal that answered `OK` but never read them).
-public enum KittyTransfer {
+package enum KittyTransfer {
     /// kitty deletes a `t=t` file after reading it only when its path
     /// contains this (and it is in a temporary folder).
-    public static let fileMarker = "tty-graphics-protocol"
+    package static let fileMarker = "tty-graphics-protocol"
     /// What every object's name starts with, before `PID-`.
     static let sharedMemoryPrefix = "pxview-"
     static let filePrefix = "\(fileMarker)-pxview-"
@@ -37,7 +37,7 @@ public enum KittyTransfer {
     /// only; its name (`/pxview-PID-RANDOM`), or nil when it could not be made.
     /// `removedAtExit`: registered with `ProcessSignals` (false for an
     /// object kitty may read after pxview has gone).
-    public static func sharedMemory(_ bytes: [UInt8], removedAtExit: Bool = true) -> String? {
+    package static func sharedMemory(_ bytes: [UInt8], removedAtExit: Bool = true) -> String? {
         for _ in 0..<4 {
             let name = "/\(sharedMemoryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max) & 0xFFFF_FFFF_FFFF)"
             let removal = removedAtExit ? ProcessSignals.removeOnExit(sharedMemoryDirectory + name) : nil
@@ -61,7 +61,7 @@ public enum KittyTransfer {
     /// A new file in /tmp holding `bytes`, named so kitty removes it after
     /// reading (`/tmp/tty-graphics-protocol-pxview-PID-XXXXXX`); its path,
     /// or nil when it could not be made.
-    public static func temporaryFile(_ bytes: [UInt8], removedAtExit: Bool = true) -> String? {
+    package static func temporaryFile(_ bytes: [UInt8], removedAtExit: Bool = true) -> String? {
         var template = Array("\(fileDirectory)/\(filePrefix)\(getpid())-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { return nil }
@@ -78,7 +78,7 @@ public enum KittyTransfer {
     }
 
     /// Removes what kitty did not (it removes what it read): ENOENT is the usual answer.
-    public static func remove(_ reference: String, medium: KittyMedium) {
+    package static func remove(_ reference: String, medium: KittyMedium) {
         switch medium {
         case .sharedMemory:
             shm_unlink(reference)
@@ -93,7 +93,7 @@ public enum KittyTransfer {
 
     /// True while the object is still there: kitty has not read it yet
     /// (it removes what it reads), or never will.
-    public static func exists(_ reference: String, medium: KittyMedium) -> Bool {
+    package static func exists(_ reference: String, medium: KittyMedium) -> Bool {
         var info = stat()
         switch medium {
         case .sharedMemory: return stat(sharedMemoryDirectory + reference, &info) == 0
@@ -106,7 +106,7 @@ public enum KittyTransfer {
     /// run. Called at start by every run that draws: a pxview killed by
     /// SIGKILL, or one whose terminal never read its objects, leaves them
     /// behind, and nothing else would ever remove them.
-    public static func sweepStale() {
+    package static func sweepStale() {
         DirectoryListing.removeEntriesOfDeadProcesses(
             in: Array(sharedMemoryDirectory.utf8), prefix: Array(sharedMemoryPrefix.utf8)
         ) { owner(in: $0, prefix: sharedMemoryPrefix) }
@@ -118,13 +118,13 @@ public enum KittyTransfer {
     /// The sweep runs at most once in this many seconds: listing a /tmp of
     /// 3,800 entries cost 3.3 ms of CPU on every run (a quarter of a
     /// one-shot drawing's), and what it removes is rare (SIGKILL, a crash).
-    public static let sweepIntervalSeconds = 3600
+    package static let sweepIntervalSeconds = 3600
 
     /// `sweepStale` when it is due: when `stamp` (a file in pxview's own
     /// folder) is missing, not a regular file, or last touched more than
     /// `sweepIntervalSeconds` ago; the stamp is touched first. True when it ran.
     @discardableResult
-    public static func sweepStaleIfDue(stamp: String, nowSeconds: Int = Int(time(nil))) -> Bool {
+    package static func sweepStaleIfDue(stamp: String, nowSeconds: Int = Int(time(nil))) -> Bool {
         var info = stat()
         if lstat(stamp, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
             let age = nowSeconds - Int(info.st_mtim.tv_sec)
@@ -157,8 +157,8 @@ public enum KittyTransfer {
     // MARK: The probe
 
     /// Query ids the replies echo (`ProbeReplies.kittyMediumMessages`).
-    public static let sharedMemoryQueryID = 32
-    public static let fileQueryID = 33
+    package static let sharedMemoryQueryID = 32
+    package static let fileQueryID = 33
 }
 
 /// The objects one backend handed to kitty that kitty may not have read
@@ -167,27 +167,27 @@ public enum KittyTransfer {
 /// still there later never will be: a terminal that answered the probe's
 /// `OK` and then read nothing once collected 95 objects, 15 MB, in one
 /// folder-grid session), and all of them at teardown.
-public struct KittyHandover: Sendable {
+package struct KittyHandover: Sendable {
     /// Generous against a terminal busy drawing (kitty under software GL
     /// here lags a frame or two), short against memory held in /dev/shm.
-    public static let unreadLimitMilliseconds = 5000
+    package static let unreadLimitMilliseconds = 5000
 
     private var objects: [(reference: String, medium: KittyMedium, since: Int)] = []
 
-    public init() {}
+    package init() {}
 
     /// The objects not yet removed (tests).
-    public var count: Int { objects.count }
+    package var count: Int { objects.count }
 
     /// Records `reference`, first removing the ones that are too old.
-    public mutating func add(_ reference: String, medium: KittyMedium, now: Int = MonotonicClock.milliseconds()) {
+    package mutating func add(_ reference: String, medium: KittyMedium, now: Int = MonotonicClock.milliseconds()) {
         reap(now: now)
         objects.append((reference, medium, now))
     }
 
     /// Removes what kitty has not read within the limit, and forgets what it
     /// read (it removed those itself).
-    public mutating func reap(now: Int = MonotonicClock.milliseconds()) {
+    package mutating func reap(now: Int = MonotonicClock.milliseconds()) {
         objects.removeAll { object in
             guard KittyTransfer.exists(object.reference, medium: object.medium) else {
                 KittyTransfer.remove(object.reference, medium: object.medium)
@@ -200,7 +200,7 @@ public struct KittyHandover: Sendable {
     }
 
     /// Removes every object still there.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         for object in objects { KittyTransfer.remove(object.reference, medium: object.medium) }
         objects = []
     }

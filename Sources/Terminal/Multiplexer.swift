@@ -12,7 +12,7 @@ import ControlSequences
 /// graphics reach the real terminal only inside passthrough (`ESC P tmux;`
 /// … `ESC \`, tmux 3.3+ with `set -g allow-passthrough on`), and replies
 /// to queries come back only for queries sent the same way.
-public enum Multiplexer: Equatable, Sendable, CustomStringConvertible {
+package enum Multiplexer: Equatable, Sendable, CustomStringConvertible {
     case none
     /// tmux on this machine (`$TMUX`); `passthrough` is its
     /// `allow-passthrough` for this pane. tmux can be asked where the pane
@@ -28,7 +28,7 @@ public enum Multiplexer: Equatable, Sendable, CustomStringConvertible {
     /// whether passthrough is allowed for this pane. Without `$TMUX` this
     /// is `.none`: a remote tmux is only known after the probe
     /// (`TmuxHint`, `resolved(by:)`).
-    public static func detect(
+    package static func detect(
         environment: [String: String], runTmux: @escaping @Sendable ([String]) -> String? = Tmux.spawn
     ) -> Multiplexer {
         guard let tmux = Tmux(environment: environment, run: runTmux) else { return .none }
@@ -36,7 +36,7 @@ public enum Multiplexer: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// True when graphics must be wrapped in passthrough.
-    public var wrapsGraphics: Bool {
+    package var wrapsGraphics: Bool {
         switch self {
         case .none: return false
         case .tmux, .remoteTmux: return true
@@ -44,16 +44,16 @@ public enum Multiplexer: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// True inside tmux with passthrough on.
-    public var passthroughOn: Bool {
+    package var passthroughOn: Bool {
         self == .tmux(passthrough: true) || self == .remoteTmux(passthrough: true)
     }
 
     /// True when tmux passes nothing: graphics cannot be drawn.
-    public var blocksGraphics: Bool {
+    package var blocksGraphics: Bool {
         self == .tmux(passthrough: false) || self == .remoteTmux(passthrough: false)
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .none: return "none"
         case .tmux(let passthrough): return "tmux (passthrough \(passthrough ? "on" : "off"))"
@@ -62,13 +62,13 @@ public enum Multiplexer: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The one line pxview prints when tmux keeps graphics from the terminal.
-    public static let passthroughHint =
+    package static let passthroughHint =
         "pxview: tmux passes no graphics: 'set -g allow-passthrough on' (tmux 3.3+) gives sixel or kitty"
 }
 
 /// What `TERM` says about a multiplexer pxview cannot otherwise see (no
 /// `$TMUX`: a shell over SSH from a tmux pane, or an environment cleared).
-public enum TmuxHint: Equatable, Sendable {
+package enum TmuxHint: Equatable, Sendable {
     case none
     /// `TERM=tmux*`: tmux's own terminfo entry, so tmux.
     case tmux
@@ -76,7 +76,7 @@ public enum TmuxHint: Equatable, Sendable {
     /// APC for its status line: asked what it is before any graphics query.
     case screenOrTmux
 
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         let term = environment["TERM"] ?? ""
         if let socket = environment["TMUX"], !socket.isEmpty {
             self = .none
@@ -91,9 +91,9 @@ public enum TmuxHint: Equatable, Sendable {
 }
 
 /// tmux passthrough: wrapping graphics so tmux hands them to the terminal.
-public enum Passthrough {
+package enum Passthrough {
     /// One sequence as `ESC P tmux; <sequence, every ESC doubled> ESC \`.
-    public static func wrap(_ sequence: [UInt8]) -> [UInt8] {
+    package static func wrap(_ sequence: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(sequence.count + sequence.count / 64 + 16)
         out += TerminalCommand.tmuxPassthroughStart
@@ -107,7 +107,7 @@ public enum Passthrough {
 
     /// A piece of a frame: text and cursor motion for tmux to interpret, or
     /// one graphics command (sixel DCS, kitty APC) for the real terminal.
-    public enum Segment: Equatable, Sendable {
+    package enum Segment: Equatable, Sendable {
         case text([UInt8])
         /// `placesAtCursor`: the terminal draws it where its cursor is (a
         /// sixel image, a kitty placement that is not virtual), so tmux's
@@ -118,7 +118,7 @@ public enum Passthrough {
     /// Splits `frame` into text and graphics commands. Graphics commands are
     /// the DCS (`ESC P`) and APC (`ESC _`) strings pxview's encoders write,
     /// each ended by ST; text never holds an ESC inside such a string.
-    public static func segments(_ frame: [UInt8]) -> [Segment] {
+    package static func segments(_ frame: [UInt8]) -> [Segment] {
         var result: [Segment] = []
         var textStart = 0
         var index = 0
@@ -170,7 +170,7 @@ public enum Passthrough {
     /// lost uploads whose chunks came between those (seen under tmux 3.3a
     /// after a split: two of four tiles never appeared, though every byte
     /// reached kitty).
-    public static func wrapGraphics(_ frame: [UInt8]) -> [UInt8] {
+    package static func wrapGraphics(_ frame: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         var run: [UInt8] = []
         func flush() {
@@ -204,7 +204,7 @@ public enum Passthrough {
     /// picture after it is not sent to tmux at all (the picture's position
     /// travels inside the passthrough), so an upload, its placement and the
     /// next picture's travel together.
-    public static func wrapGraphics(_ frame: [UInt8], placingAt origin: CellOffset) -> [UInt8] {
+    package static func wrapGraphics(_ frame: [UInt8], placingAt origin: CellOffset) -> [UInt8] {
         var out: [UInt8] = []
         var run: [UInt8] = []
         var cursor: CellOffset?

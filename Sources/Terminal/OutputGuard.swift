@@ -20,7 +20,7 @@ import Synchronization
 /// blocked on a terminal that stopped reading never reaches the next
 /// slice: `ProcessSignals` then ends the process by alarm, writing the
 /// same closing bytes without blocking.
-public enum OutputGuard {
+package enum OutputGuard {
     /// errno of the first failed write, 0 if none. Written only by `write`
     /// and `protectStandardDescriptors`, read by `writeFailure`.
     private static let failure = FailureCode()
@@ -28,7 +28,7 @@ public enum OutputGuard {
     /// errno of the first write that failed (ENOSPC on /dev/full, EBADF on a
     /// closed stdout, EPIPE when the reader left), or nil: a command that
     /// could not write what it printed has failed.
-    public static var writeFailure: Int32? {
+    package static var writeFailure: Int32? {
         failure.code
     }
 
@@ -36,7 +36,7 @@ public enum OutputGuard {
     /// /dev/null, so no file pxview opens later (a cache entry, a lock) can
     /// become fd 1 and take its output; a closed stdout counts as a failed
     /// write (EBADF).
-    public static func protectStandardDescriptors() {
+    package static func protectStandardDescriptors() {
         for fd: Int32 in [0, 1, 2] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
             let null = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
             if null >= 0 && null != fd {
@@ -48,16 +48,16 @@ public enum OutputGuard {
     }
 
     /// Bytes that close whatever sequence a slice boundary left open.
-    public static let closingBytes: [UInt8] =
+    package static let closingBytes: [UInt8] =
         TerminalCommand.stringTerminator + TerminalCommand.resetAttributes + Array("\r\n".utf8)
     /// A preview's (`--place`, `clear`): the string closed and the host's
     /// cursor put back where the preview's `ESC 7` found it.
-    public static let previewClosingBytes: [UInt8] = TerminalCommand.stringTerminator + TerminalCommand.restoreCursor
+    package static let previewClosingBytes: [UInt8] = TerminalCommand.stringTerminator + TerminalCommand.restoreCursor
 
     /// From here on, writes are a preview's inside a host's screen (a file
     /// manager's): cut short, they end with `previewClosingBytes`, and only
     /// their own bytes still queued for the terminal are thrown away.
-    public static func installForPreview() {
+    package static func installForPreview() {
         install()
         ProcessSignals.setDrawingClosing(previewClosingBytes, ownsTerminal: false)
     }
@@ -71,7 +71,7 @@ public enum OutputGuard {
 
     /// From here on, writes to stdout are drawings whose open sequences a
     /// stop request must close.
-    public static func install() {
+    package static func install() {
         ProcessSignals.install()
         guarding.store(true, ordering: .releasing)
     }
@@ -79,7 +79,7 @@ public enum OutputGuard {
     /// Writes `bytes` to `fd` in slices, honouring a pending stop request
     /// between them (`Descriptor.writeAll` retries short writes, EINTR and
     /// EAGAIN).
-    public static func write(_ bytes: [UInt8], fd: Int32) {
+    package static func write(_ bytes: [UInt8], fd: Int32) {
         bytes.withUnsafeBytes { bytes in writeDrawing(fd: fd) { write in _ = write(bytes) } }
     }
 
@@ -88,7 +88,7 @@ public enum OutputGuard {
     /// returns false once a write has failed. The drawing counts as open
     /// from the first part to the last, so a stop request in between, while
     /// the next part is being made, still closes its sequence first.
-    public static func writeDrawing(fd: Int32, _ body: ((UnsafeRawBufferPointer) -> Bool) -> Void) {
+    package static func writeDrawing(fd: Int32, _ body: ((UnsafeRawBufferPointer) -> Bool) -> Void) {
         // After a failure nothing more is written (the reader is gone, the disk full).
         if failure.code != nil { return }
         let guarded = guarding.load(ordering: .acquiring)

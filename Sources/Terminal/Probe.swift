@@ -14,15 +14,15 @@ let probeDrainMilliseconds = 5
 /// and waiting only 200 ms drew half-blocks for a sixel terminal and left
 /// its late replies to be echoed into the shell. `PXVIEW_PROBE_TIMEOUT_MS`
 /// changes it.
-public enum ProbeTiming {
-    public static let defaultTimeoutMs = 2000
+package enum ProbeTiming {
+    package static let defaultTimeoutMs = 2000
     /// After tmux's own DA1 answer, how long the outer terminal's (through
     /// passthrough) may still take: the two sit side by side, so its answer
     /// follows tmux's by local latency, whatever the link to pxview costs.
-    public static let outerAnswerGraceMs = 150
+    package static let outerAnswerGraceMs = 150
 
     /// The limit the environment asks for (1 ms to 60 s), else the default.
-    public static func timeoutMs(environment: [String: String]) -> Int {
+    package static func timeoutMs(environment: [String: String]) -> Int {
         guard let text = environment["PXVIEW_PROBE_TIMEOUT_MS"], let value = Int(text), (1...60_000).contains(value)
         else { return defaultTimeoutMs }
         return value
@@ -30,16 +30,16 @@ public enum ProbeTiming {
 }
 
 /// What one probe learnt and what it cost.
-public struct ProbeOutcome: Sendable, Equatable {
-    public var replies: ProbeReplies
+package struct ProbeOutcome: Sendable, Equatable {
+    package var replies: ProbeReplies
     /// Input that was not a reply (keys typed meanwhile).
-    public var leftover: [UInt8]
+    package var leftover: [UInt8]
     /// From the queries' write to the last reply (or the limit).
-    public var elapsedMs: Int
+    package var elapsedMs: Int
     /// No DA1 answer within the limit.
-    public var timedOut: Bool
+    package var timedOut: Bool
 
-    public init(replies: ProbeReplies, leftover: [UInt8], elapsedMs: Int, timedOut: Bool) {
+    package init(replies: ProbeReplies, leftover: [UInt8], elapsedMs: Int, timedOut: Bool) {
         self.replies = replies
         self.leftover = leftover
         self.elapsedMs = elapsedMs
@@ -63,7 +63,7 @@ public struct ProbeOutcome: Sendable, Equatable {
 ///
 /// A terminal that never answers DA1 (not a real terminal, or a very slow
 /// link) costs `timeoutMs`; `replies.deviceAttributes` is then nil.
-public func probeTerminal(
+package func probeTerminal(
     inputFD: Int32 = 0, outputFD: Int32 = 1, timeoutMs: Int = ProbeTiming.defaultTimeoutMs,
     queries: [UInt8] = ProbeQuery.bytes, expectedAnswers: Int = 1
 ) throws(TerminalError) -> ProbeOutcome {

@@ -5,15 +5,15 @@ import ControlSequences
 /// Every query is one that terminals lacking the feature ignore silently, and
 /// DA1 (`CSI c`) goes last: every terminal answers it, and terminals answer
 /// in order, so its reply marks the end of all replies that will ever come.
-public struct ProbeQuery: Sendable {
+package struct ProbeQuery: Sendable {
     /// Image id the kitty graphics query uses; the reply echoes it.
-    public static let kittyQueryImageID = 31
+    package static let kittyQueryImageID = 31
 
     /// The kitty graphics query (`TerminalCommand.kittyGraphicsQuery`) with that id.
     static let kittyGraphicsQuery = TerminalCommand.kittyGraphicsQuery(imageID: kittyQueryImageID)
 
     /// All queries (`TerminalCommand`'s), DA1 last.
-    public static let bytes: [UInt8] =
+    package static let bytes: [UInt8] =
         kittyGraphicsQuery + TerminalCommand.terminalVersionQuery + TerminalCommand.backgroundColorQuery
         + TerminalCommand.colorRegistersQuery + TerminalCommand.sixelGeometryQuery + TerminalCommand.cellSizeQuery
         + TerminalCommand.textAreaQuery + TerminalCommand.synchronizedOutputQuery
@@ -27,7 +27,7 @@ public struct ProbeQuery: Sendable {
     /// last; seen with tmux 3.3a in xterm, kitty, mlterm and Konsole: the
     /// outer replies reach the pane); with passthrough off, only what tmux
     /// itself may answer goes out raw, and never the kitty query.
-    public static func bytes(for multiplexer: Multiplexer) -> [UInt8] {
+    package static func bytes(for multiplexer: Multiplexer) -> [UInt8] {
         switch multiplexer {
         case .none:
             return bytes
@@ -57,11 +57,11 @@ public struct ProbeQuery: Sendable {
     /// is on. Expect two DA1 answers (`probeTerminal(expectedAnswers: 2)`).
     /// With passthrough off the wrapped queries are dropped, so nothing can
     /// become the pane title.
-    public static let remoteTmux =
+    package static let remoteTmux =
         TerminalCommand.terminalVersionQuery + passthroughQueries.flatMap(Passthrough.wrap)
         + TerminalCommand.primaryDeviceAttributesQuery
 
     /// For `TmuxHint.screenOrTmux`: what answers, asked before any graphics
     /// query (GNU screen takes an APC for its status line and passes a DCS on).
-    public static let whoIsThere = TerminalCommand.terminalVersionQuery + TerminalCommand.primaryDeviceAttributesQuery
+    package static let whoIsThere = TerminalCommand.terminalVersionQuery + TerminalCommand.primaryDeviceAttributesQuery
 }

@@ -2,42 +2,42 @@ import Pixels
 
 /// What the terminal said in answer to `ProbeQuery.bytes`. Every field is nil
 /// until its reply arrives; a failed or malformed reply leaves it nil.
-public struct ProbeReplies: Sendable, Equatable {
+package struct ProbeReplies: Sendable, Equatable {
     /// The message part of the kitty graphics reply for our query id: "OK"
     /// when the protocol works, an error code such as "EINVAL:..." otherwise.
-    public var kittyGraphicsMessage: String?
+    package var kittyGraphicsMessage: String?
     /// Replies to the transfer-medium queries (ids `KittyTransfer.sharedMemoryQueryID`
     /// and `fileQueryID`), by id: "OK" when kitty could read that object.
-    public var kittyMediumMessages: [Int: String] = [:]
+    package var kittyMediumMessages: [Int: String] = [:]
     /// XTSMGRAPHICS colour registers (`CSI ? 1 ; 0 ; n S`).
-    public var colorRegisters: Int?
+    package var colorRegisters: Int?
     /// XTSMGRAPHICS maximum sixel geometry (`CSI ? 2 ; 0 ; w ; h S`).
-    public var sixelMaxGeometry: PixelSize?
+    package var sixelMaxGeometry: PixelSize?
     /// XTWINOPS cell size (`CSI 6 ; h ; w t`).
-    public var cellPixels: PixelSize?
+    package var cellPixels: PixelSize?
     /// XTWINOPS text area size (`CSI 4 ; h ; w t`).
-    public var textAreaPixels: PixelSize?
+    package var textAreaPixels: PixelSize?
     /// DECRQM status for mode 2026: 0 unknown mode, 1 set, 2 reset,
     /// 3 permanently set, 4 permanently reset.
-    public var synchronizedOutputStatus: Int?
+    package var synchronizedOutputStatus: Int?
     /// DA1 attributes after the `?`, e.g. [63, 1, 2, 4, ...]; nil until the
     /// DA1 reply arrives, which marks the end of the replies. When several
     /// came (tmux's own and, through passthrough, the outer terminal's),
     /// the last: the outer terminal's.
-    public var deviceAttributes: [Int]?
+    package var deviceAttributes: [Int]?
     /// How many DA1 replies arrived.
-    public var deviceAttributeReplies = 0
+    package var deviceAttributeReplies = 0
     /// XTVERSION (`DCS > | text ST`), e.g. "kitty(0.26.5)", "XTerm(379)",
     /// "Konsole 22.12.3"; sanitized, at most 64 characters. The last one
     /// that is not tmux's own.
-    public var terminalVersion: String?
+    package var terminalVersion: String?
     /// tmux's own XTVERSION answer ("tmux 3.3a"), when tmux answered one
     /// sent to it directly: how a tmux without `$TMUX` (over SSH) is known.
-    public var multiplexerVersion: String?
+    package var multiplexerVersion: String?
     /// OSC 11 (`OSC 11 ; rgb:RRRR/GGGG/BBBB ST`): the default background.
-    public var backgroundColor: RGBA?
+    package var backgroundColor: RGBA?
 
-    public init() {}
+    package init() {}
 }
 
 /// Separates the replies to `ProbeQuery.bytes` from anything else read from
@@ -46,30 +46,30 @@ public struct ProbeReplies: Sendable, Equatable {
 /// Replies can come in any order and split across reads anywhere. Bytes
 /// that are not a reply are kept, in order, in `leftoverInput` for the input
 /// decoder; nothing is ever echoed.
-public struct ProbeReplyParser: Sendable {
+package struct ProbeReplyParser: Sendable {
     /// What tmux answers to DA1 itself (`input.c`: a VT100 with AVO).
     static let tmuxDeviceAttributes = [1, 2]
 
     /// Replies are short; an escape string longer than this is not a reply.
     static let maxReplyLength = 4096
 
-    public private(set) var result = ProbeReplies()
+    package private(set) var result = ProbeReplies()
     private var committedLeftover: [UInt8] = []
     private var pending: [UInt8] = []
 
-    public init() {}
+    package init() {}
 
     /// True once the DA1 reply has been seen: nothing more will answer.
-    public var isComplete: Bool { result.deviceAttributes != nil }
+    package var isComplete: Bool { result.deviceAttributes != nil }
 
     /// True once `count` DA1 replies have been seen.
-    public func hasDeviceAttributes(count: Int) -> Bool { result.deviceAttributeReplies >= count }
+    package func hasDeviceAttributes(count: Int) -> Bool { result.deviceAttributeReplies >= count }
 
     /// Input that was not a reply, followed by any incomplete tail still held
     /// back (so that after the probe ends, the input decoder sees every byte).
-    public var leftoverInput: [UInt8] { committedLeftover + pending }
+    package var leftoverInput: [UInt8] { committedLeftover + pending }
 
-    public mutating func feed(_ bytes: [UInt8]) {
+    package mutating func feed(_ bytes: [UInt8]) {
         pending.append(contentsOf: bytes)
         var index = 0
         scanning: while index < pending.count {

@@ -11,12 +11,12 @@ import Plumbing
 /// (the last one made) instead of acting itself; a termination request
 /// still ends the process after `ProcessSignals.gracefulSeconds` if the
 /// loop cannot.
-public final class SignalPipe {
+package final class SignalPipe {
     /// Poll this for POLLIN together with the terminal input.
-    public let readFD: Int32
+    package let readFD: Int32
     let writeFD: Int32
 
-    public init() throws(TerminalError) {
+    package init() throws(TerminalError) {
         (readFD, writeFD) = try makeWakePipe()
         ProcessSignals.setReportingPipe(writeFD)
     }
@@ -29,7 +29,7 @@ public final class SignalPipe {
 
     /// The signals reported since the last call, oldest first; empty when
     /// none. Never blocks.
-    public func takeSignals() -> [Int32] {
+    package func takeSignals() -> [Int32] {
         var signals: [Int32] = []
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
@@ -49,7 +49,7 @@ public final class SignalPipe {
 /// every wake-up channel into a poll loop (signals, finished downloads).
 /// Non-blocking because a writer (a signal handler) must never block on a
 /// full pipe, and draining must stop when the pipe is empty.
-public func makeWakePipe() throws(TerminalError) -> (read: Int32, write: Int32) {
+package func makeWakePipe() throws(TerminalError) -> (read: Int32, write: Int32) {
     var fds: [Int32] = [-1, -1]
     guard pipe(&fds) == 0 else { throw .last(.pipe) }
     for fd in fds {

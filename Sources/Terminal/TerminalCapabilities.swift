@@ -1,38 +1,38 @@
 import Pixels
 
 /// What the terminal can do and how big it is, as the encoders need it.
-public struct TerminalCapabilities: Sendable, Equatable {
+package struct TerminalCapabilities: Sendable, Equatable {
     /// The kitty graphics protocol answered our query with OK.
-    public var kittyGraphics: Bool
+    package var kittyGraphics: Bool
     /// DA1 lists attribute 4 (sixel graphics).
-    public var sixel: Bool
+    package var sixel: Bool
     /// Sixel colour registers, when XTSMGRAPHICS answered.
-    public var colorRegisters: Int?
+    package var colorRegisters: Int?
     /// Largest sixel image the terminal will show; larger ones are dropped.
-    public var sixelMaxSize: PixelSize?
+    package var sixelMaxSize: PixelSize?
     /// Pixels per character cell; nil when nothing told us (callers then
     /// assume 10x20).
-    public var cellSize: PixelSize?
+    package var cellSize: PixelSize?
     /// Text area in pixels.
-    public var windowPixels: PixelSize?
+    package var windowPixels: PixelSize?
     /// Text area in cells: width = columns, height = rows.
-    public var windowCells: CellCount
+    package var windowCells: CellCount
     /// DECRQM says mode 2026 exists, so frames can be wrapped in
     /// `CSI ? 2026 h` … `CSI ? 2026 l` to avoid tearing.
-    public var synchronizedOutput: Bool
+    package var synchronizedOutput: Bool
     /// XTVERSION's answer, e.g. "kitty(0.26.5)"; nil when it did not answer.
-    public var terminalVersion: String?
+    package var terminalVersion: String?
     /// The default background colour (OSC 11), when the terminal said.
-    public var backgroundColor: RGBA?
+    package var backgroundColor: RGBA?
     /// The terminal answered `CSI 16 t` (so it can be asked again after a resize).
-    public var reportsCellSize: Bool
+    package var reportsCellSize: Bool
     /// Replies that were out of bounds and ignored, for `PXVIEW_DEBUG`.
-    public var ignoredReplies: [String]
+    package var ignoredReplies: [String]
     /// How kitty can be sent pixels: shared memory or a file when it said
     /// it could read ours (it runs on this machine), else through the pty.
-    public var kittyMedium: KittyMedium = .direct
+    package var kittyMedium: KittyMedium = .direct
 
-    public init(
+    package init(
         kittyGraphics: Bool, sixel: Bool, colorRegisters: Int?, sixelMaxSize: PixelSize?,
         cellSize: PixelSize?, windowPixels: PixelSize?, windowCells: CellCount, synchronizedOutput: Bool,
         terminalVersion: String? = nil, backgroundColor: RGBA? = nil, reportsCellSize: Bool = false,
@@ -58,22 +58,22 @@ public struct TerminalCapabilities: Sendable, Equatable {
 /// size of 999999999 px once made the viewer render a 16384x16384 canvas,
 /// 30 s of CPU and 300 MB per frame. The bounds match the flags'
 /// (`--cell-size` at most 256x256, `--size` at most 16384x16384).
-public enum TerminalLimits {
+package enum TerminalLimits {
     /// No font makes a cell larger.
-    public static let maxCellSide = 256
+    package static let maxCellSide = 256
     /// Window text areas and sixel geometries: larger than any screen.
-    public static let maxPixelSide = 16384
+    package static let maxPixelSide = 16384
     /// The window in cells, as TIOCGWINSZ gives it: the bound `--cells` has.
     /// A broken or hostile terminal once reported 65535x65535 cells, and
     /// the grid grew by 20 MB/s laying out tiles for it; no screen is near
     /// 2048 columns (an 8K display at a 4-pixel font).
-    public static let maxWindowCells = 2048
+    package static let maxWindowCells = 2048
     /// Sixel colour registers: XTSMGRAPHICS answers up to 1024 (mlterm);
     /// 65536 leaves room for any real terminal.
-    public static let maxColorRegisters = 65536
+    package static let maxColorRegisters = 65536
 
     /// A cell size the terminal may report.
-    public static func cell(_ size: PixelSize) -> Bool {
+    package static func cell(_ size: PixelSize) -> Bool {
         (1...maxCellSide).contains(size.width) && (1...maxCellSide).contains(size.height)
     }
 
@@ -90,7 +90,7 @@ public enum TerminalLimits {
 /// the `CSI 14 t` reply / cells, the cell tmux knows for its client, else
 /// nil. Every size outside `TerminalLimits` is dropped and listed in
 /// `ignoredReplies`.
-public func capabilities(from replies: ProbeReplies, winsize: WindowSize, tmuxCell: PixelSize? = nil)
+package func capabilities(from replies: ProbeReplies, winsize: WindowSize, tmuxCell: PixelSize? = nil)
     -> TerminalCapabilities
 {
     var ignored: [String] = []

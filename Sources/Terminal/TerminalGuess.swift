@@ -3,17 +3,17 @@ import Pixels
 /// What the environment says about the terminal, for a run that must not
 /// ask it and has nothing remembered (chafa and yazi read the same hints):
 /// the variables terminals export to the programs they start.
-public struct TerminalGuess: Equatable, Sendable {
-    public var kittyGraphics: Bool
-    public var sixel: Bool
+package struct TerminalGuess: Equatable, Sendable {
+    package var kittyGraphics: Bool
+    package var sixel: Bool
     /// A name in XTVERSION's form where one is known (`kitty`, `Konsole`),
     /// so the terminal's quirks apply as after a probe.
-    public var version: String?
+    package var version: String?
     /// Which variable told.
-    public var reason: String
+    package var reason: String
 
     /// Nil when nothing in `environment` names a terminal that draws pictures.
-    public init?(environment: [String: String]) {
+    package init?(environment: [String: String]) {
         let term = environment["TERM"] ?? ""
         let program = environment["TERM_PROGRAM"] ?? ""
         func has(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
@@ -38,7 +38,7 @@ public struct TerminalGuess: Equatable, Sendable {
         }
     }
 
-    public init(kittyGraphics: Bool, sixel: Bool, version: String?, reason: String) {
+    package init(kittyGraphics: Bool, sixel: Bool, version: String?, reason: String) {
         self.kittyGraphics = kittyGraphics
         self.sixel = sixel
         self.version = version
@@ -47,7 +47,7 @@ public struct TerminalGuess: Equatable, Sendable {
 
     /// The guess as capabilities for a window of `winsize` (the cell from
     /// the kernel's pixels when it gives them).
-    public func capabilities(winsize: WindowSize, cell: PixelSize? = nil) -> TerminalCapabilities {
+    package func capabilities(winsize: WindowSize, cell: PixelSize? = nil) -> TerminalCapabilities {
         var capabilities = TerminalCapabilities(
             kittyGraphics: kittyGraphics, sixel: sixel, colorRegisters: nil, sixelMaxSize: nil, cellSize: cell,
             windowPixels: winsize.pixels, windowCells: winsize.cells, synchronizedOutput: false, terminalVersion: version)

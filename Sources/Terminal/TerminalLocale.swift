@@ -2,12 +2,12 @@
 /// it: `LC_ALL`, else `LC_CTYPE`, else `LANG`, else the C locale. A C or
 /// POSIX locale (a minimal container, some SSH setups) means ASCII: the
 /// terminal shows UTF-8 frames and ellipses as garbage there.
-public struct TerminalLocale: Equatable, Sendable {
+package struct TerminalLocale: Equatable, Sendable {
     /// The locale's name as set ("C.UTF-8", "en_GB.utf8", "C").
-    public var name: String
-    public var isUTF8: Bool
+    package var name: String
+    package var isUTF8: Bool
 
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         let name =
             [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]].compactMap { $0 }.first {
                 !$0.isEmpty
@@ -20,19 +20,19 @@ public struct TerminalLocale: Equatable, Sendable {
 
 extension TerminalLocale {
     /// What pxview's screens may draw text with in this locale.
-    public var glyphs: Glyphs { isUTF8 ? .unicode : .ascii }
+    package var glyphs: Glyphs { isUTF8 ? .unicode : .ascii }
 }
 
 /// The characters the grid and the viewer draw with: UTF-8 frames and
 /// symbols, or ASCII alone for a terminal in a C locale (which shows each
 /// byte of a UTF-8 `…` as a Latin-1 character of its own, so the status
 /// line grew by two cells per ellipsis and wrapped).
-public enum Glyphs: Sendable, Equatable {
+package enum Glyphs: Sendable, Equatable {
     case unicode
     case ascii
 
     /// What a cut line ends with.
-    public var ellipsis: String { self == .unicode ? "…" : "..." }
+    package var ellipsis: String { self == .unicode ? "…" : "..." }
 
     /// `text` as this character set shows it: unchanged in UTF-8; in ASCII
     /// each of pxview's own symbols becomes its stand-in (`…` `...`, `·`
@@ -40,7 +40,7 @@ public enum Glyphs: Sendable, Equatable {
     /// any other character outside ASCII a `?`, as `ls` shows a name it
     /// cannot print. Control characters are left for
     /// `TerminalText.sanitize`.
-    public func text(_ text: String) -> String {
+    package func text(_ text: String) -> String {
         guard self == .ascii, !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
         var out = ""
         for character in text {

@@ -16,28 +16,28 @@ import Plumbing
 /// another terminal), `TERM`, `KITTY_WINDOW_ID` and `WINDOWID`; inside
 /// tmux the probe is kept per outer terminal (`probePath`). Kept
 /// `maxAgeSeconds`; written whole through `AtomicWrite` (0600).
-public struct TerminalMemory: Sendable {
+package struct TerminalMemory: Sendable {
     /// Long enough for a day's work in one window, short enough that a
     /// changed terminal setup is asked again soon.
-    public static let maxAgeSeconds = 24 * 3600
+    package static let maxAgeSeconds = 24 * 3600
 
-    public let directory: String
+    package let directory: String
     /// The terminal this run writes to, or nil when it has no tty.
-    public let key: String?
+    package let key: String?
 
-    public init(directory: String, key: String?) {
+    package init(directory: String, key: String?) {
         self.directory = directory
         self.key = key
     }
 
     /// For the terminal on `ttyFD` (the controlling terminal, or stdout's).
-    public init(environment: [String: String], ttyFD: Int32) {
+    package init(environment: [String: String], ttyFD: Int32) {
         self.init(directory: Self.directory(environment: environment), key: Self.key(environment: environment, ttyFD: ttyFD))
     }
 
     /// `$XDG_RUNTIME_DIR/pxview` (per user, on tmpfs, gone at logout) when
     /// set, else `$XDG_CACHE_HOME/pxview/terminals`.
-    public static func directory(environment: [String: String]) -> String {
+    package static func directory(environment: [String: String]) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/pxview" }
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/pxview/terminals" }
         let home = environment["HOME"] ?? "/tmp"
@@ -45,7 +45,7 @@ public struct TerminalMemory: Sendable {
     }
 
     /// The terminal's name for the file: a hash of what tells terminals apart.
-    public static func key(environment: [String: String], ttyFD: Int32) -> String? {
+    package static func key(environment: [String: String], ttyFD: Int32) -> String? {
         guard let name = deviceName(ttyFD) else { return nil }
         var info = stat()
         guard stat(name, &info) == 0 else { return nil }
@@ -107,7 +107,7 @@ public struct TerminalMemory: Sendable {
     }
 
     /// Records what the probe found (nothing for a probe that timed out).
-    public func remember(_ report: ProbeReport, now: Int = Int(time(nil))) {
+    package func remember(_ report: ProbeReport, now: Int = Int(time(nil))) {
         guard let path = probePath(tmuxPane: report.tmuxPane), let capabilities = report.capabilities,
             report.outcome?.timedOut == false
         else { return }
@@ -127,7 +127,7 @@ public struct TerminalMemory: Sendable {
     /// What an earlier probe on this terminal (inside tmux: of the outer
     /// terminal `tmuxPane`'s client is on) found, for a window of
     /// `winsize` now; nil when none was kept (or it is too old).
-    public func recalled(winsize: WindowSize, tmuxPane: TmuxPaneState? = nil, now: Int = Int(time(nil))) -> ProbeReport? {
+    package func recalled(winsize: WindowSize, tmuxPane: TmuxPaneState? = nil, now: Int = Int(time(nil))) -> ProbeReport? {
         guard let path = probePath(tmuxPane: tmuxPane), let fields = read(path), let time = fields["time"].flatMap(Int.init),
             now - time <= Self.maxAgeSeconds, now >= time
         else { return nil }
@@ -154,23 +154,23 @@ public struct TerminalMemory: Sendable {
     /// kitty image id, and when its pxview started (a `clear` started
     /// before it leaves it alone: lf may run its cleaner for the last file
     /// and the previewer for the next at once).
-    public struct PreviewRecord: Equatable, Sendable {
-        public var box: CellRect
-        public var method: String
-        public var kittyImageID: UInt32?
+    package struct PreviewRecord: Equatable, Sendable {
+        package var box: CellRect
+        package var method: String
+        package var kittyImageID: UInt32?
         /// `wallClockMs()` when the previewing pxview started.
-        public var startedMs: Int
+        package var startedMs: Int
         /// `pxview clear` took it away; its id is kept all the same, for
         /// the next preview to go on from (kitty 0.48.2 showed a picture
         /// under an id deleted before as black).
-        public var cleared: Bool
+        package var cleared: Bool
         /// When the last `pxview clear` on this terminal started (0: none),
         /// kept from record to record: a preview that started before it
         /// and has not drawn yet (a slow decode, lf's cleaner run as you
         /// move onto a text file) draws nothing.
-        public var lastClearMs: Int
+        package var lastClearMs: Int
 
-        public init(
+        package init(
             box: CellRect, method: String, kittyImageID: UInt32? = nil, startedMs: Int, cleared: Bool = false,
             lastClearMs: Int = 0
         ) {
@@ -183,18 +183,18 @@ public struct TerminalMemory: Sendable {
         }
 
         /// A clear started after this preview did.
-        public var clearedSinceItStarted: Bool { lastClearMs > startedMs }
+        package var clearedSinceItStarted: Bool { lastClearMs > startedMs }
     }
 
     /// Wall-clock milliseconds: comparable between processes.
-    public static func wallClockMs() -> Int {
+    package static func wallClockMs() -> Int {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
     }
 
     /// Records `record` as the last preview, keeping the last clear's time.
-    public func rememberPreview(_ record: PreviewRecord, now: Int = Int(time(nil))) {
+    package func rememberPreview(_ record: PreviewRecord, now: Int = Int(time(nil))) {
         withPreviewLock {
             var kept = record
             kept.lastClearMs = max(record.lastClearMs, lastPreview(now: now)?.lastClearMs ?? 0)
@@ -228,7 +228,7 @@ public struct TerminalMemory: Sendable {
     }
 
     /// The last preview, if one was kept.
-    public func lastPreview(now: Int = Int(time(nil))) -> PreviewRecord? {
+    package func lastPreview(now: Int = Int(time(nil))) -> PreviewRecord? {
         guard let path = path("preview"), let fields = read(path), let time = fields["time"].flatMap(Int.init),
             now - time <= Self.maxAgeSeconds, let method = fields["method"], let text = fields["box"],
             let box = CellRect(placeText: text)
@@ -242,12 +242,12 @@ public struct TerminalMemory: Sendable {
     /// The kitty image id the last preview on this terminal used, kept per
     /// outer terminal (one kitty window: every tmux pane of it shares its
     /// ids), so previews in two panes never take the same one.
-    public func lastPreviewImageID(tmuxPane: TmuxPaneState?) -> UInt32? {
+    package func lastPreviewImageID(tmuxPane: TmuxPaneState?) -> UInt32? {
         guard let path = outerPath("preview-id", tmuxPane: tmuxPane), let fields = read(path) else { return nil }
         return fields["kitty"].flatMap(UInt32.init)
     }
 
-    public func rememberPreviewImageID(_ id: UInt32, tmuxPane: TmuxPaneState?) {
+    package func rememberPreviewImageID(_ id: UInt32, tmuxPane: TmuxPaneState?) {
         guard let path = outerPath("preview-id", tmuxPane: tmuxPane) else { return }
         write(["kitty": "\(id)"], to: path)
     }
@@ -257,7 +257,7 @@ public struct TerminalMemory: Sendable {
     /// time is kept for previews still on their way. Returns the record
     /// as it is now.
     @discardableResult
-    public func previewCleared(_ seen: PreviewRecord?, startedMs: Int) -> PreviewRecord? {
+    package func previewCleared(_ seen: PreviewRecord?, startedMs: Int) -> PreviewRecord? {
         withPreviewLock {
             // With none yet, one that says only when this clear started.
             var current =

@@ -19,27 +19,27 @@ import Plumbing
 /// `restore()` undoes everything, is idempotent, and also runs on deinit.
 /// Signals and crashes: `ProcessSignals`, with which the session records
 /// the terminal before changing it.
-public final class TerminalSession {
-    public struct Options: Sendable, Equatable {
+package final class TerminalSession {
+    package struct Options: Sendable, Equatable {
         /// Draw on the alternate screen (`CSI ? 1049 h`), so the shell's
         /// scrollback is untouched and comes back on exit.
-        public var alternateScreen: Bool
+        package var alternateScreen: Bool
         /// Hide the text cursor (`CSI ? 25 l`).
-        public var hideCursor: Bool
+        package var hideCursor: Bool
         /// SGR mouse reporting of presses, releases, drags and the wheel
         /// (`CSI ? 1000 h`, `CSI ? 1002 h`, `CSI ? 1006 h`).
-        public var mouse: Bool
+        package var mouse: Bool
         /// Bracketed paste (`CSI ? 2004 h`): pasted text arrives as one
         /// `.paste` event instead of a burst of key presses.
-        public var bracketedPaste: Bool
+        package var bracketedPaste: Bool
         /// Application cursor keys (`CSI ? 1 h`): arrows arrive as `ESC O A`;
         /// the decoder reads both forms, so this is rarely needed.
-        public var applicationCursorKeys: Bool
+        package var applicationCursorKeys: Bool
         /// Focus reports (`CSI ? 1004 h`): `CSI I` / `CSI O` when the window
         /// (or tmux pane, with `focus-events on`) gains or loses focus.
-        public var focusEvents: Bool
+        package var focusEvents: Bool
 
-        public init(
+        package init(
             alternateScreen: Bool = true, hideCursor: Bool = true, mouse: Bool = true,
             bracketedPaste: Bool = true, applicationCursorKeys: Bool = false, focusEvents: Bool = false
         ) {
@@ -52,7 +52,7 @@ public final class TerminalSession {
         }
 
         /// Raw mode and nothing else: for probing before the UI starts.
-        public static let rawModeOnly = Options(
+        package static let rawModeOnly = Options(
             alternateScreen: false, hideCursor: false, mouse: false,
             bracketedPaste: false, applicationCursorKeys: false)
     }
@@ -64,7 +64,7 @@ public final class TerminalSession {
     /// `?1049l`: xterm restores the cursor saved on entering the alternate
     /// screen even when it never entered it, which sends a raw-mode-only
     /// session's cursor home. `restoreSequence(for:)` picks what to undo.
-    public static let restoreSequence: [UInt8] =
+    package static let restoreSequence: [UInt8] =
         TerminalCommand.endSynchronizedUpdate  // end a synchronized update left open
         + TerminalCommand.mouseReportingOff
         + TerminalCommand.bracketedPasteOff
@@ -77,14 +77,14 @@ public final class TerminalSession {
     /// The bytes that undo `enterSequence(for: options)`: nothing for a
     /// raw-mode-only session (its screen was never touched), else the full
     /// `restoreSequence`, less `?1049l` when the main screen was never left.
-    public static func restoreSequence(for options: Options) -> [UInt8] {
+    package static func restoreSequence(for options: Options) -> [UInt8] {
         if options == .rawModeOnly { return [] }
         if options.alternateScreen { return restoreSequence }
         return Array(restoreSequence.dropLast(TerminalCommand.leaveAlternateScreen.count))
     }
 
     /// The bytes written on entering a session with `options`.
-    public static func enterSequence(for options: Options) -> [UInt8] {
+    package static func enterSequence(for options: Options) -> [UInt8] {
         var out: [UInt8] = []
         if options.alternateScreen { out += TerminalCommand.enterAlternateScreen }
         if options.hideCursor { out += TerminalCommand.hideCursor }
@@ -95,13 +95,13 @@ public final class TerminalSession {
         return out
     }
 
-    public let inputFD: Int32
-    public let outputFD: Int32
-    public let options: Options
+    package let inputFD: Int32
+    package let outputFD: Int32
+    package let options: Options
     /// True from a successful init until `restore()`.
-    public private(set) var isActive: Bool
+    package private(set) var isActive: Bool
     /// The terminal settings to go back to.
-    public let originalSettings: termios
+    package let originalSettings: termios
 
     /// Enters raw mode on `inputFD` and writes the enter sequence for
     /// `options` to `outputFD`. Throws if `inputFD` is not a terminal
@@ -112,7 +112,7 @@ public final class TerminalSession {
     /// installed) before it leaves cooked mode, so a signal at any moment
     /// from here on finds it and puts it back: SIGTERM during the start-up
     /// probe once left the terminal raw.
-    public init(inputFD: Int32 = 0, outputFD: Int32 = 1, options: Options = Options()) throws(TerminalError) {
+    package init(inputFD: Int32 = 0, outputFD: Int32 = 1, options: Options = Options()) throws(TerminalError) {
         self.inputFD = inputFD
         self.outputFD = outputFD
         self.options = options
@@ -156,7 +156,7 @@ public final class TerminalSession {
     /// shell. The terminal is no longer recorded for signals afterwards.
     /// Safe to call more than once; best effort, as the terminal may
     /// already be gone.
-    public func restore() {
+    package func restore() {
         guard isActive else { return }
         isActive = false
         leave()
@@ -166,7 +166,7 @@ public final class TerminalSession {
     /// does (main screen, mouse off, cooked), stops the process, and once
     /// it is continued takes the terminal again (`resume`). The caller
     /// redraws afterwards: the screen is whatever the shell left.
-    public func suspendUntilContinued() {
+    package func suspendUntilContinued() {
         guard isActive else { return }
         leave()
         ProcessSignals.stopProcess()
@@ -176,7 +176,7 @@ public final class TerminalSession {
     /// Lends the terminal to another program (the key handler): given back
     /// as `restore` does (main screen, mouse off, cooked), `body` run, then
     /// taken again as after a stop. The caller redraws afterwards.
-    public func lend<T>(_ body: () -> T) -> T {
+    package func lend<T>(_ body: () -> T) -> T {
         guard isActive else { return body() }
         leave()
         let result = body()
@@ -187,7 +187,7 @@ public final class TerminalSession {
     /// Raw mode and the enter sequence again, as after `init`: after a stop,
     /// or a SIGCONT that follows a SIGSTOP no handler saw. Nothing is
     /// probed again.
-    public func resume() {
+    package func resume() {
         ProcessSignals.armTerminal(
             owner: owner, inputFD: inputFD, outputFD: outputFD, original: originalSettings, raw: rawSettings,
             restoreBytes: Self.restoreSequence(for: options), enterBytes: Self.enterSequence(for: options))

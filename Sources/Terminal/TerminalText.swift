@@ -1,9 +1,9 @@
 /// Making untrusted text (image tags, user names, file names, anything from
 /// the network) safe to print, and measuring it in terminal cells.
-public enum TerminalText {
+package enum TerminalText {
     /// What a dangerous character is replaced with: visible, one cell wide,
     /// and obviously "something was here".
-    public static let replacement: Character = "\u{FFFD}"
+    package static let replacement: Character = "\u{FFFD}"
 
     /// Returns `text` with every character that could steer the terminal
     /// replaced, so it can be printed verbatim inside a UI:
@@ -17,7 +17,7 @@ public enum TerminalText {
     /// - Bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E,
     ///   U+2066–U+2069) become U+FFFD, so a name cannot reorder the text
     ///   displayed after it ("Trojan Source" style spoofing).
-    public static func sanitize(_ text: String) -> String {
+    package static func sanitize(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
@@ -39,7 +39,7 @@ public enum TerminalText {
     /// joiners take 0, everything else 1. Control characters count 0 (they
     /// should have been sanitized away). Terminals disagree about emoji ZWJ
     /// sequences and ambiguous-width characters; this is the common answer.
-    public static func displayWidth(_ text: String) -> Int {
+    package static func displayWidth(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
     }
 
@@ -47,7 +47,7 @@ public enum TerminalText {
     /// "..." in ASCII) when anything was cut. Cuts fall between grapheme
     /// clusters, so a combining accent never loses its base letter, and a
     /// wide character that would straddle the limit is dropped whole.
-    public static func truncate(_ text: String, toWidth width: Int, glyphs: Glyphs = .unicode) -> String {
+    package static func truncate(_ text: String, toWidth width: Int, glyphs: Glyphs = .unicode) -> String {
         guard width > 0 else { return "" }
         if displayWidth(text) <= width { return text }
         let ellipsis = glyphs.ellipsis
@@ -68,7 +68,7 @@ public enum TerminalText {
     /// so the cursor end stays in sight. One pass from the end, whatever the
     /// length (trimming one character at a time from the front took 25 s
     /// for a 120 KB paste).
-    public static func tail(_ text: String, toWidth width: Int, glyphs: Glyphs = .unicode) -> String {
+    package static func tail(_ text: String, toWidth width: Int, glyphs: Glyphs = .unicode) -> String {
         guard width > 0 else { return "" }
         if displayWidth(text) <= width { return text }
         let ellipsis = glyphs.ellipsis
@@ -87,7 +87,7 @@ public enum TerminalText {
     /// `text` cut in the middle to at most `width` cells, its start and end
     /// kept (`IMG_2024…0412.jpg`): what a file name under a tile shows, so
     /// the numbers and the extension that tell photos apart stay in sight.
-    public static func middle(_ text: String, toWidth width: Int, glyphs: Glyphs = .unicode) -> String {
+    package static func middle(_ text: String, toWidth width: Int, glyphs: Glyphs = .unicode) -> String {
         guard displayWidth(text) > width else { return text }
         let ellipsis = glyphs.ellipsis
         guard width > ellipsis.count + 1 else { return truncate(text, toWidth: width, glyphs: glyphs) }

@@ -15,29 +15,29 @@ import Plumbing
 /// Only a tmux on this machine (`$TMUX`) can be asked. Over SSH from a tmux
 /// pane the remote side has no `$TMUX` and no tmux to run (see
 /// `Multiplexer.remoteTmux`).
-public struct Tmux: Sendable {
+package struct Tmux: Sendable {
     /// Runs `tmux` with these arguments; its standard output, or nil when it
     /// could not run or failed. Tests play tmux's answers here (or put a fake
     /// `tmux` on `PATH`).
-    public var run: @Sendable ([String]) -> String?
+    package var run: @Sendable ([String]) -> String?
     /// `$TMUX_PANE`, the pane pxview runs in (`%3`); nil asks about the
     /// current pane.
-    public var pane: String?
+    package var pane: String?
 
-    public init(pane: String?, run: @escaping @Sendable ([String]) -> String? = Tmux.spawn) {
+    package init(pane: String?, run: @escaping @Sendable ([String]) -> String? = Tmux.spawn) {
         self.pane = pane
         self.run = run
     }
 
     /// The tmux pxview runs under, or nil outside tmux (no `$TMUX`).
-    public init?(environment: [String: String], run: @escaping @Sendable ([String]) -> String? = Tmux.spawn) {
+    package init?(environment: [String: String], run: @escaping @Sendable ([String]) -> String? = Tmux.spawn) {
         guard let socket = environment["TMUX"], !socket.isEmpty else { return nil }
         self.init(pane: environment["TMUX_PANE"].flatMap { $0.isEmpty ? nil : $0 }, run: run)
     }
 
     /// `allow-passthrough` for pxview's pane (`show -Apv`: the pane's own
     /// value, else the window's, else the global one).
-    public func passthrough() -> PassthroughSetting {
+    package func passthrough() -> PassthroughSetting {
         var arguments = ["show", "-Apv"]
         if let pane { arguments += ["-t", pane] }
         return PassthroughSetting(answer: run(arguments + ["allow-passthrough"]))
@@ -52,7 +52,7 @@ public struct Tmux: Sendable {
 
     /// Where pxview's pane is and whether it is shown, in one `display -p`
     /// (a few milliseconds: cheap enough to ask a few times a second).
-    public func paneState() -> TmuxPaneState? {
+    package func paneState() -> TmuxPaneState? {
         var arguments = ["display", "-p"]
         if let pane { arguments += ["-t", pane] }
         return run(arguments + [Self.paneFormat]).flatMap(TmuxPaneState.init(answer:))
@@ -64,56 +64,56 @@ public struct Tmux: Sendable {
     /// reached the terminal after tmux had cleared it for the new layout:
     /// its right half stayed over the new pane (seen in xterm while a GIF
     /// played). tmux's redraw writes every cell, which takes such pixels away.
-    public func redrawClient(tty clientTTY: String?) {
+    package func redrawClient(tty clientTTY: String?) {
         var arguments = ["refresh-client"]
         if let clientTTY, !clientTTY.isEmpty { arguments += ["-t", clientTTY] }
         _ = run(arguments)
     }
 
     /// Runs tmux without a shell (stdin and stderr on /dev/null).
-    public static let spawn: @Sendable ([String]) -> String? = { arguments in
+    package static let spawn: @Sendable ([String]) -> String? = { arguments in
         Subprocess.output(["tmux"] + arguments)
     }
 }
 
 /// tmux's `allow-passthrough`: 3.3 knows `off` and `on` (passthrough from
 /// panes that are shown), 3.4 adds `all` (hidden panes too).
-public enum PassthroughSetting: String, Sendable, Equatable {
+package enum PassthroughSetting: String, Sendable, Equatable {
     case off, on, all
 
     /// From `show -Apv allow-passthrough` (a missing answer is `off`, tmux's default).
-    public init(answer: String?) {
+    package init(answer: String?) {
         let word = answer?.split(whereSeparator: { $0 == "\n" || $0 == " " }).last.map(String.init) ?? ""
         self = PassthroughSetting(rawValue: word) ?? .off
     }
 
-    public var passes: Bool { self != .off }
+    package var passes: Bool { self != .off }
 }
 
 /// pxview's pane as tmux sees it (`Tmux.paneState`).
-public struct TmuxPaneState: Equatable, Sendable {
+package struct TmuxPaneState: Equatable, Sendable {
     /// The pane's top-left cell and size in the window, in cells.
-    public var left: Int
-    public var top: Int
-    public var width: Int
-    public var height: Int
-    public var paneActive: Bool
-    public var windowActive: Bool
+    package var left: Int
+    package var top: Int
+    package var width: Int
+    package var height: Int
+    package var paneActive: Bool
+    package var windowActive: Bool
     /// Another pane may be zoomed over this one.
-    public var windowZoomed: Bool
+    package var windowZoomed: Bool
     /// Some client shows the session.
-    public var attached: Bool
+    package var attached: Bool
     /// The client's cell in pixels, when tmux knows it (3.3 asks the terminal).
-    public var cellSize: PixelSize?
+    package var cellSize: PixelSize?
     /// Status lines above the panes (`status-position top`): the window
     /// starts that many rows down the client's screen.
-    public var statusRowsAbove: Int
+    package var statusRowsAbove: Int
     /// The client's terminal device, e.g. `/dev/pts/3`.
-    public var clientTTY: String?
+    package var clientTTY: String?
     /// The outer terminal as tmux learnt it (its XTVERSION): `XTerm(379)`, `kitty(0.26.5)`.
-    public var clientTermType: String?
+    package var clientTermType: String?
 
-    public init(
+    package init(
         left: Int, top: Int, width: Int, height: Int, paneActive: Bool = true, windowActive: Bool = true,
         windowZoomed: Bool = false, attached: Bool = true, cellSize: PixelSize? = nil, statusRowsAbove: Int = 0,
         clientTTY: String? = nil, clientTermType: String? = nil
@@ -134,7 +134,7 @@ public struct TmuxPaneState: Equatable, Sendable {
 
     /// From `Tmux.paneFormat`'s answer: tab-separated fields. Nil for an
     /// answer that is not one (an old tmux printing the formats unexpanded).
-    public init?(answer: String) {
+    package init?(answer: String) {
         let line = answer.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 14, let left = Int(fields[0]), let top = Int(fields[1]), let width = Int(fields[2]),
@@ -153,18 +153,18 @@ public struct TmuxPaneState: Equatable, Sendable {
 
     /// Some client shows this pane now: its window is the current one and
     /// no other pane is zoomed over it.
-    public var isShown: Bool { attached && windowActive && (paneActive || !windowZoomed) }
+    package var isShown: Bool { attached && windowActive && (paneActive || !windowZoomed) }
 
     /// The pane's top-left cell on the client's screen, 0-based.
-    public var screenOrigin: CellOffset { CellOffset(column: left, row: top + statusRowsAbove) }
+    package var screenOrigin: CellOffset { CellOffset(column: left, row: top + statusRowsAbove) }
 }
 
 /// A cell position, 0-based, from the top-left of a screen.
-public struct CellOffset: Equatable, Sendable {
-    public var column: Int
-    public var row: Int
+package struct CellOffset: Equatable, Sendable {
+    package var column: Int
+    package var row: Int
 
-    public init(column: Int, row: Int) {
+    package init(column: Int, row: Int) {
         self.column = column
         self.row = row
     }

@@ -5,14 +5,14 @@ import Pixels
 #endif
 
 /// The terminal's size as the kernel reports it (TIOCGWINSZ).
-public struct WindowSize: Sendable, Equatable {
+package struct WindowSize: Sendable, Equatable {
     /// width = columns, height = rows.
-    public var cells: CellCount
+    package var cells: CellCount
     /// Text area in pixels; nil when the terminal leaves ws_xpixel/ws_ypixel
     /// at zero (many do, and always over some ssh setups).
-    public var pixels: PixelSize?
+    package var pixels: PixelSize?
 
-    public init(cells: CellCount, pixels: PixelSize?) {
+    package init(cells: CellCount, pixels: PixelSize?) {
         self.cells = cells
         self.pixels = pixels
     }
@@ -22,7 +22,7 @@ public struct WindowSize: Sendable, Equatable {
 /// Call it again after SIGWINCH. Cells beyond `TerminalLimits.maxWindowCells`
 /// are capped there before anything grows with them (pixel fields are
 /// bounded where they are used, `capabilities(from:winsize:)`).
-public func windowSize(fd: Int32) -> WindowSize? {
+package func windowSize(fd: Int32) -> WindowSize? {
     var size = winsize()
     guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
     return WindowSize(
@@ -32,7 +32,7 @@ public func windowSize(fd: Int32) -> WindowSize? {
 
 extension WindowSize {
     /// The window from TIOCGWINSZ's four fields, bounded (see `windowSize(fd:)`).
-    public init(reportedColumns columns: Int, rows: Int, xPixels: Int, yPixels: Int) {
+    package init(reportedColumns columns: Int, rows: Int, xPixels: Int, yPixels: Int) {
         let limit = TerminalLimits.maxWindowCells
         let pixels = PixelSize(width: xPixels, height: yPixels)
         self.init(
