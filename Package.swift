@@ -4,8 +4,11 @@ import PackageDescription
 /// pxview: real photos inside a terminal.
 ///
 /// A thin executable over focused libraries. Data flows one way:
-/// bytes → Decoding → Scaling → Encoding → Terminal. Lower layers never
-/// import higher ones; C libraries come in through `C*` system-library targets.
+/// bytes → Decoding → Scaling → Encoding → Rendering → Explorer → pxview.
+/// Lower layers never import higher ones; C libraries come in through `C*`
+/// system-library targets. `TerminalPictures` is the library other Swift
+/// programs use: its module alone declares `public` API; what only
+/// pxview's own targets share is `package`.
 ///
 /// Linux only (built and tested on Debian 12): the C libraries are Debian's,
 /// found by pkg-config, and the terminal code is Glibc's, so no other
@@ -13,6 +16,7 @@ import PackageDescription
 let package = Package(
     name: "pxview",
     products: [
+        .library(name: "TerminalPictures", targets: ["TerminalPictures"]),
         .executable(name: "pxview", targets: ["pxview"]),
         .executable(name: "pxbench", targets: ["pxbench"]),
     ],
@@ -106,12 +110,19 @@ let package = Package(
                 "Photos",
             ]),
 
+        /// The library: probe a terminal once, load a picture, draw it into
+        /// a box of cells (or place and remove it); the pipeline pxview is
+        /// built on, behind a small public API.
+        .target(
+            name: "TerminalPictures",
+            dependencies: ["Pixels", "Plumbing", "Decoding", "Scaling", "Terminal", "Rendering"]),
+
         // MARK: Executables
         .executableTarget(
             name: "pxview",
             dependencies: [
                 "Pixels", "Plumbing", "Decoding", "Scaling", "Encoding", "Terminal", "Rendering", "HTTP", "Pixabay", "Photos",
-                "Explorer",
+                "Explorer", "TerminalPictures",
             ]),
         .executableTarget(
             name: "pxbench",
@@ -126,6 +137,7 @@ let package = Package(
         /// the pseudo-terminal opener, temp dirs, a hand-moved clock).
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "PlumbingTests", dependencies: ["Plumbing"]),
+        .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures", "GraphicsReadback", "Pixels"]),
         .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Pixels", "TestSupport"]),
         .testTarget(name: "ScalingTests", dependencies: ["Scaling", "Pixels", "GraphicsReadback"]),

@@ -6,6 +6,7 @@ import Pixels
 import Plumbing
 import Rendering
 import Terminal
+import TerminalPictures
 
 #if canImport(Glibc)
     import Glibc
@@ -44,15 +45,7 @@ enum Preview {
 
     /// The display a preview draws with, decided without asking the terminal.
     static func drawingPlan(view: ViewOptions, environment: [String: String], ttyFD: Int32) -> (DrawingPlan, ProbeReport) {
-        let report = recallTerminal(
-            environment: environment, ttyFD: ttyFD, memory: TerminalMemory(environment: environment, ttyFD: ttyFD))
-        let geometry = TerminalGeometry(
-            capabilities: report.capabilities, window: windowSize(fd: ttyFD), cellSizeOverride: view.cellSize)
-        let drawing = DrawingPlan.decide(
-            choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
-            sextants: view.sextants, linuxConsole: view.linuxConsole,
-            // A C locale gets ASCII text and the ASCII text picture.
-            glyphs: TerminalLocale(environment: environment).glyphs)
+        let (report, drawing) = TerminalDisplay.recall(view.choices, environment: environment, ttyFD: ttyFD)
         return (drawing, report)
     }
 

@@ -8,6 +8,7 @@ import Plumbing
 import Rendering
 import Scaling
 import Terminal
+import TerminalPictures
 
 #if canImport(Glibc)
     import Glibc
@@ -321,6 +322,13 @@ struct ViewOptions {
     /// `TERM=linux`: the Linux console, whose font has half-blocks only.
     var linuxConsole: Bool
 
+    /// What the probe's decision takes from these options.
+    var choices: TerminalDisplay.Choices {
+        TerminalDisplay.Choices(
+            protocolChoice: protocolChoice, cellSize: cellSize, background: background, sextants: sextants,
+            linuxConsole: linuxConsole)
+    }
+
     /// Reads the flags in this order, so the first bad one is the one reported.
     /// Commands without the view options (`pxview`, `search -i`) get their defaults.
     init(_ parsed: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -423,29 +431,12 @@ struct InlineDrawing {
         view: ViewOptions, environment: [String: String], debugLines: Bool = true, ttyFD: Int32 = 1,
         alreadyRaw: Bool = false
     ) -> (report: ProbeReport, drawing: DrawingPlan) {
-        // kitty is also asked whether it reads pixels from this machine
-        // (`PXVIEW_KITTY_TRANSFER=direct`: never ask, always through the pty).
-        var mediumProbe: KittyMediumProbe?
-        let report = detectTerminal(
-            probe: true, environment: environment, outputFD: ttyFD, alreadyRaw: alreadyRaw,
-            extraQueries: { multiplexer in
-                mediumProbe = KittyMediumProbe(
-                    multiplexer: multiplexer, asking: environment["PXVIEW_KITTY_TRANSFER"] != "direct")
-                return mediumProbe?.queries ?? []
-            })
-        mediumProbe?.cleanUp()
+        let (report, drawing) = TerminalDisplay.ask(view.choices, environment: environment, ttyFD: ttyFD, alreadyRaw: alreadyRaw)
         if report.outcome != nil {
             // For the previews (`show --place`) that must not ask this terminal.
             let memory = TerminalMemory(environment: environment, ttyFD: ttyFD)
             Chores.run { memory.remember(report) }
         }
-        let geometry = TerminalGeometry(
-            capabilities: report.capabilities, window: windowSize(fd: ttyFD), cellSizeOverride: view.cellSize)
-        let drawing = DrawingPlan.decide(
-            choice: view.protocolChoice, report: report, geometry: geometry, background: view.background,
-            sextants: view.sextants, linuxConsole: view.linuxConsole,
-            // A C locale gets ASCII text and the ASCII text picture.
-            glyphs: TerminalLocale(environment: environment).glyphs)
         if drawing.method == .kitty {
             // What a killed pxview left for kitty goes, beside the start-up
             // work and at most once an hour (only kitty runs make such objects).

@@ -1,0 +1,120 @@
+import Foundation
+import GraphicsReadback
+import Pixels
+import Testing
+
+@testable import TerminalPictures
+
+/// The library as another program uses it: load, draw, place, take away;
+/// and its API kept small and documented.
+@Suite struct TerminalPicturesTests {
+    static let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../Fixtures/images/p01_china_640x427.jpg").standardized.path
+
+    @Test func aPictureIsDecodedWithItsSizeAndFormat() throws {
+        let picture = try Picture(contentsOfFile: Self.photo)
+        #expect(picture.width == 640 && picture.height == 427 && picture.format == "JPEG")
+        #expect(picture.rgba.count == 640 * 427 * 4)
+        let small = picture.resized(width: 64, height: 43)
+        #expect(small.width == 64 && small.rgba.count == 64 * 43 * 4)
+    }
+
+    /// A missing file, a FIFO and bytes that are no picture: each a typed
+    /// error saying which and why; a picture over the limit is refused.
+    @Test func whatIsNoPictureSaysWhy() throws {
+        #expect(throws: PictureError.unreadable(path: "/no/such.jpg", reason: "No such file or directory")) {
+            try Picture(contentsOfFile: "/no/such.jpg")
+        }
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("termpic-fifo-\(getpid())").path
+        mkfifo(fifo, 0o600)
+        defer { unlink(fifo) }
+        #expect(throws: PictureError.unreadable(path: fifo, reason: "not a regular file")) {
+            try Picture(contentsOfFile: fifo)
+        }
+        #expect(throws: PictureError.self) { try Picture(bytes: Array("not a photo".utf8)) }
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Self.photo)))
+        #expect(throws: PictureError.self) { try Picture(bytes: bytes, maxPixels: 1000) }
+    }
+
+    /// For output that is no terminal: each protocol's own bytes, fitted to
+    /// the box asked for (40x10 cells of 10x20 px: 300x200 px for a 3:2 photo).
+    @Test func eachProtocolDrawsItsOwnBytes() throws {
+        let picture = try Picture(contentsOfFile: Self.photo)
+        let kitty = TerminalDisplay(protocol: .kitty).render(picture, columns: 40, rows: 10, imageID: 7)
+        let text = String(decoding: kitty, as: UTF8.self)
+        #expect(text.hasPrefix("\u{1B}_Ga=T,f=100,i=7,"))
+        let sixel = String(decoding: TerminalDisplay(protocol: .sixel).render(picture, columns: 40, rows: 10), as: UTF8.self)
+        #expect(sixel.contains("\u{1B}P0;1;0q\"1;1;300;200"))
+        let symbols = String(decoding: TerminalDisplay(protocol: .symbols).render(picture, columns: 40, rows: 10), as: UTF8.self)
+        #expect(symbols.contains("\u{1B}[38;2;") && !symbols.contains("\u{1B}P") && !symbols.contains("\u{1B}_G"))
+        #expect(TerminalDisplay(protocol: .blocks).pictureProtocol == .blocks)
+        #expect(TerminalDisplay(protocol: .sixel).followUp == nil)
+    }
+
+    /// What is drawn is the photo: read back from the kitty and sixel
+    /// bytes, it matches the photo resampled to the same size.
+    @Test func theBytesAreThePhoto() throws {
+        let picture = try Picture(contentsOfFile: Self.photo)
+        let reference = picture.resized(width: 300, height: 200).image
+        let drawn = TerminalDisplay(protocol: .kitty).render(picture, columns: 40, rows: 10)
+        // The picture's commands, without the cursor's move after them.
+        let last = try #require(drawn.indices.last { drawn[$0] == UInt8(ascii: "\\") && drawn[$0 - 1] == 0x1B })
+        let kitty = try KittyDecoder.image(Array(drawn[...last])).image
+        #expect(kitty.size == reference.size)
+        #expect(PSNR.decibels(reference, kitty) > 40)
+        let bytes = TerminalDisplay(protocol: .sixel).render(picture, columns: 40, rows: 10)
+        let start = try #require(bytes.firstIndex(of: 0x1B))
+        let end = try #require(bytes.lastIndex(of: UInt8(ascii: "\\")))
+        let sixel = try SixelDecoder.decode(Array(bytes[start...end])).image
+        #expect(sixel.width == 300 && sixel.height >= 200)
+        #expect(PSNR.decibels(reference, sixel.cropped(to: PixelRect(x: 0, y: 0, width: 300, height: 200))) > 25)
+    }
+
+    /// Placed in a box, the cursor is saved and put back; taken away, a
+    /// kitty picture is deleted by its id and a sixel's cells blanked.
+    @Test func aPlacedPictureIsTakenAwayAgain() throws {
+        let picture = try Picture(contentsOfFile: Self.photo)
+        let kitty = TerminalDisplay(protocol: .kitty)
+        let placed = String(decoding: kitty.place(picture, column: 40, row: 2, columns: 30, rows: 10, imageID: 9), as: UTF8.self)
+        #expect(placed.hasPrefix("\u{1B}7") && placed.hasSuffix("\u{1B}8") && placed.contains("i=9"))
+        #expect(
+            String(decoding: kitty.remove(column: 40, row: 2, columns: 30, rows: 10, imageID: 9), as: UTF8.self).contains(
+                "d=I,i=9"))
+        let sixel = TerminalDisplay(protocol: .sixel)
+        #expect(String(decoding: sixel.remove(column: 40, row: 2, columns: 30, rows: 10), as: UTF8.self).contains("\u{1B}[3;41H"))
+        #expect(
+            sixel.place(picture, column: 0, row: 23, columns: 10, rows: 1).isEmpty, "a sixel on the last row alone would scroll")
+    }
+
+    /// The library's public API: at most 120 declarations, each with a
+    /// `///` comment; everything else in the package is `package`.
+    @Test func thePublicAPIIsSmallAndDocumented() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources")
+            .standardized
+        var declarations = 0
+        var undocumented: [String] = []
+        var elsewhere: [String] = []
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        for file in files where file.hasSuffix(".swift") && !file.hasPrefix("pxfuzz/") {
+            let lines = try String(contentsOfFile: sources.path + "/" + file, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() {
+                let code = line.drop { $0 == " " }
+                guard code.hasPrefix("public ") || code.hasPrefix("@") && code.contains(" public ") else { continue }
+                guard file.hasPrefix("TerminalPictures/") else {
+                    elsewhere.append("\(file):\(index + 1)")
+                    continue
+                }
+                declarations += 1
+                var above = index - 1
+                while above >= 0, lines[above].drop(while: { $0 == " " }).hasPrefix("@") { above -= 1 }
+                if above < 0 || !lines[above].drop(while: { $0 == " " }).hasPrefix("///") {
+                    undocumented.append("\(file):\(index + 1)")
+                }
+            }
+        }
+        #expect(declarations > 0 && declarations <= 120, "\(declarations) public declarations")
+        #expect(undocumented.isEmpty, "no /// comment: \(undocumented)")
+        #expect(elsewhere.isEmpty, "public outside the library: \(elsewhere)")
+    }
+}
