@@ -127,9 +127,7 @@ let package = Package(
         .executableTarget(
             name: "pxbench",
             dependencies: [
-                "Pixels", "Decoding", "Scaling", "Encoding", "Rendering", "GraphicsReadback", "CTurboJPEG",
-                // The one pseudo-terminal opener, for `--preview`.
-                "TestSupport",
+                "Pixels", "Plumbing", "Decoding", "Scaling", "Encoding", "Rendering", "GraphicsReadback", "CTurboJPEG",
             ]),
 
         // MARK: Tests
@@ -157,7 +155,8 @@ let package = Package(
                 "TestSupport",
             ]),
         .testTarget(
-            name: "pxviewTests", dependencies: ["pxview", "Photos", "TestSupport", "GraphicsReadback", "Pixels", "Decoding"]),
+            name: "pxviewTests",
+            dependencies: ["pxview", "Photos", "TestSupport", "GraphicsReadback", "Pixels", "Plumbing", "Decoding"]),
     ],
     swiftLanguageModes: [.v6]
 )

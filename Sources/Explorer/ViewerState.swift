@@ -105,7 +105,7 @@ package struct ViewerState: Equatable, Sendable {
     package var isMarked = false
     /// The question the status line asks, if any: the next key answers it
     /// (a folder: the line typed).
-    package private(set) var question: ViewerQuestion?
+    package internal(set) var question: ViewerQuestion?
     /// `D` was pressed: `y` moves the file to the trash, any other key keeps it.
     package var confirmingTrash: Bool { question == .trash }
     /// Where `s` puts a copy of a file (`show --out`); nil: `s` asks,
@@ -116,12 +116,12 @@ package struct ViewerState: Equatable, Sendable {
     package var saveFolderSuggestion = ""
     /// How the picture is turned (`<` `>` `|` `^`); `fullSize` and
     /// `decodedSize` are the turned picture's.
-    package private(set) var turn = ImageTurn()
+    package internal(set) var turn = ImageTurn()
     /// The slideshow's time a photo (ms) while it runs (`S`, `--slideshow`).
-    package private(set) var slideshowMs: Int?
+    package internal(set) var slideshowMs: Int?
     /// When the slideshow moves on: set at the first tick after the photo
     /// is shown, so the time counts from the picture.
-    package private(set) var slideDueMs: Int?
+    package internal(set) var slideDueMs: Int?
     /// `S` without `--slideshow`: five seconds a photo, as feh's and imv's default is close to.
     package static let defaultSlideshowMs = 5000
     /// What `S` starts the slideshow with (the last one run, or `--slideshow`'s).
@@ -130,23 +130,23 @@ package struct ViewerState: Equatable, Sendable {
     package var isFavourite = false
     package var message: String?
     /// An animated image's clock (nil for a still image): the frame shown.
-    package private(set) var animation: AnimationState?
+    package internal(set) var animation: AnimationState?
     /// A lasting note about how pictures are drawn (`BrowserState.notice`).
     package var notice: DisplayNotice?
     /// True when closing leaves the program instead of returning to a browser.
     package var openedDirectly: Bool
-    package private(set) var fullResolutionRequested = false
+    package internal(set) var fullResolutionRequested = false
     /// The last drag position (0-based cell), while the left button is down.
-    package private(set) var dragFrom: CellPoint?
-    package private(set) var lastClick: (CellPoint, Int)?
+    package internal(set) var dragFrom: CellPoint?
+    package internal(set) var lastClick: (CellPoint, Int)?
     /// False from a change of the view (a zoom, a pan, a fit, a frame step)
     /// until `settleMs` pass without another: while keys repeat, sixel
     /// pictures take the fast ordered pattern, and the view that settles is
     /// drawn again diffused like `show`'s (`drawsSettled`). A view just
     /// opened is settled: nothing is moving it.
-    package private(set) var isSettled = true
+    package internal(set) var isSettled = true
     /// When the view settles, while it is not settled.
-    package private(set) var settlesAtMs: Int?
+    package internal(set) var settlesAtMs: Int?
 
     /// How long after the last change of view the picture is drawn the
     /// settled way. Held keys repeat every 25–40 ms (X's default is 25 a
@@ -266,7 +266,7 @@ package struct ViewerState: Equatable, Sendable {
     /// Lays the viewer out for `geometry`, the info line on a row of its own
     /// when it is on and would not fit beside the title and the zoom (80
     /// columns cut it at "fit c…"); the view keeps its zoom and centre.
-    private mutating func relayout(geometry: BackendGeometry) {
+    mutating func relayout(geometry: BackendGeometry) {
         let newLayout = ViewerLayout(
             geometry: geometry, infoLine: showInfo && ViewerPlan.infoNeedsItsOwnLine(self, width: geometry.windowCells.width))
         guard newLayout != layout else { return }
@@ -307,7 +307,7 @@ package struct ViewerState: Equatable, Sendable {
         return unitsPerDecodedPixel > 1.0001
     }
 
-    private mutating func handleInput(_ input: InputEvent, timeMs: Int) -> [ViewerEffect] {
+    mutating func handleInput(_ input: InputEvent, timeMs: Int) -> [ViewerEffect] {
         switch input {
         case .key(let key):
             message = nil
@@ -324,237 +324,7 @@ package struct ViewerState: Equatable, Sendable {
         }
     }
 
-    /// What a key asks of the viewer.
-    package enum KeyAction: Sendable, Equatable {
-        case zoomIn, zoomOut, toggleOneTwo, reset, panLeft, panRight, panUp, panDown
-        case edgeLeft, edgeRight, edgeTop, edgeBottom, cycleFit, playPause, previousFrame, nextFrame
-        case rotateLeft, rotateRight, flipLeftRight, flipUpsideDown, slideshow, trash, keyHandler
-        case nextPhoto, previousPhoto, firstPhoto, lastPhoto, info, save, copyLink, copyImage, mark, favourite, back, quit, help
-    }
-
-    /// The viewer's keys: what they do and how help lists them.
-    package static let keys = KeyTable<KeyAction>([
-        KeyLine("+ =", "zoom in (x1.25, about the centre)", keys: [(.char("+"), .zoomIn), (.char("="), .zoomIn)]),
-        KeyLine("- _", "zoom out", keys: [(.char("-"), .zoomOut), (.char("_"), .zoomOut)]),
-        KeyLine("wheel", "zoom about the pointer"),
-        KeyLine("z, double-click", "toggle 1x / 2x", keys: [(.char("z"), .toggleOneTwo)]),
-        .directions("pan by a fifth of the view", left: .panLeft, right: .panRight, up: .panUp, down: .panDown),
-        KeyLine(
-            "H J K L", "jump to the left/bottom/top/right edge",
-            keys: [(.char("H"), .edgeLeft), (.char("J"), .edgeBottom), (.char("K"), .edgeTop), (.char("L"), .edgeRight)]),
-        KeyLine("drag", "pan with the mouse"),
-        KeyLine("0, r", "reset zoom (1x, centred)", keys: [(.char("0"), .reset), (.char("r"), .reset)]),
-        KeyLine("f", "cycle fit: contain, cover, 1:1 pixels", keys: [(.char("f"), .cycleFit)]),
-        KeyLine(
-            "< >", "rotate 90° counter-clockwise / clockwise (the view only)",
-            keys: [(.char("<"), .rotateLeft), (.char(">"), .rotateRight)]),
-        KeyLine(
-            "| ^", "flip left-right / upside down (the view only)",
-            keys: [(.char("|"), .flipLeftRight), (.char("^"), .flipUpsideDown)]),
-        KeyLine("Ctrl-A", "pause / play an animation (GIF, WebP, ...)", keys: [(.ctrl("a"), .playPause)]),
-        KeyLine(", .", "previous / next frame (pausing)", keys: [(.char(","), .previousFrame), (.char("."), .nextFrame)]),
-        KeyLine("S", "start / stop the slideshow (5 s a photo, or --slideshow's)", keys: [(.char("S"), .slideshow)]),
-        KeyLine("n, Space", "next photo", keys: [(.char("n"), .nextPhoto), (.char(" "), .nextPhoto)]),
-        KeyLine("p, Backspace", "previous photo", keys: [(.char("p"), .previousPhoto), (KeyChord(.backspace), .previousPhoto)]),
-        KeyLine("g G", "first / last photo", keys: [(.char("g"), .firstPhoto), (.char("G"), .lastPhoto)]),
-        KeyLine("i", "toggle the info line", keys: [(.char("i"), .info)]),
-        KeyLine(
-            "s", "save the image; a file's copy goes where you say or show --out (NAME-2, -3 if taken)",
-            keys: [(.char("s"), .save)]),
-        KeyLine("y", "copy the file's path (a Pixabay photo's page) to the clipboard", keys: [(.char("y"), .copyLink)]),
-        KeyLine(
-            "Y", "copy the image itself to the clipboard (kitty 0.27 and later)", keys: [(.char("Y"), .copyImage)]),
-        KeyLine("m", "mark / unmark the photo (show -o prints the marked)", keys: [(.char("m"), .mark)]),
-        KeyLine("D", "move the file to the trash (y confirms; never deleted)", keys: [(.char("D"), .trash)]),
-        KeyLine(
-            "Ctrl-X KEY", "run your key-handler KEY on the marked files (or this one)",
-            keys: [(.ctrl("x"), .keyHandler)]),
-        KeyLine("*", "toggle favourite", keys: [(.char("*"), .favourite)]),
-        KeyLine("q, Esc", "back to the grid (or quit)", keys: [(.char("q"), .back), (KeyChord(.escape), .back)]),
-        KeyLine("Ctrl-C", "quit", keys: [(.ctrl("c"), .quit)]),
-        KeyLine("Ctrl-Z", "suspend to the shell (fg comes back)", keys: [(.ctrl("z"), nil)]),
-        KeyLine("?", "this help (any key closes it)", keys: [(.char("?"), .help)]),
-    ])
-
-    private mutating func handleKey(_ key: Key, timeMs: Int) -> [ViewerEffect] {
-        let action = Self.keys.action(for: key)
-        if action == .quit { return [.quit] }
-        if let question {
-            // The question's answer, whatever the key means otherwise.
-            return answer(question, key: key)
-        }
-        if showHelp {
-            // Any key closes the help; `q` and Esc only close it, too.
-            showHelp = false
-            return []
-        }
-        guard let action else { return [] }
-        switch action {
-        case .zoomIn: viewport = viewport.zoomed(by: Self.zoomStep)
-        case .zoomOut: viewport = viewport.zoomed(by: 1 / Self.zoomStep)
-        case .toggleOneTwo: viewport = viewport.toggledOneTwo()
-        case .reset: viewport = viewport.reset()
-        case .panLeft: viewport = viewport.panned(byViewFractionX: -Self.panStep, y: 0)
-        case .panRight: viewport = viewport.panned(byViewFractionX: Self.panStep, y: 0)
-        case .panUp: viewport = viewport.panned(byViewFractionX: 0, y: -Self.panStep)
-        case .panDown: viewport = viewport.panned(byViewFractionX: 0, y: Self.panStep)
-        case .edgeLeft: viewport = viewport.edge(.left)
-        case .edgeRight: viewport = viewport.edge(.right)
-        case .edgeTop: viewport = viewport.edge(.top)
-        case .edgeBottom: viewport = viewport.edge(.bottom)
-        case .cycleFit:
-            let index = Self.fitCycle.firstIndex(of: viewport.fit) ?? 0
-            var next = viewport
-            next.fit = Self.fitCycle[(index + 1) % Self.fitCycle.count]
-            next.zoom = 1
-            viewport = next.clamped()
-            message = "fit: \(Self.fitName(viewport.fit))"
-        case .playPause, .previousFrame, .nextFrame:
-            // Ctrl-A is nsxiv's key: Space and n/p already step through the photos.
-            guard animation != nil else {
-                message = "not an animation"
-                return []
-            }
-            if action == .playPause {
-                animation?.togglePause(at: timeMs)
-            } else {
-                animation?.step(action == .nextFrame ? 1 : -1)
-            }
-        case .info:
-            showInfo.toggle()
-            relayout(geometry: layout.geometry)
-        case .help: showHelp = true
-        case .save:
-            // A copy of a file goes where the user says: never dropped in
-            // whatever folder pxview was started from.
-            guard photo.pixabayHit == nil else { return [.save(folder: nil)] }
-            if let saveFolder { return [.save(folder: saveFolder)] }
-            askFolder(saveFolderSuggestion)
-        case .keyHandler:
-            question = .keyHandler
-            message = KeyHandler.prompt
-        case .mark: return [.toggleMark]
-        case .trash:
-            guard photo.pixabayHit == nil, photo.link?.first == UInt8(ascii: "/") else {
-                message = photo.pixabayHit == nil ? "only a local file can go to the trash" : "Pixabay photos cannot be trashed"
-                return []
-            }
-            question = .trash
-            message = "move \(title) to the trash? y: yes, any other key: no"
-        case .slideshow:
-            if slideshowMs == nil {
-                slideshowMs = slideshowStartMs
-                slideDueMs = timeMs + slideshowStartMs
-                message = "slideshow: \(Self.seconds(slideshowStartMs)) a photo"
-            } else {
-                slideshowMs = nil
-                slideDueMs = nil
-                message = "slideshow stopped"
-            }
-        case .rotateLeft, .rotateRight, .flipLeftRight, .flipUpsideDown:
-            let (next, said): (ImageTurn, String) =
-                switch action {
-                case .rotateLeft: (turn.rotated(clockwise: false), "turned 90° counter-clockwise")
-                case .rotateRight: (turn.rotated(clockwise: true), "turned 90° clockwise")
-                case .flipLeftRight: (turn.flippedLeftRight, "flipped left-right")
-                default: (turn.flippedUpsideDown, "flipped upside down")
-                }
-            let effect = turned(to: next)
-            message = next == ImageTurn() ? "as the file is" : said
-            return [effect]
-        case .copyLink:
-            guard photo.link != nil else {
-                message = "nothing to copy: where this photo came from is not known"
-                return []
-            }
-            return [.copyLink]
-        case .copyImage:
-            return [.copyImage]
-        case .favourite:
-            guard photo.isFavouritable else {
-                message = BrowserState.favouritesArePixabays
-                return []
-            }
-            return [.toggleFavourite]
-        case .nextPhoto: return [.step(1)]
-        case .previousPhoto: return [.step(-1)]
-        case .firstPhoto: return [.stepToEnd(last: false)]
-        case .lastPhoto: return [.stepToEnd(last: true)]
-        case .back: return [openedDirectly ? .quit : .close]
-        case .quit: return [.quit]
-        }
-        return []
-    }
-
-    /// The answer to `question`: `y` for the trash, any key for the key
-    /// handler (Esc: none), a line for the folder.
-    private mutating func answer(_ asked: ViewerQuestion, key: Key) -> [ViewerEffect] {
-        question = nil
-        switch asked {
-        case .trash:
-            guard key.code == .char("y") else {
-                message = "kept \(title)"
-                return []
-            }
-            return [.trash]
-        case .keyHandler:
-            guard let name = KeyHandler.argument(for: key) else {
-                message = "no key handler run"
-                return []
-            }
-            return [.runKeyHandler(name)]
-        case .saveFolder(var typed):
-            switch key.code {
-            case .escape:
-                message = "not saved"
-            case .enter:
-                let folder = String(typed.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-                guard !folder.isEmpty else {
-                    message = "not saved"
-                    return []
-                }
-                saveFolderSuggestion = folder
-                return [.save(folder: folder)]
-            case .backspace:
-                if !typed.isEmpty { typed.removeLast() }
-                askFolder(typed)
-            case .char("u") where key.modifiers.contains(.control):
-                askFolder("")
-            case .char(let character) where !key.modifiers.contains(.control):
-                askFolder(typed + String(character))
-            default:
-                askFolder(typed)
-            }
-            return []
-        }
-    }
-
-    /// The folder question, `typed` so far, on the status line.
-    private mutating func askFolder(_ typed: String) {
-        let line = String(typed.prefix(Self.maxFolderCharacters))
-        question = .saveFolder(line)
-        message = "save a copy in: \(line)_  (Enter saves, Esc cancels)"
-    }
-
-    /// A folder's path as typed: PATH_MAX's 4096 bytes are more than a
-    /// status line shows; this is more than anyone types.
-    static let maxFolderCharacters = 1024
-
-    /// The picture turned to `next`: sizes swapped when its axes do, the
-    /// view back to the fit (1x, centred), as a new picture is shown.
-    private mutating func turned(to next: ImageTurn) -> ViewerEffect {
-        if next.swapsAxes != turn.swapsAxes {
-            fullSize = PixelSize(width: fullSize.height, height: fullSize.width)
-            decodedSize = PixelSize(width: decodedSize.height, height: decodedSize.width)
-        }
-        turn = next
-        viewport = Viewport(
-            imageSize: layout.geometry.unitImageSize(fullSize), viewSize: layout.viewSize, fit: viewport.fit, zoom: 1,
-            centerX: 0.5, centerY: 0.5)
-        return .turn(next)
-    }
-
-    private mutating func handleMouse(_ mouse: MouseEvent, timeMs: Int) -> [ViewerEffect] {
+    mutating func handleMouse(_ mouse: MouseEvent, timeMs: Int) -> [ViewerEffect] {
         let cell = CellPoint(column: mouse.x - 1, row: mouse.y - 1)
         switch mouse.kind {
         case .wheelUp: viewport = viewport.zoomed(by: Self.zoomStep, anchor: anchor(at: cell))
@@ -589,7 +359,7 @@ package struct ViewerState: Equatable, Sendable {
 
     /// The anchor `Viewport` wants for a cell: output units from the drawn
     /// output's top-left.
-    private func anchor(at cell: CellPoint) -> (x: Double, y: Double) {
+    func anchor(at cell: CellPoint) -> (x: Double, y: Double) {
         viewport.outputPoint(fromViewPoint: layout.viewPoint(column: cell.column, row: cell.row))
     }
 

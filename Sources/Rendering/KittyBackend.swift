@@ -28,17 +28,17 @@ final class KittyBackend: GraphicsBackend {
     let method = DrawingMethod.kitty
     private(set) var drawing: DrawingPlan
     private(set) var screen: BackendGeometry
-    private let resampler: Resampler
-    private var slots = SlotTable()
+    let resampler: Resampler
+    var slots = SlotTable()
     /// What kitty holds and shows for each slot, one value per slot.
-    private var images: [Int: SlotImages] = [:]
-    private let encoder = KittyEncoder()
+    var images: [Int: SlotImages] = [:]
+    let encoder = KittyEncoder()
     /// Slot `n` uses ids `firstImageID + 2n` (decoded) and `+ 1` (fitted).
     static let firstImageID: UInt32 = 1
 
     /// `KittyRegion.minimumPixels` but for tests, which cannot resample
     /// megapixels in debug builds.
-    private let regionMinimumPixels: Int
+    let regionMinimumPixels: Int
 
     init(drawing: DrawingPlan, resampler: Resampler = Resampler(), regionMinimumPixels: Int = KittyRegion.minimumPixels) {
         self.drawing = drawing
@@ -99,7 +99,7 @@ final class KittyBackend: GraphicsBackend {
     }
 
     /// The cursor to the line below a picture of `cells` placed at it (`C=1` left it at the top-left).
-    private static func below(_ cells: CellCount) -> [UInt8] {
+    static func below(_ cells: CellCount) -> [UInt8] {
         Array("\r".utf8) + [UInt8](repeating: UInt8(ascii: "\n"), count: cells.height)
     }
 
@@ -188,14 +188,14 @@ final class KittyBackend: GraphicsBackend {
     }
 
     /// The window in pixels: regions are for images well past it.
-    private var windowPixels: PixelSize {
+    var windowPixels: PixelSize {
         PixelSize(
             width: drawing.geometry.windowCells.width * screen.cellPixels.width,
             height: drawing.geometry.windowCells.height * screen.cellPixels.height)
     }
 
     /// What kitty holds and shows for one slot.
-    private struct SlotImages {
+    struct SlotImages {
         /// The placement command on screen (nil: place again), and the image it places.
         var placement: [UInt8]?
         var placedImage: UInt32?
@@ -220,7 +220,7 @@ final class KittyBackend: GraphicsBackend {
     /// `picture` in `slot`: nothing when that placement is already on
     /// screen; the slot's previous image loses its placement unless another
     /// slot now shows it (a grid tile that moved).
-    private func place(_ picture: Picture, imageID id: UInt32, source: SourceRect, imageSize: PixelSize, slot: Int) -> [UInt8] {
+    func place(_ picture: Picture, imageID id: UInt32, source: SourceRect, imageSize: PixelSize, slot: Int) -> [UInt8] {
         let placement = Self.placement(
             source: source, imageSize: imageSize, area: picture.area, placement: picture.placement, cell: screen.cellPixels,
             offsetsShrink: drawing.traits.scaledOffsetsShrink)
@@ -259,14 +259,14 @@ final class KittyBackend: GraphicsBackend {
     }
 
     /// True when another slot's placement is on image `id`.
-    private func isPlaced(_ id: UInt32, otherThan slot: Int) -> Bool {
+    func isPlaced(_ id: UInt32, otherThan slot: Int) -> Bool {
         images.contains { $0.key != slot && $0.value.placedImage == id }
     }
 
     // MARK: Shared pictures (the grid's tiles)
 
     /// The grid's tiles kitty holds, by key, least recently placed first.
-    private var shared = SharedUploads()
+    var shared = SharedUploads()
     /// kitty keeps 320 MB of images by default and past that evicts the
     /// oldest, placed ones too; tiles keep under 128 MB of it (700 tiles of
     /// 260x173 px), leaving the rest for the viewer's photo.
@@ -281,7 +281,7 @@ final class KittyBackend: GraphicsBackend {
     /// Uploaded once per key, then only placed: when the grid scrolls, a
     /// tile moving from one slot to another is the same image placed
     /// elsewhere (its placement id 1 moves with it).
-    private func drawShared(_ picture: Picture, slot: Int) -> [UInt8] {
+    func drawShared(_ picture: Picture, slot: Int) -> [UInt8] {
         var out: [UInt8] = []
         let id = Self.sharedImageID(picture.key)
         if !shared.holds(picture.key) {
@@ -307,14 +307,14 @@ final class KittyBackend: GraphicsBackend {
 
     /// Objects handed to kitty in this session, removed when kitty has not
     /// read them after a while and at teardown (it removes those it read).
-    private var handedOver = KittyHandover()
+    var handedOver = KittyHandover()
 
     /// Raw pixels in a shared-memory object or temporary file, when the
     /// probe showed kitty reads them; nil for the pty (or when none could be made).
     /// `outlivingThisRun`: a one-shot drawing's object, which kitty may read
     /// after pxview has exited, is not removed at exit (a slow hop to the
     /// terminal once showed an empty box where the picture was).
-    private func handOver(_ image: RGBAImage, outlivingThisRun: Bool = false) -> (KittyEncoder.RawPixels, KittyReference)? {
+    func handOver(_ image: RGBAImage, outlivingThisRun: Bool = false) -> (KittyEncoder.RawPixels, KittyReference)? {
         let medium = drawing.kittyMedium
         guard medium != .direct else { return nil }
         let raw = KittyEncoder.rawPixels(image)
@@ -331,7 +331,7 @@ final class KittyBackend: GraphicsBackend {
     }
 
     /// Uploads `image` as `imageID` the fastest way the terminal allows.
-    private func upload(_ image: RGBAImage, imageID: UInt32) -> [UInt8] {
+    func upload(_ image: RGBAImage, imageID: UInt32) -> [UInt8] {
         guard let (raw, reference) = handOver(image) else { return encoder.transmit(image, imageID: imageID) }
         handedOver.add(reference.name, medium: drawing.kittyMedium)
         return encoder.transmit(raw, from: reference, imageID: imageID)
@@ -368,123 +368,5 @@ final class KittyBackend: GraphicsBackend {
     /// 30 ms leaves a margin. kitty 0.26.5 shows it either way.
     var inlineFollowUp: (delayMs: Int, bytes: [UInt8])? {
         drawing.kittyMedium == .direct ? nil : (30, encoder.nudge())
-    }
-
-    /// Where and how a picture is placed.
-    struct Placement: Equatable {
-        /// The first cell (absolute).
-        var cell: CellRect
-        /// Pixels into the first cell.
-        var offset: PixelPoint
-        /// 0: native size (no `c`/`r`).
-        var columns: Int
-        var rows: Int
-        /// The source rectangle in image pixels; nil for the whole image.
-        var crop: PixelRect?
-    }
-
-    /// See the type's comment.
-    static func placement(
-        source: SourceRect, imageSize image: PixelSize, area: CellRect, placement p: PixelRect, cell: PixelSize,
-        offsetsShrink: Bool
-    ) -> Placement {
-        func absolute(_ x: Int, _ y: Int) -> (CellRect, PixelPoint) {
-            (
-                CellRect(column: area.column + x / cell.width, row: area.row + y / cell.height, columns: 1, rows: 1),
-                PixelPoint(x: x % cell.width, y: y % cell.height)
-            )
-        }
-        if p.size == image && source == SourceRect(covering: image) {
-            let (first, offset) = absolute(max(0, p.x), max(0, p.y))
-            return Placement(cell: first, offset: offset, columns: 0, rows: 0, crop: nil)
-        }
-        /// The integer crop of the source with about `width`:`height`'s
-        /// aspect, centred: one scale for both axes, the larger the box asks.
-        func crop(width: Int, height: Int) -> PixelRect {
-            let scale = max(Double(width) / max(1e-9, source.width), Double(height) / max(1e-9, source.height))
-            let size = PixelSize(
-                width: max(1, min(image.width, Int((Double(width) / scale).rounded()))),
-                height: max(1, min(image.height, Int((Double(height) / scale).rounded()))))
-            let x = source.x + (source.width - Double(size.width)) / 2
-            let y = source.y + (source.height - Double(size.height)) / 2
-            return PixelRect(
-                x: max(0, min(image.width - size.width, Int(x.rounded()))),
-                y: max(0, min(image.height - size.height, Int(y.rounded()))), width: size.width, height: size.height)
-        }
-        if offsetsShrink {
-            // The box ends on the last cell boundary inside the placement and
-            // starts anywhere: first the crop, then the box made exactly the
-            // crop's aspect, so not even rounding stretches the picture.
-            let right = max(((p.x + p.width) / cell.width) * cell.width, (max(0, p.x) / cell.width + 1) * cell.width)
-            let bottom = max(((p.y + p.height) / cell.height) * cell.height, (max(0, p.y) / cell.height + 1) * cell.height)
-            let wanted = PixelSize(width: right - max(0, p.x), height: bottom - max(0, p.y))
-            let cropped = crop(width: wanted.width, height: wanted.height)
-            let scale = min(Double(wanted.width) / Double(cropped.width), Double(wanted.height) / Double(cropped.height))
-            let width = max(1, min(wanted.width, Int((Double(cropped.width) * scale).rounded())))
-            let height = max(1, min(wanted.height, Int((Double(cropped.height) * scale).rounded())))
-            let (first, offset) = absolute(right - width, bottom - height)
-            return Placement(
-                cell: first, offset: offset, columns: (offset.x + width + cell.width - 1) / cell.width,
-                rows: (offset.y + height + cell.height - 1) / cell.height, crop: cropped)
-        }
-        // Whole cells, centred on the placement to the nearest cell.
-        let columns = max(1, p.width / cell.width)
-        let rows = max(1, p.height / cell.height)
-        let width = columns * cell.width
-        let height = rows * cell.height
-        let left = max(0, Int((Double(p.x + (p.width - width) / 2) / Double(cell.width)).rounded()) * cell.width)
-        let top = max(0, Int((Double(p.y + (p.height - height) / 2) / Double(cell.height)).rounded()) * cell.height)
-        let (first, _) = absolute(left, top)
-        return Placement(
-            cell: first, offset: PixelPoint(x: 0, y: 0), columns: columns, rows: rows, crop: crop(width: width, height: height))
-    }
-}
-
-/// The grid's tiles kitty holds: each key's image id and bytes, in the
-/// order they were last placed, and their total.
-struct SharedUploads {
-    private var entries: [PictureKey: (id: UInt32, bytes: Int)] = [:]
-    private var order: [PictureKey] = []
-    private(set) var bytes = 0
-
-    func holds(_ key: PictureKey) -> Bool { entries[key] != nil }
-
-    mutating func add(_ key: PictureKey, id: UInt32, bytes: Int) {
-        entries[key] = (id, bytes)
-        self.bytes += bytes
-        touch(key)
-    }
-
-    /// `key` placed now: the last to be evicted.
-    mutating func touch(_ key: PictureKey) {
-        order.removeAll { $0 == key }
-        if entries[key] != nil { order.append(key) }
-    }
-
-    /// Forgets every version of picture `id` (kitty's data is replaced by the next upload).
-    mutating func removeVersions(of id: Int) {
-        for key in entries.keys where key.id == id { remove(key) }
-    }
-
-    /// Forgets the least recently placed upload whose image is not in
-    /// `placed`; its image id, for kitty to free. Nil when none can go.
-    mutating func evictOldest(keeping placed: Set<UInt32>) -> UInt32? {
-        guard let oldest = order.first(where: { entries[$0].map { !placed.contains($0.id) } ?? false }) else { return nil }
-        return remove(oldest)
-    }
-
-    /// Forgets everything; the image ids that were held.
-    mutating func removeAll() -> [UInt32] {
-        let ids = entries.values.map(\.id)
-        self = SharedUploads()
-        return ids
-    }
-
-    @discardableResult
-    private mutating func remove(_ key: PictureKey) -> UInt32? {
-        guard let entry = entries.removeValue(forKey: key) else { return nil }
-        bytes -= entry.bytes
-        order.removeAll { $0 == key }
-        return entry.id
     }
 }

@@ -35,15 +35,15 @@ package struct InputDecoder: Sendable {
     /// cannot exhaust memory.
     package static let maxPasteBytes = 1 << 20
 
-    private var pending: [UInt8] = []
+    var pending: [UInt8] = []
     /// Non-nil between `CSI 200 ~` and `CSI 201 ~`.
-    private var pasteBuffer: [UInt8]?
+    var pasteBuffer: [UInt8]?
     /// True after an overlong CSI was cut off: its remaining parameter bytes,
     /// up to and including its final byte, are dropped rather than decoded
     /// as typed digits.
-    private var discardingOverlongSequence = false
+    var discardingOverlongSequence = false
 
-    private static let pasteEnd = TerminalCommand.bracketedPasteEnd
+    static let pasteEnd = TerminalCommand.bracketedPasteEnd
 
     package init() {}
 
@@ -68,7 +68,7 @@ package struct InputDecoder: Sendable {
         return drain(final: true)
     }
 
-    private mutating func drain(final: Bool) -> [InputEvent] {
+    mutating func drain(final: Bool) -> [InputEvent] {
         var events: [InputEvent] = []
         var index = 0
         decoding: while index < pending.count {
@@ -111,7 +111,7 @@ package struct InputDecoder: Sendable {
     /// Moves paste content from `pending` into the paste buffer, emitting the
     /// paste once its terminator is seen. Returns the new read position; a
     /// tail that could be the start of the terminator stays pending.
-    private mutating func consumePaste(from start: Int, into events: inout [InputEvent]) -> Int {
+    mutating func consumePaste(from start: Int, into events: inout [InputEvent]) -> Int {
         let end = Self.pasteEnd
         var index = start
         while index + end.count <= pending.count {
@@ -132,12 +132,12 @@ package struct InputDecoder: Sendable {
         return pending.count - keep
     }
 
-    private mutating func appendToPaste(_ bytes: ArraySlice<UInt8>) {
+    mutating func appendToPaste(_ bytes: ArraySlice<UInt8>) {
         let room = Self.maxPasteBytes - (pasteBuffer?.count ?? 0)
         if room > 0 { pasteBuffer?.append(contentsOf: bytes.prefix(room)) }
     }
 
-    private enum Step {
+    enum Step {
         case event(InputEvent, length: Int)
         case pasteStart(length: Int)
         /// The start of an overlong sequence; the rest of it is discarded.
@@ -145,7 +145,7 @@ package struct InputDecoder: Sendable {
         case incomplete
     }
 
-    private func decodeOne(at index: Int, final: Bool) -> Step {
+    func decodeOne(at index: Int, final: Bool) -> Step {
         let byte = pending[index]
         switch byte {
         case EscapeScanner.escape:
@@ -173,7 +173,7 @@ package struct InputDecoder: Sendable {
         }
     }
 
-    private func decodeUTF8(at index: Int, final: Bool) -> Step {
+    func decodeUTF8(at index: Int, final: Bool) -> Step {
         let lead = pending[index]
         let length: Int
         switch lead {
@@ -202,7 +202,7 @@ package struct InputDecoder: Sendable {
         return .event(.key(Key(.char(Character(scalar)))), length: length)
     }
 
-    private func decodeEscape(at index: Int, final: Bool) -> Step {
+    func decodeEscape(at index: Int, final: Bool) -> Step {
         guard index + 1 < pending.count else {
             return final ? .event(.key(Key(.escape)), length: 1) : .incomplete
         }
@@ -229,7 +229,7 @@ package struct InputDecoder: Sendable {
     }
 
     /// ESC followed by a key: that key with Alt held.
-    private func altKey(at index: Int, final: Bool) -> Step {
+    func altKey(at index: Int, final: Bool) -> Step {
         switch decodeOne(at: index + 1, final: final) {
         case .event(.key(var key), let length):
             key.modifiers.insert(.alt)
@@ -244,7 +244,7 @@ package struct InputDecoder: Sendable {
 
     /// `ESC ESC [ ...` / `ESC ESC O ...` is how some terminals send Alt with
     /// a special key; any other ESC ESC is two Escape presses.
-    private func decodeDoubleEscape(at index: Int, final: Bool) -> Step {
+    func decodeDoubleEscape(at index: Int, final: Bool) -> Step {
         guard index + 2 < pending.count else {
             return final ? .event(.key(Key(.escape)), length: 1) : .incomplete
         }
@@ -263,7 +263,7 @@ package struct InputDecoder: Sendable {
         }
     }
 
-    private func decodeSS3(at index: Int, final: Bool) -> Step {
+    func decodeSS3(at index: Int, final: Bool) -> Step {
         // ESC O [modifier digit] final
         var position = index + 2
         var modifiers: Modifiers = []
@@ -291,7 +291,7 @@ package struct InputDecoder: Sendable {
         return .event(.key(Key(code, modifiers)), length: length)
     }
 
-    private func decodeCSI(at index: Int, final: Bool) -> Step {
+    func decodeCSI(at index: Int, final: Bool) -> Step {
         if index + 2 < pending.count, pending[index + 2] == UInt8(ascii: "[") {
             return decodeLinuxConsoleFunctionKey(at: index, final: final)
         }
@@ -317,7 +317,7 @@ package struct InputDecoder: Sendable {
     }
 
     /// The Linux console sends F1–F5 as `ESC [ [ A` … `ESC [ [ E`.
-    private func decodeLinuxConsoleFunctionKey(at index: Int, final: Bool) -> Step {
+    func decodeLinuxConsoleFunctionKey(at index: Int, final: Bool) -> Step {
         guard index + 3 < pending.count else {
             return final ? .event(.unknown(Array(pending[index...])), length: pending.count - index) : .incomplete
         }
@@ -328,131 +328,10 @@ package struct InputDecoder: Sendable {
         return .event(.unknown(Array(pending[index..<(index + 3)])), length: 3)
     }
 
-    /// xterm sends modifiers as `1 + bits` with shift 1, alt 2, ctrl 4; the
-    /// meta bit (8) and above are dropped.
-    static func modifiers(fromParameter parameter: Int?) -> Modifiers {
-        guard let parameter, parameter > 1 else { return [] }
-        return Modifiers(rawValue: UInt8((parameter - 1) & 0x07))
-    }
-
-    private static func interpret(_ csi: EscapeScanner.CSI) -> InputEvent? {
-        guard csi.intermediates.isEmpty else { return nil }
-        if csi.prefix == UInt8(ascii: "<") {
-            return sgrMouse(csi).map(InputEvent.mouse)
-        }
-        guard csi.prefix == nil else { return nil }
-        let modifiers = modifiers(fromParameter: csi.param(1))
-        let code: KeyCode
-        if let letter = letterKey(csi.final) { return .key(Key(letter, modifiers)) }
-        switch csi.final {
-        case UInt8(ascii: "E"): return nil  // keypad 5 without NumLock: nothing to do
-        case UInt8(ascii: "Z"):
-            // Shift is implied by the key itself.
-            return .key(Key(.backTab, modifiers.subtracting(.shift)))
-        case UInt8(ascii: "~"):
-            guard let tilde = tildeKey(csi.param(0)) else { return nil }
-            code = tilde
-        case UInt8(ascii: "u"):
-            return kittyKey(csi)
-        default:
-            return nil
-        }
-        return .key(Key(code, modifiers))
-    }
-
-    /// The keys SS3 (`ESC O x`) and CSI (`CSI x`, `CSI 1 ; mods x`) both end
-    /// with the same letter: arrows, Home, End, F1-F4.
-    private static func letterKey(_ final: UInt8) -> KeyCode? {
-        switch final {
-        case UInt8(ascii: "A"): .up
-        case UInt8(ascii: "B"): .down
-        case UInt8(ascii: "C"): .right
-        case UInt8(ascii: "D"): .left
-        case UInt8(ascii: "H"): .home
-        case UInt8(ascii: "F"): .end
-        case UInt8(ascii: "P"): .function(1)
-        case UInt8(ascii: "Q"): .function(2)
-        case UInt8(ascii: "R"): .function(3)
-        case UInt8(ascii: "S"): .function(4)
-        default: nil
-        }
-    }
-
-    private static func tildeKey(_ parameter: Int?) -> KeyCode? {
-        guard let number = parameter else { return nil }
-        switch number {
-        case 1, 7: return .home
-        case 2: return .insert
-        case 3: return .delete
-        case 4, 8: return .end
-        case 5: return .pageUp
-        case 6: return .pageDown
-        case 11, 12, 13, 14, 15: return .function(number - 10)
-        case 17, 18, 19, 20, 21: return .function(number - 11)
-        case 23, 24, 25, 26: return .function(number - 12)
-        case 28, 29: return .function(number - 13)
-        case 31, 32, 33, 34: return .function(number - 14)
-        default: return nil
-        }
-    }
-
-    /// `CSI codepoint ; modifiers u` (kitty keyboard protocol, also xterm's
-    /// modifyOtherKeys=2 form `CSI 27 ; m ; code ~` is not handled).
-    private static func kittyKey(_ csi: EscapeScanner.CSI) -> InputEvent? {
-        guard let codepoint = csi.param(0) else { return nil }
-        let modifiers = modifiers(fromParameter: csi.param(1))
-        switch codepoint {
-        case 13: return .key(Key(.enter, modifiers))
-        case 9: return .key(Key(.tab, modifiers))
-        case 27: return .key(Key(.escape, modifiers))
-        case 127, 8: return .key(Key(.backspace, modifiers))
-        default:
-            guard codepoint >= 0x20, !(0x7F...0x9F).contains(codepoint),
-                let scalar = Unicode.Scalar(UInt32(codepoint))
-            else { return nil }
-            return .key(Key(.char(Character(scalar)), modifiers))
-        }
-    }
-
-    /// `CSI < b ; x ; y M` (press/motion) or `m` (release), SGR encoding 1006.
-    private static func sgrMouse(_ csi: EscapeScanner.CSI) -> MouseEvent? {
-        guard csi.params.count == 3,
-            let code = csi.param(0), let x = csi.param(1), let y = csi.param(2),
-            csi.final == UInt8(ascii: "M") || csi.final == UInt8(ascii: "m")
-        else { return nil }
-        var modifiers: Modifiers = []
-        if code & 4 != 0 { modifiers.insert(.shift) }
-        if code & 8 != 0 { modifiers.insert(.alt) }
-        if code & 16 != 0 { modifiers.insert(.control) }
-        let low = code & 3
-        let kind: MouseEvent.Kind
-        if code & 64 != 0 && code & 128 == 0 {
-            switch low {
-            case 0: kind = .wheelUp
-            case 1: kind = .wheelDown
-            case 2: kind = .wheelLeft
-            default: kind = .wheelRight
-            }
-        } else {
-            let button: MouseButton?
-            if code & 128 != 0 {
-                button = .extra(8 + low)
-            } else {
-                button = [MouseButton.left, .middle, .right][safe: low]
-            }
-            if code & 32 != 0 {
-                kind = button.map(MouseEvent.Kind.drag) ?? .move
-            } else {
-                guard let button else { return nil }
-                kind = csi.final == UInt8(ascii: "M") ? .press(button) : .release(button)
-            }
-        }
-        return MouseEvent(kind: kind, x: x, y: y, modifiers: modifiers)
-    }
 }
 
 extension Array {
-    fileprivate subscript(safe index: Int) -> Element? {
+    subscript(safe index: Int) -> Element? {
         indices.contains(index) ? self[index] : nil
     }
 }

@@ -74,14 +74,17 @@ package struct TerminalMemory: Sendable {
         return "/dev/pts/\((major - 136) * 256 + minor)"
     }
 
-    /// FNV-1a, 64 bits: a file name, not a secret.
+    /// FNV-1a, 64 bits: a file name, not a secret; always 16 hex digits
+    /// (one name in 16 once came out a digit short, and a test's glob for
+    /// 16 caught the record's lock file instead of the record).
     static func hash(_ text: String) -> String {
         var value: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in text.utf8 {
             value ^= UInt64(byte)
             value = value &* 0x0000_0100_0000_01B3
         }
-        return String(value, radix: 16)
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     private func path(_ kind: String) -> String? {

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import Plumbing
 
 #if canImport(Glibc)
     @preconcurrency import Glibc

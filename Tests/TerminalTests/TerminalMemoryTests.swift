@@ -23,6 +23,13 @@ import Testing
             outcome: ProbeOutcome(replies: ProbeReplies(), leftover: [], elapsedMs: 3, timedOut: false))
     }
 
+    /// A terminal's file name is always 16 hex digits: one hash in 16 has
+    /// a leading zero, which once made a name a digit short.
+    @Test func namesAreSixteenHexDigits() {
+        #expect(TerminalMemory.hash("tty2000") == "065ba806cbc78d26")
+        #expect((0..<200).allSatisfy { TerminalMemory.hash("tty\($0)").count == 16 })
+    }
+
     @Test func aProbeIsRememberedPerTerminalAndForAWhile() throws {
         let directory = try TemporaryDirectory()
         let pty = try PseudoTerminal()

@@ -186,7 +186,7 @@ import Testing
         let runtime = try TemporaryDirectory()
         let session = try Self.shell(
             "pxview clear && sed -i \"s/^last-clear=.*/last-clear=$(( $(date +%s%3N) + 600000 ))/\" "
-                + "\"$XDG_RUNTIME_DIR\"/pxview/preview-????????????????* && printf '|' && "
+                + "\"$XDG_RUNTIME_DIR\"/pxview/preview-???????????????? && printf '|' && "
                 + "pxview show --once --place 20x8@10,2 '\(Self.photo)' && printf '|'", emulation: .kitty,
             environment: Self.environment(["PXVIEW_PROTOCOL": "kitty"], runtime: runtime))
         #expect(session.waitForExit() == 0)
