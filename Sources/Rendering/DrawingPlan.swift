@@ -44,25 +44,26 @@ package struct TerminalTraits: Equatable, Sendable {
     }
 
     /// The terminal draws the sextants (U+1FB00-1FB3B) itself, whatever its
-    /// font: kitty and Konsole (seen: kitty 0.26.5 and Konsole 22.12 drew
-    /// all 60 with DejaVu Sans Mono, which has none of them, where xterm
-    /// 379 drew nothing and mlterm 3.9 empty boxes) and WezTerm. Elsewhere
-    /// they depend on the font, which no query reveals: `PXVIEW_SEXTANTS=1`
-    /// turns them on.
+    /// font (`TerminalRow.drawsSextants`: kitty, Konsole, WezTerm).
+    /// Elsewhere they depend on the font, which no query reveals:
+    /// `PXVIEW_SEXTANTS=1` turns them on.
     package var drawsSextants: Bool { kittyVersion != nil || isKonsole || isWezTerm }
 
-    /// From XTVERSION: "kitty(0.26.5)", "Konsole 22.12.3", "XTerm(379)"...
-    package init(version: String?) {
-        guard let version else {
+    /// From the terminal's identity (`TerminalTable`'s row for it).
+    package init(terminal: TerminalIdentity?) {
+        guard let terminal else {
             self.init()
             return
         }
-        var kitty: [Int]?
-        if version.hasPrefix("kitty("), let close = version.firstIndex(of: ")") {
-            let numbers = version[version.index(version.startIndex, offsetBy: 6)..<close].split(separator: ".")
-            kitty = numbers.compactMap { Int($0) }
-        }
-        self.init(kittyVersion: kitty, isKonsole: version.hasPrefix("Konsole"), isWezTerm: version.hasPrefix("WezTerm"))
+        self.init(
+            kittyVersion: terminal.kind == .kitty ? terminal.version : nil, isKonsole: terminal.kind == .konsole,
+            isWezTerm: terminal.kind == .wezterm)
+    }
+
+    /// From XTVERSION's answer ("kitty(0.26.5)", "Konsole 22.12.3"…), read
+    /// by the table.
+    package init(version: String?) {
+        self.init(terminal: version.flatMap(TerminalIdentity.init(naming:)))
     }
 
     /// Unicode placeholders arrived in kitty 0.28.0; Debian's 0.26.5 prints
@@ -146,7 +147,7 @@ package struct DrawingPlan: Sendable {
         geometry: TerminalGeometry, background: BackgroundChoice = .auto, sextants: Bool? = nil, linuxConsole: Bool = false,
         glyphs: Glyphs = .unicode
     ) -> DrawingPlan {
-        let traits = TerminalTraits(version: capabilities?.terminalVersion)
+        let traits = TerminalTraits(terminal: capabilities?.terminal)
         let blocked = multiplexer.blocksGraphics
         let kittyMethod: DrawingMethod =
             multiplexer.wrapsGraphics && traits.supportsPlaceholders ? .kittyPlaceholders : .kitty
@@ -235,7 +236,7 @@ package enum GraphicsShortfall: Equatable, Sendable {
             self = .probeTimedOut(milliseconds: report.timeoutMs)
         } else if let skip = report.skipped, skip == .background || skip == .paneNotActive {
             self = .notProbed(skip)
-        } else if let version = report.capabilities?.terminalVersion, version.hasPrefix("XTerm("),
+        } else if report.capabilities?.terminal?.kind == .xterm,
             report.capabilities?.sixel == false
         {
             self = .xtermWithoutSixel

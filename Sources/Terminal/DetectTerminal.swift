@@ -110,7 +110,8 @@ package func detectTerminal(
         // is known to draw kitty graphics whoever asks.
         report.skipped = .paneNotActive
         report.capabilities?.terminalVersion = pane.clientTermType
-        report.capabilities?.kittyGraphics = multiplexer.passthroughOn && pane.clientTermType?.hasPrefix("kitty(") == true
+        report.capabilities?.kittyGraphics =
+            multiplexer.passthroughOn && pane.clientTermType.flatMap(TerminalIdentity.init(naming:))?.kind == .kitty
         return report
     }
     let hint = TmuxHint(environment: environment)
@@ -180,7 +181,7 @@ package func recallTerminal(
         multiplexer: localTmux ?? .none, tmuxPane: pane, skipped: .notAsked)
     if let type = pane?.clientTermType, localTmux?.passthroughOn == true {
         report.capabilities?.terminalVersion = type
-        report.capabilities?.kittyGraphics = type.hasPrefix("kitty(")
+        report.capabilities?.kittyGraphics = TerminalIdentity(naming: type)?.kind == .kitty
         report.knownFrom = "tmux (client_termtype \(type))"
     } else if let guess = TerminalGuess(environment: environment) {
         var guessed = guess.capabilities(winsize: window, cell: pane?.cellSize)

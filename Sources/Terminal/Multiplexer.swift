@@ -80,9 +80,9 @@ package enum TmuxHint: Equatable, Sendable {
         let term = environment["TERM"] ?? ""
         if let socket = environment["TMUX"], !socket.isEmpty {
             self = .none
-        } else if term.hasPrefix("tmux") {
+        } else if TerminalTable.termNamesTmux(term) {
             self = .tmux
-        } else if term.hasPrefix("screen") {
+        } else if TerminalTable.termNamesScreen(term) {
             self = .screenOrTmux
         } else {
             self = .none

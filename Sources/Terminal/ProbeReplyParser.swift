@@ -175,7 +175,9 @@ package struct ProbeReplyParser: Sendable {
         guard !printable.isEmpty else { return }
         // tmux answers first, for itself, when asked directly; the outer
         // terminal's answer comes through passthrough after it.
-        if printable.hasPrefix("tmux "), result.multiplexerVersion == nil, result.terminalVersion == nil {
+        if TerminalIdentity(naming: printable)?.kind == .tmux, result.multiplexerVersion == nil,
+            result.terminalVersion == nil
+        {
             result.multiplexerVersion = printable
         } else {
             result.terminalVersion = printable

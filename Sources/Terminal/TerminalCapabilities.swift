@@ -22,6 +22,8 @@ package struct TerminalCapabilities: Sendable, Equatable {
     package var synchronizedOutput: Bool
     /// XTVERSION's answer, e.g. "kitty(0.26.5)"; nil when it did not answer.
     package var terminalVersion: String?
+    /// The terminal it names, when the table knows it (`TerminalTable`).
+    package var terminal: TerminalIdentity? { terminalVersion.flatMap(TerminalIdentity.init(naming:)) }
     /// The default background colour (OSC 11), when the terminal said.
     package var backgroundColor: RGBA?
     /// The terminal answered `CSI 16 t` (so it can be asked again after a resize).

@@ -105,7 +105,9 @@ import Testing
     @Test func theEnvironmentNamesTerminalsThatDrawPictures() {
         #expect(TerminalGuess(environment: ["TERM": "xterm-kitty"])?.kittyGraphics == true)
         #expect(TerminalGuess(environment: ["KITTY_WINDOW_ID": "3", "TERM": "xterm-256color"])?.reason == "KITTY_WINDOW_ID")
-        #expect(TerminalGuess(environment: ["KONSOLE_VERSION": "221203"])?.version == "Konsole")
+        #expect(TerminalGuess(environment: ["KONSOLE_VERSION": "221203"])?.terminal == TerminalIdentity(.konsole))
+        // WezTerm guessed is WezTerm (its sextants as after a probe), no version.
+        #expect(TerminalGuess(environment: ["TERM_PROGRAM": "WezTerm"])?.terminal?.description == "WezTerm")
         #expect(TerminalGuess(environment: ["TERM": "foot"])?.sixel == true)
         #expect(TerminalGuess(environment: ["TERM_PROGRAM": "WezTerm"])?.sixel == true)
         #expect(TerminalGuess(environment: ["MLTERM": "3.9.0"])?.sixel == true)
