@@ -1,4 +1,5 @@
 import Explorer
+import Rendering
 
 /// The manual page, pxview.1, made from the table of commands (`pxview man`):
 /// the same usage lines, summaries, options and keys as `--help`, in roff.
@@ -30,7 +31,11 @@ struct ManPage {
     static let environment: [(String, String)] = [
         ("PIXABAY_API_KEY", "search Pixabay for real (the key is never printed, logged or cached); --api-key overrides it"),
         ("PIXABAY_API_URL", "another endpoint (default https://pixabay.com/api/); --api-url overrides it"),
-        ("PXVIEW_PROTOCOL", "auto, sixel, kitty, symbols or blocks, as --protocol"),
+        (
+            "PXVIEW_PROTOCOL",
+            ProtocolChoice.allCases.dropLast().map(\.rawValue).joined(separator: ", ") + " or "
+                + (ProtocolChoice.allCases.last?.rawValue ?? "") + ", as --protocol"
+        ),
         (
             "PXVIEW_SEXTANTS",
             "1: symbols pictures use sextants too (kitty, Konsole and WezTerm draw them; elsewhere only fonts that have them); 0: never"

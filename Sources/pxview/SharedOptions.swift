@@ -21,7 +21,7 @@ enum GlobalOption {
     static let protocolChoice: Option<ProtocolChoice> = .choice(
         "--protocol", "P",
         help:
-            "auto|sixel|kitty|symbols|blocks (default auto, or $PXVIEW_PROTOCOL); "
+            ProtocolChoice.allCases.map(\.rawValue).joined(separator: "|") + " (default auto, or $PXVIEW_PROTOCOL); "
             + "symbols and blocks draw text, the best block character per cell or half-blocks")
 
     static let all: [any DeclaredOption] = [apiKey, apiURL, offline, noCache, protocolChoice]
