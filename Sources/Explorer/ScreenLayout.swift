@@ -20,7 +20,7 @@ package struct ViewerLayout: Equatable, Sendable {
         self.geometry = geometry
         let rows = geometry.windowCells.height
         infoRow = infoLine && rows > 2 ? rows - 2 : nil
-        let full = PixelSize(width: geometry.windowCells.width, height: max(1, rows - (infoRow == nil ? 1 : 2)))
+        let full = CellCount(width: geometry.windowCells.width, height: max(1, rows - (infoRow == nil ? 1 : 2)))
         let used = geometry.cellsCovering(geometry.unitBox(cells: full))
         let columns = min(full.width, max(1, used.width))
         let areaRows = min(full.height, max(1, used.height))
@@ -137,7 +137,7 @@ package struct BrowserLayout: Equatable, Sendable {
             tileRows = gridRows / 2 - chrome
         }
         tileRows = max(1, min(tileRows, gridRows - chrome))
-        tileCells = PixelSize(width: tileColumns, height: tileRows)
+        tileCells = CellCount(width: tileColumns, height: tileRows)
         rows = min(Self.maxRows, max(1, gridRows / (tileRows + chrome)))
         let margin = max(0, (width - columns * slotWidth) / 2)
         var slots: [CellRect] = []

@@ -14,10 +14,27 @@ package struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     package var description: String { "\(width)x\(height)" }
 }
 
-/// A size counted in terminal cells: `width` columns by `height` rows.
-/// The same arithmetic as pixels, so the same type; the name says which a
-/// value counts (`windowCells: CellCount`, `cellPixels: PixelSize`).
-package typealias CellCount = PixelSize
+/// A size counted in terminal cells: `width` columns by `height` rows. A
+/// type of its own, not `PixelSize`: the compiler tells cells from pixels
+/// (`windowCells: CellCount`, `cellPixels: PixelSize`); `pixels(of:)` and
+/// `cells(in:)` are the only ways across.
+package struct CellCount: Hashable, Sendable, CustomStringConvertible {
+    package var width: Int
+    package var height: Int
+
+    package init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+    }
+
+    package var isEmpty: Bool { width == 0 || height == 0 }
+    package var description: String { "\(width)x\(height)" }
+
+    /// The pixels these cells cover, each `cell` pixels.
+    package func pixels(of cell: PixelSize) -> PixelSize {
+        PixelSize(width: width * cell.width, height: height * cell.height)
+    }
+}
 
 /// A point in whole pixels: an offset inside a cell or a box.
 package struct PixelPoint: Hashable, Sendable, CustomStringConvertible {

@@ -21,7 +21,7 @@ package struct BackendGeometry: Equatable, Sendable {
         windowCells: CellCount, cellPixels: PixelSize, unitsPerCell: PixelSize, pictureLimit: PixelSize? = nil,
         wholeCells: Bool = false
     ) {
-        self.windowCells = PixelSize(width: max(1, windowCells.width), height: max(1, windowCells.height))
+        self.windowCells = CellCount(width: max(1, windowCells.width), height: max(1, windowCells.height))
         self.cellPixels = PixelSize(width: max(1, cellPixels.width), height: max(1, cellPixels.height))
         self.unitsPerCell = PixelSize(width: max(1, unitsPerCell.width), height: max(1, unitsPerCell.height))
         self.pictureLimit = pictureLimit.flatMap { $0.isEmpty ? nil : $0 }
@@ -94,8 +94,8 @@ package struct BackendGeometry: Equatable, Sendable {
     }
 
     /// Whole cells covering `units`.
-    package func cellsCovering(_ units: PixelSize) -> PixelSize {
-        PixelSize(
+    package func cellsCovering(_ units: PixelSize) -> CellCount {
+        CellCount(
             width: (units.width + unitsPerCell.width - 1) / unitsPerCell.width,
             height: (units.height + unitsPerCell.height - 1) / unitsPerCell.height)
     }

@@ -36,7 +36,7 @@ package enum PreviewPlacement {
     }
 
     /// `box` cut to the window; nil when none of it is inside.
-    package static func clamped(_ box: CellRect, window: PixelSize) -> CellRect? {
+    package static func clamped(_ box: CellRect, window: CellCount) -> CellRect? {
         var inside = box
         inside.columns = min(box.columns, window.width - box.column)
         inside.rows = min(box.rows, window.height - box.row)
@@ -47,7 +47,7 @@ package enum PreviewPlacement {
     /// for sixel when it reaches the window's last row (a sixel whose last
     /// pixel row lands on the last text row scrolls the screen); nil when
     /// nothing is left (a sixel box on the last row alone).
-    package static func usableBox(_ box: CellRect, window: PixelSize, method: DrawingMethod) -> CellRect? {
+    package static func usableBox(_ box: CellRect, window: CellCount, method: DrawingMethod) -> CellRect? {
         guard var usable = clamped(box, window: window) else { return nil }
         if method == .sixel, usable.row + usable.rows >= window.height { usable.rows -= 1 }
         return usable.rows > 0 ? usable : nil

@@ -97,7 +97,7 @@ final class SixelBackend: GraphicsBackend {
         let opaque = slots[slot].flatMap { $0.key == picture.key ? $0.opaque : nil } ?? !picture.image.hasTransparency
         var out = removal(of: slots[slot], keeping: opaque ? canvas.coveredCells : nil)
         let bands: [(Int, [UInt8])]
-        let size = PixelSize(width: canvas.cells.columns, height: canvas.cells.rows)
+        let size = CellCount(width: canvas.cells.columns, height: canvas.cells.rows)
         if picture.reusable, let kept = shared[picture.key], kept.placement == picture.placement, kept.cells == size {
             // A grid tile seen before: the same bytes at its new place.
             bands = kept.bands

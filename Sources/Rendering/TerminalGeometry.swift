@@ -32,7 +32,7 @@ package struct TerminalGeometry: Equatable, Sendable {
     package static let sixelPaletteColors = 112
     /// When nothing is known about the terminal: 80x24 cells of 10x20 pixels.
     package static let fallbackCellSize = PixelSize(width: 10, height: 20)
-    package static let fallbackCells = PixelSize(width: 80, height: 24)
+    package static let fallbackCells = CellCount(width: 80, height: 24)
     /// The largest box side pxview draws into (cells x cell size can exceed it).
     package static let maxBoxSide = 16384
     /// The most pixels a box the window sets may hold: an 8K UHD screen
@@ -55,7 +55,7 @@ package struct TerminalGeometry: Equatable, Sendable {
         sixelMaxSize: PixelSize? = nil, colorRegisters: Int = TerminalGeometry.sixelPaletteColors, background: RGBA? = nil,
         cellSizeFixed: Bool = false
     ) {
-        self.windowCells = PixelSize(width: max(1, windowCells.width), height: max(1, windowCells.height))
+        self.windowCells = CellCount(width: max(1, windowCells.width), height: max(1, windowCells.height))
         self.cellPixels = PixelSize(width: max(1, cellPixels.width), height: max(1, cellPixels.height))
         self.windowPixels = windowPixels
         self.sixelMaxSize = sixelMaxSize

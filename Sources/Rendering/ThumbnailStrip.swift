@@ -23,7 +23,7 @@ package struct StripTile: Sendable {
 /// sixel or kitty picture, or rows of text or placeholders.
 package enum ThumbnailStrip {
     /// A tile's box in cells: room for Pixabay's 150 px previews at common cell sizes.
-    package static let tileCells = PixelSize(width: 16, height: 6)
+    package static let tileCells = CellCount(width: 16, height: 6)
     /// Blank columns between tiles.
     package static let gap = 1
 

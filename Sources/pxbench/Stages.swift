@@ -21,7 +21,7 @@ struct StageTimes {
 
 /// The windows a text picture is timed in: `show`'s 96x36 cells and a full
 /// 200x60 window, each covered by the photo (every cell drawn).
-let textWindows = [PixelSize(width: 96, height: 36), PixelSize(width: 200, height: 60)]
+let textWindows = [CellCount(width: 96, height: 36), CellCount(width: 200, height: 60)]
 /// xterm's cell with DejaVu Sans Mono 11, where text pictures are seen.
 let textCell = PixelSize(width: 9, height: 19)
 

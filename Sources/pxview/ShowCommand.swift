@@ -146,7 +146,7 @@ enum Show: PXCommand {
     ) async -> Int32 {
         let units = screen.backend.screen
         let window = view.cells ?? units.windowCells
-        let tileCells = PixelSize(
+        let tileCells = CellCount(
             width: max(4, (window.width + ThumbnailStrip.gap) / grid.width - ThumbnailStrip.gap),
             height: max(2, window.height / grid.height - (titled ? 1 : 0)))
         let box = units.unitBox(cells: tileCells)

@@ -53,7 +53,7 @@ struct ViewOptions {
             protocolGiven = false
         }
         size = try parsed.value(ViewOption.size)
-        cells = try parsed.value(ViewOption.cells)
+        cells = try parsed.value(ViewOption.cells).map { CellCount(width: $0.width, height: $0.height) }
         cellSize = try parsed.value(ViewOption.cellSize)
         var settings = ViewSettings()
         settings.fit = try parsed.value(ViewOption.fit) ?? settings.fit

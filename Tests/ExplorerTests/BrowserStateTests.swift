@@ -20,7 +20,7 @@ func folderBrowser(files count: Int) -> BrowserState {
     var state = BrowserState(
         layout: BrowserLayout(
             geometry: BackendGeometry(
-                graphics: .kitty, windowCells: PixelSize(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16)),
+                graphics: .kitty, windowCells: CellCount(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16)),
             nameLines: true),
         query: "", offline: true, folder: "/photos")
     _ = state.start()
@@ -60,7 +60,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
 @Suite struct BrowserLayoutTests {
     @Test func at80x24TheGridHasThreeColumnsAndTwoRowsOfRecognisableTiles() {
         let layout = browserLayout()
-        #expect(layout.tileCells == PixelSize(width: 24, height: 8))
+        #expect(layout.tileCells == CellCount(width: 24, height: 8))
         #expect(layout.columns == 3 && layout.rows == 2 && layout.tileFrames.count == 6)
         #expect(layout.tileFrames[0] == CellRect(column: 1, row: 1, columns: 26, rows: 10))
         #expect(layout.tileFrames[4] == CellRect(column: 27, row: 11, columns: 26, rows: 10))
@@ -76,7 +76,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
     @Test func aLargeWindowGetsLargerTiles() {
         let layout = browserLayout(columns: 200, rows: 60)
         #expect(layout.columns == 5 && layout.rows == 3)
-        #expect(layout.tileCells == PixelSize(width: 38, height: 13))
+        #expect(layout.tileCells == CellCount(width: 38, height: 13))
         // Every slot is inside the window, above the detail rows.
         #expect(layout.tileFrames.allSatisfy { $0.column + $0.columns <= 200 && $0.row + $0.rows <= layout.detailsRow })
         let wide = browserLayout(columns: 300, rows: 80)
@@ -88,7 +88,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
     @Test func aSmallWindowGetsFewerLegibleTiles() {
         let layout = browserLayout(columns: 40, rows: 12)
         #expect(layout.columns == 2 && layout.rows == 1)
-        #expect(layout.tileCells == PixelSize(width: 18, height: 6))
+        #expect(layout.tileCells == CellCount(width: 18, height: 6))
     }
 
     /// A huge window gets the grid of a large one, centred: never
@@ -479,7 +479,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         #expect(state.layout.columns == 3)
         _ = state.handle(press("+"))
         // Taller too: one row of 3:2 tiles, not two squeezed ones.
-        #expect(state.layout.columns == 2 && state.layout.tileCells == PixelSize(width: 38, height: 13))
+        #expect(state.layout.columns == 2 && state.layout.tileCells == CellCount(width: 38, height: 13))
         _ = state.handle(press("="))
         // One slot, as wide as a slot may be (64 columns), centred in the 80.
         #expect(state.layout.columns == 1 && state.message == nil)

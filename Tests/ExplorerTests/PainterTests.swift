@@ -17,7 +17,7 @@ import Testing
 #endif
 
 /// A 40x12-cell window of 8x16-px cells: the viewer's view is 320x176 px.
-let smallCells = PixelSize(width: 40, height: 12)
+let smallCells = CellCount(width: 40, height: 12)
 let smallCell = PixelSize(width: 8, height: 16)
 
 func smallGeometry(_ graphics: DrawingMethod) -> BackendGeometry {
@@ -423,7 +423,7 @@ extension Array where Element == UInt8 {
     /// 80x24 cells of 8x16 px, kitty: 3x2 tiles.
     /// 80x24 cells of 8x16 px drawn with `method`: 3x2 tiles.
     func grid(_ method: DrawingMethod, hits: Int) -> (BrowserState, BrowserPainter) {
-        let cells = PixelSize(width: 80, height: 24)
+        let cells = CellCount(width: 80, height: 24)
         let cell = PixelSize(width: 8, height: 16)
         var state = BrowserState(
             layout: BrowserLayout(geometry: BackendGeometry(graphics: method, windowCells: cells, cellPixels: cell)),

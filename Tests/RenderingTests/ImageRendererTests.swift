@@ -77,7 +77,7 @@ import Testing
         #expect(PSNR.decibels(shown, source) >= 45, "\(photo)")
         // Drawn at its own pixel size: c/r would make kitty stretch it to whole cells.
         #expect(commands[0].keys["c"] == nil && commands[0].keys["r"] == nil)
-        #expect(rendered.cells == PixelSize(width: (shown.width + 8) / 9, height: (shown.height + 17) / 18))
+        #expect(rendered.cells == CellCount(width: (shown.width + 8) / 9, height: (shown.height + 17) / 18))
         // The cursor steps below the picture's rows.
         #expect(rendered.cursorAfter == Array("\r".utf8) + [UInt8](repeating: 10, count: rendered.cells.height))
     }
@@ -130,7 +130,7 @@ import Testing
         let renderer = ImageRenderer()
         let viewport = renderer.viewport(for: image.size, settings: ViewSettings(), box: box, screen: backend.screen)
         let rendered = renderer.render(image, viewport: viewport, backend: backend)
-        #expect(rendered.cells == PixelSize(width: 40, height: 10))
+        #expect(rendered.cells == CellCount(width: 40, height: 10))
         #expect(rendered.lines.count == 10)
         #expect(String(decoding: rendered.bytes, as: UTF8.self).split(separator: "\r\n").count == 10)
     }
@@ -221,7 +221,7 @@ import Testing
         let box = backend.screen.unitBox(cells: CellCount(width: 96, height: 36))
         let (_, viewport, rendered) = try Self.show(try Self.fixture("p01_china_640x427.jpg"), backend, box: box)
         #expect(viewport.outputSize == PixelSize(width: 768, height: 242))
-        #expect(rendered.cells == PixelSize(width: 96, height: 30))
+        #expect(rendered.cells == CellCount(width: 96, height: 30))
         #expect(rendered.lines.count == 30)
         #expect(backend.screen.inlineSize(PixelSize(width: 3, height: 13)) == PixelSize(width: 8, height: 16))
         #expect(backend.screen.inlineSize(PixelSize(width: 20, height: 11)) == PixelSize(width: 24, height: 8))

@@ -60,7 +60,7 @@ import Testing
     /// byte in the colour and its high byte in a third mark, U+030E.
     @Test func placeholdersAreRowsOfText() {
         let picture = backend(.kittyPlaceholders, .tmux(passthrough: true)).inline(pixels, imageID: 42 + (2 << 24))
-        #expect(picture.cells == PixelSize(width: 3, height: 2))
+        #expect(picture.cells == CellCount(width: 3, height: 2))
         #expect(picture.lines.count == 2)
         let first = String(decoding: picture.lines[0], as: UTF8.self)
         // The upload, then its virtual placement as a command of its own

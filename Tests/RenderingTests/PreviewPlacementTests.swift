@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func theBoxStaysInTheWindowAndASixelNeverTouchesTheLastRow() {
-        let window = PixelSize(width: 80, height: 24)
+        let window = CellCount(width: 80, height: 24)
         let box = CellRect(column: 40, row: 1, columns: 60, rows: 30)
         #expect(
             PreviewPlacement.usableBox(box, window: window, method: .kitty)

@@ -14,7 +14,7 @@ import Testing
         let small = xterm.resized(
             to: WindowSize(cells: CellCount(width: 66, height: 20), pixels: PixelSize(width: 600, height: 400)))
         #expect(small.cellPixels == PixelSize(width: 9, height: 19))
-        #expect(small.windowCells == PixelSize(width: 66, height: 20))
+        #expect(small.windowCells == CellCount(width: 66, height: 20))
         #expect(small.windowPixels == PixelSize(width: 600, height: 400))
         // And growing again.
         let grown = small.resized(

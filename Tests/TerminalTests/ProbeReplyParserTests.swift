@@ -311,7 +311,7 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
 }
 
 @Suite struct CapabilityFallbackTests {
-    private let cells = PixelSize(width: 100, height: 35)
+    private let cells = CellCount(width: 100, height: 35)
 
     private func replies(cell: PixelSize?, textArea: PixelSize?) -> ProbeReplies {
         var replies = ProbeReplies()
@@ -360,7 +360,7 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
 }
 
 @Suite struct CapabilityBoundsTests {
-    private let cells = PixelSize(width: 100, height: 35)
+    private let cells = CellCount(width: 100, height: 35)
 
     @Test func hostileSizesAreIgnoredAndNamed() {
         var replies = ProbeReplies()
