@@ -101,7 +101,7 @@ package struct BrowserState: Equatable, Sendable {
     package var message: String?
     /// A lasting note about how pictures are drawn (why text), on
     /// the status line after the position; its fix is in the `?` help.
-    package var notice: DisplayNotice?
+    package var notice: GraphicsShortfall?
     /// True for the offline catalog: the status line must not say the photos are Pixabay's.
     package var offline: Bool
     /// The folder shown by `pxview show DIR` (nil for Pixabay and the catalog).

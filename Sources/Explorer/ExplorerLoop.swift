@@ -169,8 +169,8 @@ final class ExplorerLoop {
     }
 
     /// Why pictures are text, when the user can change it.
-    var notice: DisplayNotice? {
-        drawing.shortfall.map { DisplayNotice(status: $0.status, fix: $0.fix) }
+    var notice: GraphicsShortfall? {
+        drawing.shortfall
     }
 
     /// The window in the backend's units.

@@ -1,3 +1,4 @@
+import Rendering
 import Terminal
 
 /// A key as the screens' tables name it: its code, and whether Control is
@@ -122,17 +123,10 @@ package enum KeyHelp {
     }
 }
 
-/// Why pictures are text where the terminal could do better: a few
-/// words for the status line and the fix, for the `?` help.
-package struct DisplayNotice: Equatable, Sendable {
-    package var status: String
-    package var fix: String
-
-    package init(status: String, fix: String) {
-        self.status = status
-        self.fix = fix
-    }
-
+/// Why pictures are text where the terminal could do better
+/// (`GraphicsShortfall`: its `status` on the status line, its `fix` in the
+/// `?` help).
+extension GraphicsShortfall {
     /// The help's lines about it: the fix, wrapped to `width` cells.
     package func helpLines(width: Int) -> [String] {
         var lines: [String] = []

@@ -132,7 +132,7 @@ package struct ViewerState: Equatable, Sendable {
     /// An animated image's clock (nil for a still image): the frame shown.
     package internal(set) var animation: AnimationState?
     /// A lasting note about how pictures are drawn (`BrowserState.notice`).
-    package var notice: DisplayNotice?
+    package var notice: GraphicsShortfall?
     /// True when closing leaves the program instead of returning to a browser.
     package var openedDirectly: Bool
     package internal(set) var fullResolutionRequested = false
