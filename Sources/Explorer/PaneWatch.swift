@@ -124,7 +124,8 @@ struct PaneKeeper {
     private var lastCheckMs = 0
 
     init(drawing: DrawingPlan, environment: [String: String], nowMs: Int) {
-        let drawsThroughTmux = !drawing.method.isText && drawing.multiplexer.passthroughOn
+        let drawsThroughTmux =
+            !DrawingPlan.backendType(drawing.method).picturesAreText && drawing.multiplexer.passthroughOn
         if drawsThroughTmux, case .tmux = drawing.multiplexer, let tmux = Tmux(environment: environment) {
             self.tmux = tmux
             watch = PaneWatch(mode: .asking, pane: tmux.paneState())

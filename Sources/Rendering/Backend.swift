@@ -169,6 +169,26 @@ package struct InlinePicture: Sendable {
 /// pictures live in numbered slots (the viewer's picture, each browser tile);
 /// a slot's picture replaces the one before it.
 package protocol GraphicsBackend: AnyObject {
+    /// How this protocol's previews are placed and taken away
+    /// (`PreviewPlacement` reads it; the backend owns it).
+    static var previewStyle: PreviewStyle { get }
+    /// Pictures made of characters: in tmux's grid like any text, never
+    /// passed through to the terminal outside.
+    static var picturesAreText: Bool { get }
+    /// Pictures handed over through files or shared memory, which a killed
+    /// pxview leaves behind for the next run to sweep.
+    static var leavesHandovers: Bool { get }
+    /// The `--protocol` value that names this way of drawing.
+    var choice: ProtocolChoice { get }
+    /// Inside tmux, a frame in flight as the pane moved can leave pixels
+    /// outside the pane that only tmux's redraw of its client takes away
+    /// (sixel's; kitty's go with their placements).
+    var leavesPixelsOutsideMovedPanes: Bool { get }
+    /// Inside tmux, pictures go on the client's terminal directly when the
+    /// pane is hidden (kitty's placements, which tmux never sees).
+    var hidesOnTheClient: Bool { get }
+    /// What `doctor` says of this way of drawing.
+    var doctorWords: DoctorWords { get }
     var method: DrawingMethod { get }
     var drawing: DrawingPlan { get }
     /// The window in this backend's units.
@@ -213,6 +233,10 @@ extension GraphicsBackend {
     package var followUpDelaysMs: [Int] { [] }
     package func followUp() -> [UInt8] { [] }
     package var inlineFollowUp: (delayMs: Int, bytes: [UInt8])? { nil }
+    package static var picturesAreText: Bool { false }
+    package static var leavesHandovers: Bool { false }
+    package var leavesPixelsOutsideMovedPanes: Bool { false }
+    package var hidesOnTheClient: Bool { false }
 
     /// All at once, by default.
     package func drawInline(_ rows: PixelRows, imageID: UInt32, write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
@@ -272,5 +296,57 @@ struct SlotTable {
     /// Nothing drawn is on screen any more (`GraphicsBackend.forgetScreen`).
     mutating func forgetScreen() {
         for slot in records.keys { records[slot]?.onScreen = false }
+    }
+}
+
+/// What a protocol's previews need (`show --once --place`, `pxview clear`):
+/// said by each backend of itself, so `PreviewPlacement` never asks which
+/// protocol it is.
+package struct PreviewStyle: Sendable {
+    /// The box's cells are blanked first, and blanking takes the picture
+    /// away (sixel, text, kitty's placeholders: all live in the text).
+    package var blanksBox: Bool
+    /// Previews are kitty images: deleted by id, the previous one after the
+    /// new one is up.
+    package var goesByImageID: Bool
+    /// A picture on the window's last row would scroll the screen (sixel).
+    package var scrollsOnLastRow: Bool
+    /// What to send `PreviewPlacement.followUpDelayMs` after a preview so
+    /// the terminal shows it.
+    package var followUp: @Sendable (_ picture: InlinePicture, _ imageID: UInt32) -> [UInt8]
+
+    package init(
+        blanksBox: Bool, goesByImageID: Bool = false, scrollsOnLastRow: Bool = false,
+        followUp: @escaping @Sendable (_ picture: InlinePicture, _ imageID: UInt32) -> [UInt8] = { _, _ in [] }
+    ) {
+        self.blanksBox = blanksBox
+        self.goesByImageID = goesByImageID
+        self.scrollsOnLastRow = scrollsOnLastRow
+        self.followUp = followUp
+    }
+}
+
+/// What `pxview doctor` says of a way of drawing, from its backend.
+package struct DoctorWords: Sendable {
+    /// Why `--protocol auto` chose it; nil for text, whose reason is the
+    /// shortfall (or that there is no terminal).
+    package var whyChosen: String?
+    /// Said after the reason (the Linux console's half-blocks).
+    package var note = ""
+    /// Lines of its own: the colour registers and the sixel limit (sixel),
+    /// how kitty gets pixels (kitty), the glyphs (symbols).
+    package var showsSixelLimits = false
+    package var showsKittyTransfer = false
+    package var showsGlyphs = false
+
+    package init(
+        whyChosen: String?, note: String = "", showsSixelLimits: Bool = false, showsKittyTransfer: Bool = false,
+        showsGlyphs: Bool = false
+    ) {
+        self.whyChosen = whyChosen
+        self.note = note
+        self.showsSixelLimits = showsSixelLimits
+        self.showsKittyTransfer = showsKittyTransfer
+        self.showsGlyphs = showsGlyphs
     }
 }

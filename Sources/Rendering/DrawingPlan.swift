@@ -189,13 +189,24 @@ package struct DrawingPlan: Sendable {
         var drawing = decide(
             choice: choice, capabilities: report.capabilities, multiplexer: report.multiplexer, geometry: geometry,
             background: background, sextants: sextants, linuxConsole: linuxConsole, glyphs: glyphs)
-        if choice == .auto, drawing.method.isText {
+        if choice == .auto, Self.backendType(drawing.method).picturesAreText {
             drawing.shortfall = GraphicsShortfall(report: report)
         }
         return drawing
     }
 
     /// The backend for `method`: the only switch over drawing methods.
+    /// The backend that draws `method`: the one place a method is turned
+    /// into its backend.
+    package static func backendType(_ method: DrawingMethod) -> any GraphicsBackend.Type {
+        switch method {
+        case .sixel: return SixelBackend.self
+        case .kitty: return KittyBackend.self
+        case .kittyPlaceholders: return KittyPlaceholderBackend.self
+        case .symbols, .blocks: return TextBackend.self
+        }
+    }
+
     package func makeBackend(resampler: Resampler = Resampler()) -> any GraphicsBackend {
         switch method {
         case .sixel: return SixelBackend(drawing: self, resampler: resampler)

@@ -18,12 +18,4 @@ package enum DrawingMethod: String, CaseIterable, Sendable {
     case symbols
     /// Text: `▄` half-blocks, two pixels per cell.
     case blocks
-
-    /// Pictures made of characters (in tmux's grid like any text, so never
-    /// passed through to the terminal outside).
-    package var isText: Bool { self == .symbols || self == .blocks }
-
-    /// The kitty graphics protocol, placed or through placeholders: pictures
-    /// that live apart from the text and go by image id.
-    package var isKitty: Bool { self == .kitty || self == .kittyPlaceholders }
 }

@@ -25,6 +25,15 @@ import Terminal
 /// places it to the pixel; other terminals (Konsole) shift the box by the
 /// offset instead, so there it starts on a cell.
 final class KittyBackend: GraphicsBackend {
+    /// Placed pictures outside the text, by id; kitty 0.48.2 left two of
+    /// five previews undrawn until more came: a nudge after each.
+    static let previewStyle = PreviewStyle(blanksBox: false, goesByImageID: true) { _, _ in KittyEncoder().nudge() }
+    static var leavesHandovers: Bool { true }
+    var choice: ProtocolChoice { .kitty }
+    var hidesOnTheClient: Bool { true }
+    var doctorWords: DoctorWords {
+        DoctorWords(whyChosen: "the terminal answered the kitty graphics query", showsKittyTransfer: true)
+    }
     let method = DrawingMethod.kitty
     private(set) var drawing: DrawingPlan
     private(set) var screen: BackendGeometry

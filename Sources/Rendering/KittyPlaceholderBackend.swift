@@ -37,6 +37,17 @@ import Terminal
 /// share ids, and the later one's pictures replace the earlier one's still
 /// in tmux's scrollback.
 final class KittyPlaceholderBackend: GraphicsBackend {
+    /// Images by id, shown through placeholder cells (text, blanked like
+    /// text); the virtual placement again after a preview, which has kitty
+    /// draw the cells anew.
+    static let previewStyle = PreviewStyle(blanksBox: true, goesByImageID: true) { picture, imageID in
+        KittyEncoder().placeVirtual(imageID: imageID, columns: picture.cells.width, rows: picture.cells.height)
+    }
+    var choice: ProtocolChoice { .kitty }
+    var doctorWords: DoctorWords {
+        DoctorWords(
+            whyChosen: "kitty 0.28+ inside tmux: Unicode placeholders, pictures move with the pane", showsKittyTransfer: true)
+    }
     let method = DrawingMethod.kittyPlaceholders
     private(set) var drawing: DrawingPlan
     private(set) var screen: BackendGeometry

@@ -49,7 +49,7 @@ package enum PreviewPlacement {
     /// nothing is left (a sixel box on the last row alone).
     package static func usableBox(_ box: CellRect, window: CellCount, method: DrawingMethod) -> CellRect? {
         guard var usable = clamped(box, window: window) else { return nil }
-        if method == .sixel, usable.row + usable.rows >= window.height { usable.rows -= 1 }
+        if style(method).scrollsOnLastRow, usable.row + usable.rows >= window.height { usable.rows -= 1 }
         return usable.rows > 0 ? usable : nil
     }
 
@@ -68,11 +68,12 @@ package enum PreviewPlacement {
         var out = TerminalCommand.saveCursor
         // Text in the box's cells (sixel over them, text pictures, kitty's
         // placeholders, which tmux keeps in its grid and scrollback) goes first.
-        if method != .kitty { out += FrameText.erase(box) }
+        let style = style(method)
+        if style.blanksBox { out += FrameText.erase(box) }
         for (line, row) in zip(picture.lines, picture.lineRows) {
             out += TerminalCommand.moveTo(row: box.row + top + row + 1, column: box.column + left + 1) + line
         }
-        if method.isKitty, let previous { out += KittyEncoder().delete(imageID: previous) }
+        if style.goesByImageID, let previous { out += KittyEncoder().delete(imageID: previous) }
         return out + TerminalCommand.restoreCursor
     }
 
@@ -85,14 +86,14 @@ package enum PreviewPlacement {
     /// (nothing for sixel and text): a nudge, and for placeholders the
     /// virtual placement again, which has kitty draw their cells anew.
     package static func followUp(_ picture: InlinePicture, imageID: UInt32, method: DrawingMethod) -> [UInt8] {
-        let encoder = KittyEncoder()
-        switch method {
-        case .kitty: return encoder.nudge()
-        case .kittyPlaceholders:
-            return encoder.placeVirtual(imageID: imageID, columns: picture.cells.width, rows: picture.cells.height)
-        case .sixel, .symbols, .blocks: return []
-        }
+        style(method).followUp(picture, imageID)
     }
+
+    /// Whether previews of `method` go by kitty image id (remembered, deleted by id).
+    package static func goesByImageID(_ method: DrawingMethod) -> Bool { style(method).goesByImageID }
+
+    /// What `method`'s backend says of its previews.
+    static func style(_ method: DrawingMethod) -> PreviewStyle { DrawingPlan.backendType(method).previewStyle }
 
     /// `pxview clear`'s bytes: the preview taken away, the cursor left
     /// where it was. `kittyImageIDs`: the previews to delete, nil when
@@ -108,7 +109,8 @@ package enum PreviewPlacement {
     /// blanking them (ECH, which takes sixel pixels with it).
     static func clearing(_ box: CellRect?, method: DrawingMethod, kittyImageIDs: [UInt32]?) -> [UInt8] {
         var out: [UInt8] = []
-        if method.isKitty {
+        let style = style(method)
+        if style.goesByImageID {
             let encoder = KittyEncoder()
             if let ids = kittyImageIDs {
                 out += ids.flatMap { encoder.delete(imageID: $0) }
@@ -116,7 +118,7 @@ package enum PreviewPlacement {
                 out += encoder.delete(imageIDs: Self.kittyImageIDs) + encoder.delete(imageID: legacyKittyImageID)
             }
         }
-        if method != .kitty { out += box.map(FrameText.erase) ?? [] }
+        if style.blanksBox { out += box.map(FrameText.erase) ?? [] }
         return out
     }
 }

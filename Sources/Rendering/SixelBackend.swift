@@ -21,6 +21,15 @@ import Terminal
 /// - Large canvases are split into bands of whole cell rows, one per core,
 ///   resampled, mapped and encoded in parallel; each band is its own sixel.
 final class SixelBackend: GraphicsBackend {
+    /// Pixels in the text's cells: blanking takes them; one whose last
+    /// pixel row lands on the last text row scrolls the screen.
+    static let previewStyle = PreviewStyle(blanksBox: true, scrollsOnLastRow: true)
+    var choice: ProtocolChoice { .sixel }
+    var leavesPixelsOutsideMovedPanes: Bool { true }
+    var doctorWords: DoctorWords {
+        DoctorWords(
+            whyChosen: "the terminal lists sixel in its DA1 answer and did not answer kitty's query", showsSixelLimits: true)
+    }
     let method = DrawingMethod.sixel
     private(set) var drawing: DrawingPlan
     private(set) var screen: BackendGeometry

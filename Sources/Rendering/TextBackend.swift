@@ -16,6 +16,15 @@ import Terminal
 /// which such a terminal shows as three Latin-1 characters, each row of the
 /// picture three times too wide. One colour per cell is the price of ASCII.
 final class TextBackend: GraphicsBackend {
+    /// Text: blanked like any text.
+    static let previewStyle = PreviewStyle(blanksBox: true)
+    static var picturesAreText: Bool { true }
+    var choice: ProtocolChoice { method == .blocks ? .blocks : .symbols }
+    var doctorWords: DoctorWords {
+        choice == .blocks
+            ? DoctorWords(whyChosen: nil, note: ", half-blocks: the Linux console's font has no other block characters")
+            : DoctorWords(whyChosen: nil, showsGlyphs: true)
+    }
     let method: DrawingMethod
     private(set) var drawing: DrawingPlan
     private(set) var screen: BackendGeometry

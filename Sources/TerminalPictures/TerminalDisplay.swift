@@ -70,8 +70,8 @@ public struct TerminalDisplay: Sendable {
 
     /// The protocol pictures are drawn with.
     public var pictureProtocol: PictureProtocol {
-        switch drawing.method {
-        case .kitty, .kittyPlaceholders: return .kitty
+        switch drawing.makeBackend().choice {
+        case .kitty, .auto: return .kitty
         case .sixel: return .sixel
         case .symbols: return .symbols
         case .blocks: return .blocks

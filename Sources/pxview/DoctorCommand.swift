@@ -118,18 +118,19 @@ struct Findings {
             if let version = replies.multiplexerVersion { out.append(("tmux answered", version)) }
         }
         out.append(("protocol", protocolLine))
-        if drawing.method == .symbols { out.append(("glyphs", glyphsLine)) }
+        let words = drawing.makeBackend().doctorWords
+        if words.showsGlyphs { out.append(("glyphs", glyphsLine)) }
         let geometry = drawing.geometry
         let window = geometry.windowPixels.map { ", \($0.width)x\($0.height) px" } ?? ", pixel size not reported"
         out.append(("window", "\(geometry.windowCells.width)x\(geometry.windowCells.height) cells\(window)"))
         out.append(("cell", "\(geometry.cellPixels.width)x\(geometry.cellPixels.height) px\(cellSource(capabilities))"))
-        if capabilities.sixel || drawing.method == .sixel {
+        if capabilities.sixel || words.showsSixelLimits {
             let registers = capabilities.colorRegisters.map { "\($0) (pxview uses \(geometry.colorRegisters))" }
             out.append(("colour registers", registers ?? "not reported"))
             out.append(("sixel limit", capabilities.sixelMaxSize.map { "\($0.width)x\($0.height) px" } ?? "not reported"))
         }
         out.append(("background", capabilities.backgroundColor.map(Self.hex) ?? "not reported (assumed dark)"))
-        if drawing.method == .kitty || drawing.method == .kittyPlaceholders {
+        if words.showsKittyTransfer {
             out.append(("kitty transfer", transferLine))
         }
         out.append(("previews", previewLine))
@@ -198,21 +199,18 @@ struct Findings {
             return "\(method) (\(source) \(choice.rawValue))"
         }
         let capabilities = report.capabilities
+        let words = drawing.makeBackend().doctorWords
         let why: String
-        switch drawing.method {
-        case .kittyPlaceholders: why = "kitty 0.28+ inside tmux: Unicode placeholders, pictures move with the pane"
-        case .kitty: why = "the terminal answered the kitty graphics query"
-        case .sixel: why = "the terminal lists sixel in its DA1 answer and did not answer kitty's query"
-        case .symbols, .blocks:
-            if let shortfall = drawing.shortfall {
-                why = shortfall.reason
-            } else if capabilities == nil {
-                why = "no terminal"
-            } else {
-                why = "the terminal draws neither kitty graphics nor sixel"
-            }
+        if let chosen = words.whyChosen {
+            why = chosen
+        } else if let shortfall = drawing.shortfall {
+            why = shortfall.reason
+        } else if capabilities == nil {
+            why = "no terminal"
+        } else {
+            why = "the terminal draws neither kitty graphics nor sixel"
         }
-        let console = drawing.method == .blocks ? ", half-blocks: the Linux console's font has no other block characters" : ""
+        let console = words.note
         return "\(method) (auto: \(why)\(console))"
     }
 
@@ -257,7 +255,7 @@ struct Findings {
     var fixes: [String] {
         var fixes: [String] = []
         if let shortfall = drawing.shortfall { fixes.append(shortfall.fix) }
-        if let limit = report.capabilities?.sixelMaxSize, drawing.method == .sixel,
+        if let limit = report.capabilities?.sixelMaxSize, drawing.makeBackend().doctorWords.showsSixelLimits,
             let window = drawing.geometry.windowPixels, limit.width < window.width || limit.height < window.height
         {
             fixes.append(

@@ -78,7 +78,7 @@ struct InlineDrawing {
             let memory = TerminalMemory(environment: environment, ttyFD: ttyFD)
             Chores.run { memory.remember(report) }
         }
-        if drawing.method == .kitty {
+        if DrawingPlan.backendType(drawing.method).leavesHandovers {
             // What a killed pxview left for kitty goes, beside the start-up
             // work and at most once an hour (only kitty runs make such objects).
             let stamp = TerminalMemory.directory(environment: environment) + "/kitty-swept"

@@ -108,13 +108,14 @@ enum Preview {
                 // finds it newer than itself and leaves it.
                 memory.rememberPreview(
                     TerminalMemory.PreviewRecord(
-                        box: usable, method: drawing.method.rawValue, kittyImageID: drawing.method.isKitty ? id : nil,
+                        box: usable, method: drawing.method.rawValue,
+                        kittyImageID: PreviewPlacement.goesByImageID(drawing.method) ? id : nil,
                         startedMs: started))
                 try writer.write(
                     PreviewPlacement.bytes(
                         of: picture, in: usable, alignment: alignment, method: drawing.method,
                         replacing: onScreen == id ? nil : onScreen))
-                if drawing.method.isKitty {
+                if PreviewPlacement.goesByImageID(drawing.method) {
                     previous = id
                     onScreen = id
                     memory.rememberPreviewImageID(id, tmuxPane: report.tmuxPane)
