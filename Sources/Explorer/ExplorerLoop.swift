@@ -304,7 +304,7 @@ final class ExplorerLoop {
             }
             if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, exitStatus == nil {
                 var buffer = [UInt8](repeating: 0, count: 4096)
-                let count = buffer.withUnsafeMutableBytes { read(options.inputFD, $0.baseAddress, $0.count) }
+                let count = buffer.withUnsafeMutableBytes { Descriptor.read(options.inputFD, into: $0) }
                 if count > 0 {
                     lastInputMs = MonotonicClock.milliseconds()
                     events += decoder.feed(Array(buffer.prefix(count)))

@@ -283,11 +283,9 @@ package struct DiskCache: Sendable {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return read(fd, base + offset, buffer.count - offset)
+            let count = bytes.withUnsafeMutableBytes {
+                Descriptor.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[offset...]))
             }
-            if count < 0, errno == EINTR { continue }
             guard count > 0 else { return .skipped("shorter than it said") }
             offset += count
         }

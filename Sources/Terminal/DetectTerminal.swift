@@ -87,10 +87,10 @@ package func detectTerminal(
     guard isatty(outputFD) == 1, let window = windowSize(fd: outputFD) else {
         // No pane to ask about: graphics asked for explicitly are wrapped
         // as they would have to be to show.
-        let multiplexer: Multiplexer = tmux.map { .tmux(passthrough: $0.passthrough().passes) } ?? .none
+        let multiplexer = Multiplexer(tmux: tmux)
         return ProbeReport(capabilities: nil, multiplexer: multiplexer, skipped: .notATerminal, timeoutMs: timeout)
     }
-    var multiplexer: Multiplexer = tmux.map { .tmux(passthrough: $0.passthrough().passes) } ?? .none
+    var multiplexer = Multiplexer(tmux: tmux)
     let pane = tmux?.paneState()
     var report = ProbeReport(
         capabilities: capabilities(from: ProbeReplies(), winsize: window, tmuxCell: pane?.cellSize),
@@ -165,7 +165,7 @@ package func recallTerminal(
     runTmux: @escaping @Sendable ([String]) -> String? = Tmux.spawn
 ) -> ProbeReport {
     let tmux = Tmux(environment: environment, run: runTmux)
-    let localTmux: Multiplexer? = tmux.map { .tmux(passthrough: $0.passthrough().passes) }
+    let localTmux: Multiplexer? = tmux.map { Multiplexer(tmux: $0) }
     let pane = tmux?.paneState()
     guard let window = windowSize(fd: ttyFD) else {
         return ProbeReport(capabilities: nil, multiplexer: localTmux ?? .none, skipped: .notATerminal)

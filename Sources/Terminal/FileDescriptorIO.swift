@@ -29,10 +29,8 @@ enum FileDescriptorIO {
     /// descriptor reached end of file, which yields an empty array).
     static func readSome(from fd: Int32, maxCount: Int = 4096) throws(TerminalError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: maxCount)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, maxCount) }
-            if count >= 0 { return Array(buffer.prefix(count)) }
-            if errno != EINTR { throw TerminalError.last(.read) }
-        }
+        let count = buffer.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
+        guard count >= 0 else { throw TerminalError.last(.read) }
+        return Array(buffer.prefix(count))
     }
 }

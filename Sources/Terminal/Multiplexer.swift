@@ -24,15 +24,12 @@ package enum Multiplexer: Equatable, Sendable, CustomStringConvertible {
     /// the outer terminal answered through it.
     case remoteTmux(passthrough: Bool)
 
-    /// Inside tmux, `$TMUX` names the server and tmux itself is asked
-    /// whether passthrough is allowed for this pane. Without `$TMUX` this
-    /// is `.none`: a remote tmux is only known after the probe
-    /// (`TmuxHint`, `resolved(by:)`).
-    package static func detect(
-        environment: [String: String], runTmux: @escaping @Sendable ([String]) -> String? = Tmux.spawn
-    ) -> Multiplexer {
-        guard let tmux = Tmux(environment: environment, run: runTmux) else { return .none }
-        return .tmux(passthrough: tmux.passthrough().passes)
+    /// The multiplexer `tmux` (the one pxview runs in, nil for none) makes:
+    /// tmux, asked whether passthrough is allowed for this pane, or none.
+    /// A remote tmux (no `$TMUX`) is only known after the probe (`TmuxHint`,
+    /// `resolved(by:)`).
+    package init(tmux: Tmux?) {
+        self = tmux.map { .tmux(passthrough: $0.passthrough().passes) } ?? .none
     }
 
     /// True when graphics must be wrapped in passthrough.

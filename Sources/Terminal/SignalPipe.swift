@@ -33,14 +33,9 @@ package final class SignalPipe {
         var signals: [Int32] = []
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(readFD, $0.baseAddress, $0.count) }
-            if count > 0 {
-                signals += buffer.prefix(count).map { Int32($0) }
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else {
-                return signals
-            }
+            let count = buffer.withUnsafeMutableBytes { Descriptor.read(readFD, into: $0) }
+            guard count > 0 else { return signals }
+            signals += buffer.prefix(count).map { Int32($0) }
         }
     }
 }

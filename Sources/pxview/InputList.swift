@@ -57,14 +57,9 @@ enum InputList {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes += chunk[..<count]
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else {
-                return bytes
-            }
+            let count = chunk.withUnsafeMutableBytes { Descriptor.read(0, into: $0) }
+            guard count > 0 else { return bytes }
+            bytes += chunk[..<count]
         }
     }
 

@@ -45,11 +45,8 @@ enum RawFile {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure(reason: "cannot be read")
-            }
+            let count = buffer.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
+            if count < 0 { throw Failure(reason: "cannot be read") }
             if count == 0 { return data }
             data += buffer.prefix(count)
             if data.count > limit { throw Failure(reason: "larger than \(limit >> 20) MB") }
@@ -65,8 +62,8 @@ enum RawFile {
         var failed = false
         let data = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
             while initialized < buffer.count {
-                let count = Glibc.read(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
-                if count < 0 && errno == EINTR { continue }
+                let count = Descriptor.read(
+                    fd, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[initialized...])))
                 if count < 0 { failed = true }
                 if count <= 0 { break }
                 initialized += count

@@ -52,15 +52,15 @@ import Testing
     }
 
     @Test func tmuxIsAskedAboutPassthrough() {
-        #expect(Multiplexer.detect(environment: [:], runTmux: { _ in "on" }) == .none)
-        #expect(Multiplexer.detect(environment: ["TMUX": ""], runTmux: { _ in "on" }) == .none)
+        #expect(Multiplexer(tmux: Tmux(environment: [:], run: { _ in "on" })) == .none)
+        #expect(Multiplexer(tmux: Tmux(environment: ["TMUX": ""], run: { _ in "on" })) == .none)
         let inside = ["TMUX": "/tmp/tmux-0/default,1,0"]
-        #expect(Multiplexer.detect(environment: inside, runTmux: { _ in "on\n" }) == .tmux(passthrough: true))
-        #expect(Multiplexer.detect(environment: inside, runTmux: { _ in "all\n" }) == .tmux(passthrough: true))
-        #expect(Multiplexer.detect(environment: inside, runTmux: { _ in "off\n" }) == .tmux(passthrough: false))
+        #expect(Multiplexer(tmux: Tmux(environment: inside, run: { _ in "on\n" })) == .tmux(passthrough: true))
+        #expect(Multiplexer(tmux: Tmux(environment: inside, run: { _ in "all\n" })) == .tmux(passthrough: true))
+        #expect(Multiplexer(tmux: Tmux(environment: inside, run: { _ in "off\n" })) == .tmux(passthrough: false))
         // tmux gone or too old to know the option: no passthrough.
-        #expect(Multiplexer.detect(environment: inside, runTmux: { _ in nil }) == .tmux(passthrough: false))
-        #expect(Multiplexer.detect(environment: inside, runTmux: { _ in "" }) == .tmux(passthrough: false))
+        #expect(Multiplexer(tmux: Tmux(environment: inside, run: { _ in nil })) == .tmux(passthrough: false))
+        #expect(Multiplexer(tmux: Tmux(environment: inside, run: { _ in "" })) == .tmux(passthrough: false))
     }
 
     /// The writer sends a fence (DA1) before each picture that draws at the
