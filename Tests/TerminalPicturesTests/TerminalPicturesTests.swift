@@ -19,6 +19,29 @@ import Testing
         #expect(small.width == 64 && small.rgba.count == 64 * 43 * 4)
     }
 
+    /// EXIF orientation is applied: a landscape photo stored sideways
+    /// (80x120 pixels, orientation 6) comes out as it was taken, 120x80.
+    @Test func orientationIsApplied() throws {
+        let images = URL(fileURLWithPath: Self.photo).deletingLastPathComponent()
+        let turned = try Picture(contentsOfFile: images.appendingPathComponent("v18_china_orient6_80x120.jpg").path)
+        #expect(turned.width == 120 && turned.height == 80)
+        let plain = try Picture(contentsOfFile: images.appendingPathComponent("v13_china_orient1_120x80.jpg").path)
+        #expect(plain.width == 120 && plain.height == 80)
+    }
+
+    /// The colour step runs: an Adobe RGB JPEG of a photo comes out as the
+    /// sRGB original (within JPEG's loss), not as its numbers read as sRGB.
+    @Test func coloursAreConvertedToSRGB() throws {
+        let colour = URL(fileURLWithPath: Self.photo).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("colour")
+        let adobe = try Picture(contentsOfFile: colour.appendingPathComponent("adobe.jpg").path)
+        let original = try Picture(contentsOfFile: colour.appendingPathComponent("srgb-original.png").path)
+        #expect(adobe.width == original.width && adobe.height == original.height)
+        let difference = zip(adobe.rgba, original.rgba).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        #expect(
+            Double(difference) / Double(adobe.rgba.count) < 3, "mean difference \(Double(difference) / Double(adobe.rgba.count))")
+    }
+
     /// A missing file, a FIFO and bytes that are no picture: each a typed
     /// error saying which and why; a picture over the limit is refused.
     @Test func whatIsNoPictureSaysWhy() throws {
