@@ -37,7 +37,7 @@ package struct BrowserPlan: Equatable, Sendable {
     /// `glyphs`: the rows are composed as they will be drawn (ASCII in a C locale).
     package init(_ state: BrowserState, hasPicture: (Int) -> Bool, glyphs: Glyphs = .unicode) {
         let layout = state.layout
-        let width = layout.geometry.windowCells.width
+        let width = layout.screen.windowCells.width
         var rows: [Int: (String, Bool)] = [:]
         if let text = state.editText {
             // The end of what is typed stays in sight: a long query loses its start.
@@ -91,7 +91,7 @@ package struct BrowserPlan: Equatable, Sendable {
                 return .placeholder(id: photo.id, text: state.tiles[photo.id] == .failed ? "no image" : "loading…")
             }
         }
-        self.rows = rows.filter { $0.key >= 0 && $0.key < layout.geometry.windowCells.height }
+        self.rows = rows.filter { $0.key >= 0 && $0.key < layout.screen.windowCells.height }
         slots = slotContents
         marks = slotContents.map { content in
             guard case .picture(let id) = content else { return nil }
@@ -178,7 +178,7 @@ package final class BrowserPainter {
         let layout = state.layout
         let plan = BrowserPlan(state, hasPicture: { thumbnails[$0] != nil }, glyphs: glyphs)
         var out: [UInt8] = []
-        let width = layout.geometry.windowCells.width
+        let width = layout.screen.windowCells.width
         if let drawn = drawnLayout, drawn != layout {
             out += backend.teardown()
             relayout()
@@ -192,7 +192,7 @@ package final class BrowserPainter {
         }
         if drawnSelection == .none {
             // A fresh screen: wipe the rows the plan leaves alone (the grid).
-            for row in 0..<layout.geometry.windowCells.height where plan.rows[row] == nil {
+            for row in 0..<layout.screen.windowCells.height where plan.rows[row] == nil {
                 out += FrameText.erase(row: row, column: 0, count: width)
             }
             backend.forgetScreen()
@@ -273,12 +273,12 @@ package final class BrowserPainter {
                 row: area.row + area.rows / 2, column: area.column, centred(glyphs.text(text), width: area.columns),
                 width: area.columns, style: TerminalCommand.dim, glyphs: glyphs)
         case .picture(let id):
-            guard let thumbnail = fittedThumbnail(id: id, thumbnails: thumbnails, box: layout.tileBox, screen: layout.geometry)
+            guard let thumbnail = fittedThumbnail(id: id, thumbnails: thumbnails, box: layout.tileBox, screen: layout.screen)
             else { break }
             if case .picture = previous {} else { out += FrameText.erase(area) }
             out += backend.draw(
                 Picture.centred(
-                    image: thumbnail, key: PictureKey(id: id, version: versions[id] ?? 0), area: area, screen: layout.geometry,
+                    image: thumbnail, key: PictureKey(id: id, version: versions[id] ?? 0), area: area, screen: layout.screen,
                     reusable: true),
                 slot: backendSlot)
         }

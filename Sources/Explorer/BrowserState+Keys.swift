@@ -182,7 +182,7 @@ extension BrowserState {
     /// end the status line says so.
     mutating func resizeTiles(larger: Bool) -> [BrowserEffect] {
         let target = layout.steppedSlotTarget(larger: larger)
-        let next = BrowserLayout(geometry: layout.geometry, slotTarget: target, nameLines: layout.nameLines)
+        let next = BrowserLayout(screen: layout.screen, slotTarget: target, nameLines: layout.nameLines)
         guard !next.sameGrid(as: layout) else {
             message = larger ? "the tiles are at their largest" : "the tiles are at their smallest"
             return []

@@ -141,11 +141,11 @@ package struct BrowserState: Equatable, Sendable {
         case .resized(let newLayout):
             // The run's choices stay: the tile size, the names under tiles.
             return relayout(
-                to: BrowserLayout(geometry: newLayout.geometry, slotTarget: tileChoice, nameLines: layout.nameLines))
+                to: BrowserLayout(screen: newLayout.screen, slotTarget: tileChoice, nameLines: layout.nameLines))
         case .graphicsChanged(let newLayout):
             tiles = [:]
             return relayout(
-                to: BrowserLayout(geometry: newLayout.geometry, slotTarget: tileChoice, nameLines: layout.nameLines))
+                to: BrowserLayout(screen: newLayout.screen, slotTarget: tileChoice, nameLines: layout.nameLines))
         case .searchFinished(let finishedQuery, let finishedPage, let result):
             // A late answer to a search the user has since replaced is dropped.
             guard !showingFavourites, finishedQuery == query else { return [] }
@@ -329,7 +329,7 @@ package struct BrowserState: Equatable, Sendable {
     /// previews (225 px; an 80-column window's 216-px tiles keep previews),
     /// where the preview came out visibly soft.
     package var thumbnailSize: ImageSize {
-        let tile = layout.tileCells.width * layout.geometry.cellPixels.width
+        let tile = layout.tileCells.width * layout.screen.cellPixels.width
         return tile * 2 > Self.previewPixels * 3 ? .web : .preview
     }
 

@@ -179,7 +179,7 @@ extension ExplorerLoop {
 
     func loadThumbnails(_ photos: [Photo]) {
         guard let layout = browser?.layout, let size = browser?.thumbnailSize else { return }
-        work.loadThumbnails(photos, size: size, tileBox: layout.tileBox, screen: geometry, drawing: drawing)
+        work.loadThumbnails(photos, size: size, tileBox: layout.tileBox, screen: screen, drawing: drawing)
     }
 
     func step(by delta: Int) {

@@ -34,7 +34,7 @@ extension ExplorerLoop {
         }
         // Opened directly, every photo is framed as the command line says.
         work.open(
-            photo, bytes: bytes, viewSize: ViewerLayout(geometry: geometry).viewSize, screen: geometry, drawing: drawing,
+            photo, bytes: bytes, viewSize: ViewerLayout(screen: screen).viewSize, screen: screen, drawing: drawing,
             settings: browser == nil ? framing : ViewSettings())
     }
 
@@ -129,7 +129,7 @@ extension ExplorerLoop {
         }
         viewer = ViewerState(
             photo: photo, fullSize: decoded.fullSize, decodedSize: decoded.image.size,
-            layout: ViewerLayout(geometry: geometry), openedDirectly: directly, framing: framing, isFavourite: favourite,
+            layout: ViewerLayout(screen: screen), openedDirectly: directly, framing: framing, isFavourite: favourite,
             frameDelays: decoded.frames.count > 1 ? decoded.frames.map(\.playbackDelayMs) : [], plays: decoded.loopCount,
             showInfo: showInfo, position: position, slideshowMs: slideshowMs, colour: decoded.colour?.description,
             details: decoded.details?.description)

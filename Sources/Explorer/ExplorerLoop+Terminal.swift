@@ -60,14 +60,14 @@ extension ExplorerLoop {
             browserPainter = BrowserPainter(backend: backend, glyphs: drawing.glyphs)
             thumbnails = [:]
             browser?.notice = notice
-            perform(browser?.handle(.graphicsChanged(BrowserLayout(geometry: geometry))) ?? [])
+            perform(browser?.handle(.graphicsChanged(BrowserLayout(screen: screen))) ?? [])
         }
         if let old = viewerPainter {
             viewerPainter = ViewerPainter(
                 frames: old.frames, backend: backend, pictureID: -viewerSerial, glyphs: drawing.glyphs)
             viewer?.notice = notice
             // Asks for the full decode when the new view needs more pixels.
-            perform(viewer?.handle(.resized(ViewerLayout(geometry: geometry))) ?? [])
+            perform(viewer?.handle(.resized(ViewerLayout(screen: screen))) ?? [])
         }
     }
 
@@ -157,14 +157,14 @@ extension ExplorerLoop {
         } else if let browser, let browserPainter {
             frame = browserPainter.frame(for: browser, thumbnails: thumbnails)
         } else if let waiting {
-            frame = ViewerPainter.waitingFrame(waiting, layout: ViewerLayout(geometry: geometry), glyphs: drawing.glyphs)
+            frame = ViewerPainter.waitingFrame(waiting, layout: ViewerLayout(screen: screen), glyphs: drawing.glyphs)
             if frame == waitingDrawn { return }
             waitingDrawn = frame
         } else {
             return
         }
         if frame.isEmpty { return }
-        frame += TerminalCommand.moveTo(row: geometry.windowCells.height, column: 1)
+        frame += TerminalCommand.moveTo(row: screen.windowCells.height, column: 1)
         write(frame)
         let now = MonotonicClock.milliseconds()
         followUps = backend.followUpDelaysMs.map { now + $0 }
@@ -185,7 +185,7 @@ extension ExplorerLoop {
         pendingEvents += decoder.feed(typed)
     }
 
-    /// SIGWINCH: the geometry measured again (keeping the cell size unless
+    /// SIGWINCH: the screen measured again (keeping the cell size unless
     /// the terminal's pixels say it changed), every picture removed, and
     /// both screens laid out anew.
     func relayout() {
@@ -202,11 +202,11 @@ extension ExplorerLoop {
         backend.update(geometry: drawing.geometry)
         if browser != nil {
             browserPainter?.relayout()
-            perform(browser?.handle(.resized(BrowserLayout(geometry: geometry))) ?? [])
+            perform(browser?.handle(.resized(BrowserLayout(screen: screen))) ?? [])
         }
         if viewer != nil {
             viewerPainter?.invalidate()
-            perform(viewer?.handle(.resized(ViewerLayout(geometry: geometry))) ?? [])
+            perform(viewer?.handle(.resized(ViewerLayout(screen: screen))) ?? [])
         }
     }
 }

@@ -174,12 +174,12 @@ final class ExplorerLoop {
     }
 
     /// The window in the backend's units.
-    var geometry: BackendGeometry { backend.screen }
+    var screen: BackendGeometry { backend.screen }
 
     func runBrowser(query: SearchQuery, folder: String? = nil) -> ExplorerOutcome {
         work.filters = query
         var state = BrowserState(
-            layout: BrowserLayout(geometry: geometry, nameLines: folder != nil), query: query.q,
+            layout: BrowserLayout(screen: screen, nameLines: folder != nil), query: query.q,
             offline: source?.isOffline ?? true, folder: folder)
         state.notice = notice
         do {

@@ -5,7 +5,7 @@ import Rendering
 /// which holds the status line, or the last two, when the info line (`i`)
 /// needs one of its own.
 package struct ViewerLayout: Equatable, Sendable {
-    package var geometry: BackendGeometry
+    package var screen: BackendGeometry
     /// Cells the picture may cover.
     package var imageArea: CellRect
     /// 0-based row of the status line.
@@ -16,12 +16,12 @@ package struct ViewerLayout: Equatable, Sendable {
     /// A terminal that caps its pictures (xterm: 1000x1000 px of sixel)
     /// gets the capped view centred in the window, not in its top-left corner.
     /// `infoLine`: the row above the status line is the info line's.
-    package init(geometry: BackendGeometry, infoLine: Bool = false) {
-        self.geometry = geometry
-        let rows = geometry.windowCells.height
+    package init(screen: BackendGeometry, infoLine: Bool = false) {
+        self.screen = screen
+        let rows = screen.windowCells.height
         infoRow = infoLine && rows > 2 ? rows - 2 : nil
-        let full = CellCount(width: geometry.windowCells.width, height: max(1, rows - (infoRow == nil ? 1 : 2)))
-        let used = geometry.cellsCovering(geometry.unitBox(cells: full))
+        let full = CellCount(width: screen.windowCells.width, height: max(1, rows - (infoRow == nil ? 1 : 2)))
+        let used = screen.cellsCovering(screen.unitBox(cells: full))
         let columns = min(full.width, max(1, used.width))
         let areaRows = min(full.height, max(1, used.height))
         imageArea = CellRect(
@@ -31,12 +31,12 @@ package struct ViewerLayout: Equatable, Sendable {
 
     /// The view in image units (what the `Viewport` calls its view size).
     package var viewSize: PixelSize {
-        geometry.unitBox(cells: CellCount(width: imageArea.columns, height: imageArea.rows))
+        screen.unitBox(cells: CellCount(width: imageArea.columns, height: imageArea.rows))
     }
 
     /// The middle of a 0-based cell, in view units from the view's top-left.
     package func viewPoint(column: Int, row: Int) -> (x: Double, y: Double) {
-        let units = geometry.unitsPerCell
+        let units = screen.unitsPerCell
         return (
             (Double(column - imageArea.column) + 0.5) * Double(units.width),
             (Double(row - imageArea.row) + 0.5) * Double(units.height)
@@ -48,7 +48,7 @@ package struct ViewerLayout: Equatable, Sendable {
 /// and the key hint), a grid of framed thumbnail slots filling the window,
 /// the selected hit's details (two rows), the status line.
 package struct BrowserLayout: Equatable, Sendable {
-    package var geometry: BackendGeometry
+    package var screen: BackendGeometry
     /// 0-based row of the header (the search field).
     package let searchRow = 0
     /// The cells of each slot's tile frame (a one-cell frame around the
@@ -103,14 +103,14 @@ package struct BrowserLayout: Equatable, Sendable {
 
     /// `slotTarget`: the slot width to aim at (nil: the window's default),
     /// kept within `slotTargets`; `nameLines`: a name under each tile.
-    package init(geometry: BackendGeometry, slotTarget: Double? = nil, nameLines: Bool = false) {
-        self.geometry = geometry
+    package init(screen: BackendGeometry, slotTarget: Double? = nil, nameLines: Bool = false) {
+        self.screen = screen
         self.nameLines = nameLines
         // Each slot: the frame's two edges, and the name's line.
         let chrome = nameLines ? 3 : 2
-        let width = geometry.windowCells.width
-        let height = geometry.windowCells.height
-        let cell = geometry.cellPixels
+        let width = screen.windowCells.width
+        let height = screen.windowCells.height
+        let cell = screen.cellPixels
         let target = min(
             Self.slotTargets.upperBound,
             max(Self.slotTargets.lowerBound, slotTarget ?? Self.defaultSlotTarget(windowColumns: width)))
@@ -155,7 +155,7 @@ package struct BrowserLayout: Equatable, Sendable {
     /// The slot width one step larger (`+`: a column fewer) or smaller
     /// (`-`: a column more); in a window past `maxColumns` of them, 15 %.
     package func steppedSlotTarget(larger: Bool) -> Double {
-        let width = Double(geometry.windowCells.width)
+        let width = Double(screen.windowCells.width)
         let wanted = max(1, (width / slotTarget).rounded())
         let target =
             larger ? max(slotTarget * 1.15, width / max(1, wanted - 1)) : min(slotTarget / 1.15, width / (wanted + 1))
@@ -164,7 +164,7 @@ package struct BrowserLayout: Equatable, Sendable {
 
     /// True when both lay out the same slots and tiles (whatever they aim at).
     package func sameGrid(as other: BrowserLayout) -> Bool {
-        tileFrames == other.tileFrames && tileCells == other.tileCells && geometry == other.geometry
+        tileFrames == other.tileFrames && tileCells == other.tileCells && screen == other.screen
     }
 
     /// The thumbnail cells of slot `index` (inside its frame).
@@ -182,7 +182,7 @@ package struct BrowserLayout: Equatable, Sendable {
     }
 
     /// The tile box in image units.
-    package var tileBox: PixelSize { geometry.unitBox(cells: tileCells) }
+    package var tileBox: PixelSize { screen.unitBox(cells: tileCells) }
 
     /// The slot holding the 0-based cell, if any.
     package func slot(atColumn column: Int, row: Int) -> Int? {

@@ -35,14 +35,14 @@ package struct ViewerPlan: Equatable, Sendable {
         if layout.infoRow != nil {
             // Padded to the width: inverse across the row, as the status line.
             info = StatusLine.compose(
-                left: Self.infoText(state), right: "", width: layout.geometry.windowCells.width, glyphs: glyphs)
+                left: Self.infoText(state), right: "", width: layout.screen.windowCells.width, glyphs: glyphs)
         }
         settled = state.drawsSettled
         if state.showHelp {
             viewport = nil
             var lines = ["viewer keys (any key closes this help)", ""] + ViewerState.helpLines
             if let notice = state.notice {
-                lines += [""] + notice.helpLines(width: max(20, layout.geometry.windowCells.width - 4))
+                lines += [""] + notice.helpLines(width: max(20, layout.screen.windowCells.width - 4))
             }
             let top = layout.imageArea.row + max(0, (layout.imageArea.rows - lines.count) / 2)
             overlay = lines.enumerated().compactMap { index, line in
@@ -64,7 +64,7 @@ package struct ViewerPlan: Equatable, Sendable {
         if state.showInfo, state.layout.infoRow == nil { left += "  " + infoText(state) }
         if let message = state.message, !message.isEmpty { left = message }
         return StatusLine.compose(
-            left: left, right: rightText(state), width: state.layout.geometry.windowCells.width, glyphs: glyphs)
+            left: left, right: rightText(state), width: state.layout.screen.windowCells.width, glyphs: glyphs)
     }
 
     static func links(_ photo: Photo) -> [TextLink] {
@@ -219,20 +219,20 @@ package final class ViewerPainter {
     /// The screen while the viewer waits for its first photo
     /// (`OpeningState`): blank, with the status line.
     static func waitingFrame(_ state: OpeningState, layout: ViewerLayout, glyphs: Glyphs) -> [UInt8] {
-        let width = layout.geometry.windowCells.width
+        let width = layout.screen.windowCells.width
         let status = StatusLine.compose(left: state.status, right: "", width: width, glyphs: glyphs)
-        return FrameText.eraseRows(0..<layout.geometry.windowCells.height, width: width)
+        return FrameText.eraseRows(0..<layout.screen.windowCells.height, width: width)
             + FrameText.row(layout.statusRow, status, width: width, style: TerminalCommand.inverse, glyphs: glyphs)
     }
 
     package func frame(for state: ViewerState) -> [UInt8] {
         let plan = ViewerPlan(state, glyphs: glyphs)
         let layout = state.layout
-        let width = layout.geometry.windowCells.width
+        let width = layout.screen.windowCells.width
         var out: [UInt8] = []
         let overlayRows = plan.overlay.map(\.row)
         if needsFullRedraw {
-            out += FrameText.eraseRows(0..<layout.geometry.windowCells.height, width: width)
+            out += FrameText.eraseRows(0..<layout.screen.windowCells.height, width: width)
             backend.forgetScreen()
         } else if !lastOverlayRows.isEmpty && lastOverlayRows != overlayRows {
             // Help text under or beside the picture goes, and so does what

@@ -107,7 +107,7 @@ extension ViewerState {
             }
         case .info:
             showInfo.toggle()
-            relayout(geometry: layout.geometry)
+            relayout(screen: layout.screen)
         case .help: showHelp = true
         case .save:
             // A copy of a file goes where the user says: never dropped in
@@ -234,7 +234,7 @@ extension ViewerState {
         }
         turn = next
         viewport = Viewport(
-            imageSize: layout.geometry.unitImageSize(fullSize), viewSize: layout.viewSize, fit: viewport.fit, zoom: 1,
+            imageSize: layout.screen.unitImageSize(fullSize), viewSize: layout.viewSize, fit: viewport.fit, zoom: 1,
             centerX: 0.5, centerY: 0.5)
         return .turn(next)
     }

@@ -188,12 +188,12 @@ package struct ViewerState: Equatable, Sendable {
         // place in its list, which a Pixabay photo's id can equal.
         self.isFavourite = isFavourite && photo.isFavouritable
         viewport = Viewport(
-            imageSize: layout.geometry.unitImageSize(fullSize), viewSize: layout.viewSize, fit: framing.fit,
+            imageSize: layout.screen.unitImageSize(fullSize), viewSize: layout.viewSize, fit: framing.fit,
             zoom: framing.zoom, centerX: framing.centerX, centerY: framing.centerY)
         fullResolutionRequested = decodedSize.width >= fullSize.width
         if showInfo {
             self.showInfo = true
-            relayout(geometry: layout.geometry)
+            relayout(screen: layout.screen)
         }
     }
 
@@ -243,7 +243,7 @@ package struct ViewerState: Equatable, Sendable {
             }
             return effects
         case .resized(let newLayout):
-            relayout(geometry: newLayout.geometry)
+            relayout(screen: newLayout.screen)
             if needsFullResolution {
                 fullResolutionRequested = true
                 return [.needFullResolution]
@@ -266,13 +266,13 @@ package struct ViewerState: Equatable, Sendable {
     /// Lays the viewer out for `geometry`, the info line on a row of its own
     /// when it is on and would not fit beside the title and the zoom (80
     /// columns cut it at "fit c…"); the view keeps its zoom and centre.
-    mutating func relayout(geometry: BackendGeometry) {
+    mutating func relayout(screen: BackendGeometry) {
         let newLayout = ViewerLayout(
-            geometry: geometry, infoLine: showInfo && ViewerPlan.infoNeedsItsOwnLine(self, width: geometry.windowCells.width))
+            screen: screen, infoLine: showInfo && ViewerPlan.infoNeedsItsOwnLine(self, width: screen.windowCells.width))
         guard newLayout != layout else { return }
         layout = newLayout
         viewport = viewport.resized(to: newLayout.viewSize)
-        viewport.imageSize = newLayout.geometry.unitImageSize(fullSize)
+        viewport.imageSize = newLayout.screen.unitImageSize(fullSize)
         viewport = viewport.clamped()
     }
 
@@ -341,7 +341,7 @@ package struct ViewerState: Equatable, Sendable {
             dragFrom = cell
         case .drag(.left):
             if let from = dragFrom {
-                let units = layout.geometry.unitsPerCell
+                let units = layout.screen.unitsPerCell
                 // Dragging the picture right shows what is left of it.
                 let dx = Double((from.column - cell.column) * units.width)
                 let dy = Double((from.row - cell.row) * units.height)

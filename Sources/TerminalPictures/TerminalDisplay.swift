@@ -115,8 +115,8 @@ public struct TerminalDisplay: Sendable {
         guard let usable = PreviewPlacement.usableBox(box, window: drawing.geometry.windowCells, method: drawing.method)
         else { return [] }
         let backend = drawing.makeBackend()
-        let units = backend.screen.unitBox(cells: CellCount(width: usable.columns, height: usable.rows))
-        let inline = inline(picture, backend: backend, box: units, framing: framing, imageID: imageID)
+        let pictureBox = backend.screen.unitBox(cells: CellCount(width: usable.columns, height: usable.rows))
+        let inline = inline(picture, backend: backend, box: pictureBox, framing: framing, imageID: imageID)
         return PreviewPlacement.bytes(
             of: inline, in: usable, alignment: .center, method: drawing.method, replacing: replacing)
     }

@@ -189,11 +189,11 @@ enum FuzzTarget: String, CaseIterable {
             geometry: TerminalGeometry(
                 windowCells: CellCount(width: 60, height: 20), cellPixels: PixelSize(width: 10, height: 20))
         )
-        let geometry = drawing.makeBackend().screen
-        let width = geometry.windowCells.width
+        let screen = drawing.makeBackend().screen
+        let width = screen.windowCells.width
         var decoder = InputDecoder()
         let events = decoder.feed(bytes) + decoder.flushPendingEscape()
-        var browser = BrowserState(layout: BrowserLayout(geometry: geometry), query: "famous quotes", offline: true)
+        var browser = BrowserState(layout: BrowserLayout(screen: screen), query: "famous quotes", offline: true)
         _ = browser.start()
         let photos = (1...12).map { id in
             Photo(
@@ -209,7 +209,7 @@ enum FuzzTarget: String, CaseIterable {
         var viewer = ViewerState(
             photo: Photo(id: 1, file: LocalFile(name: "storm.jpg", byteCount: 1000)),
             fullSize: PixelSize(width: 1920, height: 1280),
-            decodedSize: PixelSize(width: 600, height: 400), layout: ViewerLayout(geometry: geometry), openedDirectly: true)
+            decodedSize: PixelSize(width: 600, height: 400), layout: ViewerLayout(screen: screen), openedDirectly: true)
         for (index, event) in events.enumerated() {
             _ = browser.handle(.input(event))
             _ = viewer.handle(.input(event, timeMs: index * 7))

@@ -32,12 +32,12 @@ enum Open: PXCommand {
                     photo: Photo(hit: image.hit), bytes: image.bytes, framing: view.settings, drawing: drawing,
                     options: ExplorerSetup.options(view, typedAhead: typedAhead)))
         }
-        let screen = InlineDrawing.prepare(view: view)
-        defer { screen.finish() }
+        let output = InlineDrawing.prepare(view: view)
+        defer { output.finish() }
         let stack = try SourceContext.make(parsed, showProgress: true)
         let image = try await Download.image(id: id, size: .large, from: stack)
         return Show.draw(
-            bytes: image.bytes, name: "pixabay-\(id).\(image.type.fileExtension)", view: view, screen: screen)
+            bytes: image.bytes, name: "pixabay-\(id).\(image.type.fileExtension)", view: view, output: output)
     }
 }
 

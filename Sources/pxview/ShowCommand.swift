@@ -103,17 +103,17 @@ enum Show: PXCommand {
         let files = try InputList.files(
             inputs, recursive: parsed.has(InputList.recursive), order: try parsed.value(InputList.sort),
             reverse: parsed.has(InputList.reverse))
-        let screen = InlineDrawing.prepare(view: view)
+        let output = InlineDrawing.prepare(view: view)
         let plays = try parsed.value(loops)
         let animating = parsed.has(animate) || plays != nil
         let turn = ImageTurn(quarterTurns: (try parsed.value(rotate)).map { Int($0.rawValue)! / 90 } ?? 0)
         let client = CurlClient(userAgent: SourceContext.userAgent)  // loads libcurl only if used
         var status = ExitCode.success
         var imageID = ImageIDs.base()
-        defer { screen.finish() }
-        if let sheet, screen.drawsGraphics {
+        defer { output.finish() }
+        if let sheet, output.drawsGraphics {
             return await contactSheet(
-                files, grid: sheet, titled: parsed.has(title), view: view, screen: screen, client: client, turn: turn)
+                files, grid: sheet, titled: parsed.has(title), view: view, output: output, client: client, turn: turn)
         }
         for (input, path) in files {
             // Ctrl-C during an animation: the files after it are not drawn.
@@ -124,7 +124,7 @@ enum Show: PXCommand {
                 status = max(
                     status,
                     draw(
-                        bytes: bytes, name: TerminalText.sanitize(input), view: view, screen: screen, imageID: imageID,
+                        bytes: bytes, name: TerminalText.sanitize(input), view: view, output: output, imageID: imageID,
                         animation: animating ? .some(plays) : nil, turn: turn))
             } catch {
                 Output.err("pxview: \(error)\n")
@@ -141,15 +141,15 @@ enum Show: PXCommand {
     /// name under its tile. A file that cannot be read or decoded is a line
     /// on stderr and a tile saying so; the exit status is then 1.
     static func contactSheet(
-        _ files: [InputList.Input], grid: PixelSize, titled: Bool, view: ViewOptions, screen: InlineDrawing,
+        _ files: [InputList.Input], grid: PixelSize, titled: Bool, view: ViewOptions, output: InlineDrawing,
         client: CurlClient, turn: ImageTurn
     ) async -> Int32 {
-        let units = screen.backend.screen
-        let window = view.cells ?? units.windowCells
+        let screen = output.backend.screen
+        let window = view.cells ?? screen.windowCells
         let tileCells = CellCount(
             width: max(4, (window.width + ThumbnailStrip.gap) / grid.width - ThumbnailStrip.gap),
             height: max(2, window.height / grid.height - (titled ? 1 : 0)))
-        let box = units.unitBox(cells: tileCells)
+        let box = screen.unitBox(cells: tileCells)
         var status = ExitCode.success
         var imageID = ImageIDs.base()
         var start = 0
@@ -167,7 +167,7 @@ enum Show: PXCommand {
                     Output.err("pxview: \(error)\n")
                 }
                 let tile = stripTile(
-                    bytes, label: TerminalText.sanitize(name), box: box, screen: screen, maxPixels: view.maxPixels,
+                    bytes, label: TerminalText.sanitize(name), box: box, output: output, maxPixels: view.maxPixels,
                     imageID: imageID, turn: turn)
                 if tile.picture == nil {
                     if bytes != nil { Output.err("pxview: cannot decode \(TerminalText.sanitize(input))\n") }
@@ -175,7 +175,7 @@ enum Show: PXCommand {
                 }
                 tiles.append(tile)
             }
-            screen.draw(
+            output.draw(
                 ThumbnailStrip.compose(tiles, terminalColumns: window.width, tileCells: tileCells, labelled: titled))
             start += grid.width
         }
@@ -186,7 +186,7 @@ enum Show: PXCommand {
     /// (set by `--animate`): play an animation in place, its own number of
     /// passes or the one given (`--loops`). `turn`: `--rotate`.
     static func draw(
-        bytes: [UInt8], name: String, view: ViewOptions, screen: InlineDrawing, imageID: UInt32 = ImageIDs.base(),
+        bytes: [UInt8], name: String, view: ViewOptions, output: InlineDrawing, imageID: UInt32 = ImageIDs.base(),
         animation: Int?? = nil, turn: ImageTurn = ImageTurn()
     ) -> Int32 {
         let renderer = ImageRenderer()
@@ -201,9 +201,9 @@ enum Show: PXCommand {
                 var decoded = try StderrCapture.around(said: Output.librarySaid) { () throws(DecodeError) in
                     // Decoded for the box as the unturned picture meets it (the DCT scale).
                     try renderer.decode(
-                        bytes, settings: view.settings, box: turn.turnedSize(screen.box), drawing: screen.drawing,
-                        screen: screen.backend.screen, maxPixels: view.maxPixels,
-                        maxFrames: screen.drawsGraphics && animation == nil ? 1 : nil)
+                        bytes, settings: view.settings, box: turn.turnedSize(output.box), drawing: output.drawing,
+                        screen: output.backend.screen, maxPixels: view.maxPixels,
+                        maxFrames: output.drawsGraphics && animation == nil ? 1 : nil)
                 }
                 if turn != ImageTurn() {
                     decoded = decoded.mapImages { $0.turned(turn) }
@@ -216,27 +216,27 @@ enum Show: PXCommand {
                     SourceContext.debugNote()?("\(name): colour: \(note)")
                 }
                 let viewport = renderer.viewport(
-                    for: decoded.fullSize, settings: view.settings, box: screen.box, screen: screen.backend.screen)
-                guard screen.drawsGraphics else {
+                    for: decoded.fullSize, settings: view.settings, box: output.box, screen: output.backend.screen)
+                guard output.drawsGraphics else {
                     Output.out(
-                        "\(name): \(describe(decoded)), fits \(viewport.outputSize) px in a \(screen.box) box"
+                        "\(name): \(describe(decoded)), fits \(viewport.outputSize) px in a \(output.box) box"
                             + " (not a terminal: pass --protocol to draw)\n")
                     return ExitCode.success
                 }
                 if let plays = animation, decoded.frames.count > 1 {
-                    play(decoded, plays: plays ?? decoded.loopCount, viewport: viewport, screen: screen, imageID: imageID)
+                    play(decoded, plays: plays ?? decoded.loopCount, viewport: viewport, output: output, imageID: imageID)
                     return ExitCode.success
                 }
-                if screen.drawsRowsAsMade {
+                if output.drawsRowsAsMade {
                     // kitty through the pty: resampled, encoded and written
                     // a block of rows at a time, the picture never whole.
-                    screen.drawInline(renderer.rows(decoded.image, viewport: viewport), imageID: imageID)
+                    output.drawInline(renderer.rows(decoded.image, viewport: viewport), imageID: imageID)
                     return ExitCode.success
                 }
-                pixels = renderer.pixels(decoded.image, viewport: viewport, screen: screen.backend.screen)
+                pixels = renderer.pixels(decoded.image, viewport: viewport, screen: output.backend.screen)
             }
             // The backend leaves the cursor on a fresh line below the picture, where the prompt goes.
-            screen.drawInline(pixels, imageID: imageID)
+            output.drawInline(pixels, imageID: imageID)
             return ExitCode.success
         } catch {
             Output.err("pxview: cannot decode \(name): \(error)\n")
@@ -247,14 +247,14 @@ enum Show: PXCommand {
     /// Plays `decoded`'s frames in place (`InlineAnimation`) until its
     /// passes end or a key comes on standard input, when that is a terminal
     /// (in raw mode meanwhile, so the key is not echoed).
-    static func play(_ decoded: DecodedImage, plays: Int, viewport: Viewport, screen: InlineDrawing, imageID: UInt32) {
+    static func play(_ decoded: DecodedImage, plays: Int, viewport: Viewport, output: InlineDrawing, imageID: UInt32) {
         let renderer = ImageRenderer()
         var player = InlineAnimation(
-            delays: decoded.frames.map(\.playbackDelayMs), plays: plays, backend: screen.backend, imageID: imageID
-        ) { renderer.pixels(decoded.frames[$0].image, viewport: viewport, screen: screen.backend.screen) }
+            delays: decoded.frames.map(\.playbackDelayMs), plays: plays, backend: output.backend, imageID: imageID
+        ) { renderer.pixels(decoded.frames[$0].image, viewport: viewport, screen: output.backend.screen) }
         let keys = Output.isTerminal(0) ? try? TerminalSession(inputFD: 0, outputFD: 1, options: .rawModeOnly) : nil
         defer { keys?.restore() }
-        if player.play(keys: keys == nil ? nil : 0, draw: { screen.draw($0) }) == .interrupted {
+        if player.play(keys: keys == nil ? nil : 0, draw: { output.draw($0) }) == .interrupted {
             // Ctrl-C in raw mode: end as SIGINT would (the shell sees 130).
             ProcessSignals.requestTermination(SIGINT)
         }

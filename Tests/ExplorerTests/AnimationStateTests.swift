@@ -199,7 +199,7 @@ import Testing
         ViewerState(
             photo: filePhoto(1, "a.gif"), fullSize: PixelSize(width: 96, height: 64),
             decodedSize: PixelSize(width: 96, height: 64),
-            layout: ViewerLayout(geometry: smallGeometry(graphics)), openedDirectly: true, frameDelays: [100, 100, 100],
+            layout: ViewerLayout(screen: smallGeometry(graphics)), openedDirectly: true, frameDelays: [100, 100, 100],
             plays: 0)
     }
 

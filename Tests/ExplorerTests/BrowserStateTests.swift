@@ -11,7 +11,7 @@ import Testing
 /// cells, 240x160 px) and 2 rows of them, 6 tiles on screen.
 func browserLayout(columns: Int = 80, rows: Int = 24) -> BrowserLayout {
     BrowserLayout(
-        geometry: BackendGeometry(
+        screen: BackendGeometry(
             graphics: .sixel, windowCells: CellCount(width: columns, height: rows), cellPixels: PixelSize(width: 10, height: 20)))
 }
 
@@ -19,7 +19,7 @@ func browserLayout(columns: Int = 80, rows: Int = 24) -> BrowserLayout {
 func folderBrowser(files count: Int) -> BrowserState {
     var state = BrowserState(
         layout: BrowserLayout(
-            geometry: BackendGeometry(
+            screen: BackendGeometry(
                 graphics: .kitty, windowCells: CellCount(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16)),
             nameLines: true),
         query: "", offline: true, folder: "/photos")
@@ -447,7 +447,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
         let grown = folder.handle(
             .resized(
                 BrowserLayout(
-                    geometry: BackendGeometry(
+                    screen: BackendGeometry(
                         graphics: .sixel, windowCells: CellCount(width: 80, height: 24),
                         cellPixels: PixelSize(width: 16, height: 32)))))
         #expect(grown == [.loadThumbnails((1...4).map(samplePhoto))])
@@ -457,7 +457,7 @@ func press(_ character: Character) -> BrowserEvent { .input(.key(Key(.char(chara
             online.handle(
                 .resized(
                     BrowserLayout(
-                        geometry: BackendGeometry(
+                        screen: BackendGeometry(
                             graphics: .sixel, windowCells: CellCount(width: 80, height: 24),
                             cellPixels: PixelSize(width: 16, height: 32))))) == [])
     }

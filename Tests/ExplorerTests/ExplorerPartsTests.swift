@@ -50,7 +50,7 @@ import Testing
         #expect(!yetAnother)
         #expect(state.failures == ["cannot decode a.jpg: not an image", "cannot read b.jpg: no such file"])
         let frame = ViewerPainter.waitingFrame(
-            state, layout: ViewerLayout(geometry: smallGeometry(.sixel)), glyphs: .ascii)
+            state, layout: ViewerLayout(screen: smallGeometry(.sixel)), glyphs: .ascii)
         // Every row blanked, then the status line (inverse, cut to the 40 columns).
         let blank = (1...12).map { "\u{1B}[\($0);1H\u{1B}[0m\u{1B}[40X" }.joined()
         #expect(

@@ -44,7 +44,7 @@ func gradient(width: Int = 96, height: Int = 64) -> RGBAImage {
 
 func smallViewer(_ graphics: DrawingMethod, size: PixelSize = PixelSize(width: 96, height: 64)) -> ViewerState {
     ViewerState(
-        photo: filePhoto(1, "g.png"), fullSize: size, decodedSize: size, layout: ViewerLayout(geometry: smallGeometry(graphics)),
+        photo: filePhoto(1, "g.png"), fullSize: size, decodedSize: size, layout: ViewerLayout(screen: smallGeometry(graphics)),
         openedDirectly: true)
 }
 
@@ -247,7 +247,7 @@ extension Array where Element == UInt8 {
         let size = PixelSize(width: 1920, height: 1280)
         var state = ViewerState(
             photo: filePhoto(1, "IMG_20240412_101010.jpg"), fullSize: size, decodedSize: size,
-            layout: ViewerLayout(geometry: geometry),
+            layout: ViewerLayout(screen: geometry),
             openedDirectly: true)
         let painter = ViewerPainter(
             image: gradient(),
@@ -269,7 +269,7 @@ extension Array where Element == UInt8 {
         var wide = ViewerState(
             photo: filePhoto(1, "IMG_20240412_101010.jpg"), fullSize: size, decodedSize: size,
             layout: ViewerLayout(
-                geometry: BackendGeometry(
+                screen: BackendGeometry(
                     graphics: .kitty, windowCells: CellCount(width: 120, height: 24), cellPixels: PixelSize(width: 8, height: 16))
             ),
             openedDirectly: true)
@@ -289,7 +289,7 @@ extension Array where Element == UInt8 {
             var state = ViewerState(
                 photo: filePhoto(1, "IMG_20240412_101010.jpg"), fullSize: size, decodedSize: size,
                 layout: ViewerLayout(
-                    geometry: BackendGeometry(
+                    screen: BackendGeometry(
                         graphics: .kitty, windowCells: CellCount(width: columns, height: 24),
                         cellPixels: PixelSize(width: 8, height: 16))),
                 openedDirectly: true)
@@ -305,7 +305,7 @@ extension Array where Element == UInt8 {
     @Test func messagesComeFirstAndTheZoomAndHintAlwaysShow() {
         var state = ViewerState(
             photo: filePhoto(1, "a-rather-long-photo-name.jpg"), fullSize: PixelSize(width: 96, height: 64),
-            decodedSize: PixelSize(width: 96, height: 64), layout: ViewerLayout(geometry: smallGeometry(.kitty)),
+            decodedSize: PixelSize(width: 96, height: 64), layout: ViewerLayout(screen: smallGeometry(.kitty)),
             openedDirectly: false)
         #expect(ViewerPlan(state).status == "a-rather-long-p…  100% · ? keys · q back")
         _ = state.handle(.message("saved pxview-a-rather-long-photo-name.jpg (12 KB)"))
@@ -321,7 +321,7 @@ extension Array where Element == UInt8 {
     @Test func anASCIIStatusLineFitsTheWidth() {
         var state = ViewerState(
             photo: filePhoto(1, "café ☕ a-rather-long-photo-name.jpg"), fullSize: PixelSize(width: 96, height: 64),
-            decodedSize: PixelSize(width: 96, height: 64), layout: ViewerLayout(geometry: smallGeometry(.kitty)),
+            decodedSize: PixelSize(width: 96, height: 64), layout: ViewerLayout(screen: smallGeometry(.kitty)),
             openedDirectly: false, isFavourite: true)
         #expect(ViewerPlan(state, glyphs: .ascii).status == "caf? ? a-rath...  100% - ? keys - q back")
         _ = state.handle(key("i"))
@@ -331,7 +331,7 @@ extension Array where Element == UInt8 {
 
     /// The grid in ASCII: the selected tile's frame is `+-|`, the likes `<3`.
     @Test func anASCIIGridFramesWithPlusMinusBar() {
-        var state = BrowserState(layout: BrowserLayout(geometry: smallGeometry(.kitty)), query: "", offline: false)
+        var state = BrowserState(layout: BrowserLayout(screen: smallGeometry(.kitty)), query: "", offline: false)
         _ = state.start()
         let hit = PixabayHit(
             id: 7, pageURL: "", type: "photo", tags: "été, ☕", previewURL: "", webformatURL: "", largeImageURL: "",
@@ -426,7 +426,7 @@ extension Array where Element == UInt8 {
         let cells = CellCount(width: 80, height: 24)
         let cell = PixelSize(width: 8, height: 16)
         var state = BrowserState(
-            layout: BrowserLayout(geometry: BackendGeometry(graphics: method, windowCells: cells, cellPixels: cell)),
+            layout: BrowserLayout(screen: BackendGeometry(graphics: method, windowCells: cells, cellPixels: cell)),
             query: "", offline: true)
         _ = state.start()
         _ = state.handle(
@@ -564,7 +564,7 @@ extension Array where Element == UInt8 {
             graphics: .sixel, windowCells: CellCount(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16))
         let names = ["IMG_20240412_101010_the_longest.jpg", "b.png", "été.jpg"]
         var state = BrowserState(
-            layout: BrowserLayout(geometry: geometry, nameLines: true), query: "", offline: true, folder: "~/Pictures")
+            layout: BrowserLayout(screen: geometry, nameLines: true), query: "", offline: true, folder: "~/Pictures")
         _ = state.start()
         let photos = names.enumerated().map { filePhoto($0.offset + 1, $0.element, bytes: 0) }
         _ = state.handle(

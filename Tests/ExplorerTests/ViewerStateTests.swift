@@ -13,7 +13,7 @@ import Testing
 /// a 1200x780 view, and the 1920x1280 photo fits at 0.609.
 func viewerLayout(_ graphics: DrawingMethod = .kitty) -> ViewerLayout {
     ViewerLayout(
-        geometry: BackendGeometry(
+        screen: BackendGeometry(
             graphics: graphics, windowCells: CellCount(width: 120, height: 40), cellPixels: PixelSize(width: 10, height: 20)))
 }
 
@@ -312,7 +312,7 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
         let centre = (state.viewport.centerX, state.viewport.centerY)
         #expect(centre.0 != 0.5)
         let smaller = ViewerLayout(
-            geometry: BackendGeometry(
+            screen: BackendGeometry(
                 graphics: .kitty, windowCells: CellCount(width: 80, height: 24), cellPixels: PixelSize(width: 10, height: 20)))
         _ = state.handle(.resized(smaller))
         #expect(state.viewport.zoom == 2)
@@ -329,13 +329,13 @@ func centrePoint(_ state: ViewerState) -> (Double, Double) {
             geometry: TerminalGeometry(
                 windowCells: CellCount(width: 120, height: 40), cellPixels: PixelSize(width: 9, height: 19),
                 sixelMaxSize: PixelSize(width: 1000, height: 1000)))
-        let layout = ViewerLayout(geometry: drawing.makeBackend().screen)
+        let layout = ViewerLayout(screen: drawing.makeBackend().screen)
         #expect(layout.imageArea == CellRect(column: 4, row: 0, columns: 112, rows: 39))
         #expect(layout.viewSize == PixelSize(width: 1000, height: 741))
         #expect(layout.statusRow == 39)
         // Uncapped, the view is the window less the status row.
         let kitty = ViewerLayout(
-            geometry: BackendGeometry(
+            screen: BackendGeometry(
                 graphics: .kitty, windowCells: CellCount(width: 120, height: 40), cellPixels: PixelSize(width: 9, height: 18)))
         #expect(kitty.imageArea == CellRect(column: 0, row: 0, columns: 120, rows: 39))
     }
