@@ -134,7 +134,7 @@ package enum ExplorerApp {
     /// opened before the viewer shows one is a line of `failures` (for
     /// stderr, once the terminal is back) and the next is tried.
     package static func runViewer(
-        photo: Photo, bytes: [UInt8]? = nil, framing: ViewSettings = ViewSettings(), drawing: DrawingPlan,
+        photo: Photo, bytes: [UInt8]? = nil, framing: ViewFraming = ViewFraming(), drawing: DrawingPlan,
         options: ExplorerOptions = ExplorerOptions(), source: (any PhotoSource)? = nil, sequence: [Photo] = []
     ) throws(ExplorerError) -> ExplorerOutcome {
         try checkTerminal(options, viewer: true)

@@ -35,7 +35,7 @@ extension ExplorerLoop {
         // Opened directly, every photo is framed as the command line says.
         work.open(
             photo, bytes: bytes, viewSize: ViewerLayout(screen: screen).viewSize, screen: screen, drawing: drawing,
-            settings: browser == nil ? framing : ViewSettings())
+            settings: browser == nil ? framing : ViewFraming())
     }
 
     /// A decode past `options.decodeTimeoutMs` is given up as a failure; true when one was.
@@ -85,7 +85,7 @@ extension ExplorerLoop {
             browser?.select(id: photo.id)
             openViewer(
                 bytes: bytes, decoded: decoded, photo: photo, directly: directly, isFavourite: isFavourite,
-                framing: directly ? framing : ViewSettings(), showInfo: viewer?.showInfo ?? false,
+                framing: directly ? framing : ViewFraming(), showInfo: viewer?.showInfo ?? false,
                 slideshowMs: viewer.map { $0.slideshowMs } ?? options.slideshowMs)
         case .viewerFailed(let photo, let message):
             guard opening == photo.id else { return }
@@ -114,7 +114,7 @@ extension ExplorerLoop {
 
     func openViewer(
         bytes: [UInt8], decoded: DecodedImage, photo: Photo, directly: Bool, isFavourite: Bool = false,
-        framing: ViewSettings = ViewSettings(), showInfo: Bool = false, slideshowMs: Int? = nil
+        framing: ViewFraming = ViewFraming(), showInfo: Bool = false, slideshowMs: Int? = nil
     ) {
         if let painter = browserPainter { write(painter.teardown()) }
         viewerBytes = bytes

@@ -111,7 +111,7 @@ final class ExplorerLoop {
     var sequence = PhotoSequence()
 
     /// The command's `--fit`/`--zoom`/`--center`, for every photo `n` steps to.
-    var framing = ViewSettings()
+    var framing = ViewFraming()
 
     /// Said on the status line of the photo on its way once it opens (what
     /// the trash or the key handler did before it was opened).
@@ -202,7 +202,7 @@ final class ExplorerLoop {
     /// off the loop (`OpeningState`). `failures`: a line for each photo
     /// that could not be opened before the viewer opened.
     func runViewer(
-        photo: Photo, bytes: [UInt8]?, framing: ViewSettings, sequence: [Photo] = []
+        photo: Photo, bytes: [UInt8]?, framing: ViewFraming, sequence: [Photo] = []
     ) -> ExplorerOutcome {
         self.sequence = PhotoSequence(sequence, showing: photo)
         self.framing = framing

@@ -84,7 +84,7 @@ struct ExplorerWork {
     /// on a 2-core machine while the next photo waits behind them.
     func open(
         _ photo: Photo, bytes known: [UInt8]? = nil, viewSize: PixelSize, screen: BackendGeometry, drawing: DrawingPlan,
-        settings: ViewSettings = ViewSettings()
+        settings: ViewFraming = ViewFraming()
     ) {
         let queue = completions
         let title = photo.title

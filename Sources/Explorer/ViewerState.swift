@@ -168,7 +168,7 @@ package struct ViewerState: Equatable, Sendable {
     /// left it, as nsxiv's bar stays). `position`: see `position`.
     package init(
         photo: Photo, fullSize: PixelSize, decodedSize: PixelSize, layout: ViewerLayout,
-        openedDirectly: Bool, framing: ViewSettings = ViewSettings(), isFavourite: Bool = false, frameDelays: [Int] = [],
+        openedDirectly: Bool, framing: ViewFraming = ViewFraming(), isFavourite: Bool = false, frameDelays: [Int] = [],
         plays: Int = 0, showInfo: Bool = false, position: String? = nil, slideshowMs: Int? = nil,
         colour: String? = nil,
         details: String? = nil

@@ -4,7 +4,7 @@ import Pixels
 import Scaling
 
 /// How the user wants the picture framed: `--fit`, `--zoom`, `--center`.
-package struct ViewSettings: Equatable, Sendable {
+package struct ViewFraming: Equatable, Sendable {
     package var fit: FitMode
     package var zoom: Double
     package var centerX: Double
@@ -30,8 +30,7 @@ package enum DecodeSize {
     /// `zoom` times larger (in image pixels: text units are not
     /// square) tells the decoder how far it may DCT-scale; `cover` and 1:1
     /// need the full resolution.
-    package static func options(box: PixelSize, screen: BackendGeometry, settings: ViewSettings, maxPixels: Int) -> DecodeOptions
-    {
+    package static func options(box: PixelSize, screen: BackendGeometry, settings: ViewFraming, maxPixels: Int) -> DecodeOptions {
         var options = DecodeOptions(maxPixels: maxPixels)
         if settings.fit == .contain || settings.fit == .down {
             let zoom = settings.zoom.isFinite ? min(Viewport.maxNativeMagnification, max(1, settings.zoom)) : 1
@@ -48,7 +47,7 @@ package enum DecodeSize {
     /// decoded straight to the tile size (DCT scaling, PNG reduced row by
     /// row) under the usual limit.
     package static func thumbnail(box: PixelSize, screen: BackendGeometry, maxPixels: Int, local: Bool = false) -> DecodeOptions {
-        var options = self.options(box: box, screen: screen, settings: ViewSettings(), maxPixels: maxPixels)
+        var options = self.options(box: box, screen: screen, settings: ViewFraming(), maxPixels: maxPixels)
         if !local { options.maxPixels = min(maxPixels, thumbnailMaxPixels) }
         return options
     }
@@ -87,7 +86,7 @@ package struct ImageRenderer: Sendable {
     /// by `settings` needs, composited as `drawing` says; of an animation
     /// at most `maxFrames` frames (nil: all).
     package func decode(
-        _ bytes: [UInt8], settings: ViewSettings, box: PixelSize, drawing: DrawingPlan, screen: BackendGeometry, maxPixels: Int,
+        _ bytes: [UInt8], settings: ViewFraming, box: PixelSize, drawing: DrawingPlan, screen: BackendGeometry, maxPixels: Int,
         maxFrames: Int? = nil
     ) throws(DecodeError) -> DecodedImage {
         var options = DecodeSize.options(box: box, screen: screen, settings: settings, maxPixels: maxPixels)
@@ -98,7 +97,7 @@ package struct ImageRenderer: Sendable {
     /// The viewport of an image of `image` size (its full size, even when
     /// the pixels come from a DCT-scaled decode, so the output size does not
     /// depend on how it was decoded) in `box` with the user's framing.
-    package func viewport(for image: PixelSize, settings: ViewSettings, box: PixelSize, screen: BackendGeometry) -> Viewport {
+    package func viewport(for image: PixelSize, settings: ViewFraming, box: PixelSize, screen: BackendGeometry) -> Viewport {
         Viewport(
             imageSize: screen.unitImageSize(image), viewSize: box, fit: settings.fit, zoom: settings.zoom,
             centerX: settings.centerX, centerY: settings.centerY)

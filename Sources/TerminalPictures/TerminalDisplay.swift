@@ -140,7 +140,7 @@ public struct TerminalDisplay: Sendable {
         let renderer = ImageRenderer()
         let image = drawing.composited(picture.image)
         let viewport = renderer.viewport(
-            for: image.size, settings: ViewSettings(framing), box: box, screen: backend.screen)
+            for: image.size, settings: ViewFraming(framing), box: box, screen: backend.screen)
         return renderer.render(image, viewport: viewport, backend: backend, imageID: imageID)
     }
 
@@ -155,7 +155,7 @@ public struct TerminalDisplay: Sendable {
     }
 }
 
-extension ViewSettings {
+extension ViewFraming {
     init(_ framing: Framing) {
         let fit: FitMode =
             switch framing.fit {

@@ -41,11 +41,11 @@ func measureStages(_ bytes: [UInt8], box: PixelSize, runs: Int, into stages: ino
         decodeRuns.append(
             milliseconds {
                 decoded = try? renderer.decode(
-                    bytes, settings: ViewSettings(), box: box, drawing: sixelDisplay, screen: sixelScreen,
+                    bytes, settings: ViewFraming(), box: box, drawing: sixelDisplay, screen: sixelScreen,
                     maxPixels: DecodeOptions().maxPixels)
             })
         guard let decoded else { break }
-        let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewSettings(), box: box, screen: sixelScreen)
+        let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewFraming(), box: box, screen: sixelScreen)
         var scaled = RGBAImage(width: 0, height: 0)
         scaleRuns.append(
             milliseconds {

@@ -140,7 +140,7 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 
 /// The result of parsing: canonical option names to values, flags,
 /// positionals. Commands read options through their declarations:
-/// `try parsed.value(ViewOption.size)` is a `PixelSize?`, `parsed.has(Show.once)` a `Bool`.
+/// `try parsed.value(ViewFlags.size)` is a `PixelSize?`, `parsed.has(Show.once)` a `Bool`.
 struct ParsedArguments: Equatable, Sendable {
     /// The command parsed for (empty for `pxview` alone): what value errors point at.
     var command = ""

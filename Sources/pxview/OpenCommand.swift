@@ -16,7 +16,7 @@ enum Open: PXCommand {
             pan with keys. With --once, or when standard output is not a terminal, draws it once
             as 'pxview show --once' does.
             """,
-        options: ViewOption.all + GlobalOption.all + [once, Show.interactive, CommonOption.help],
+        options: ViewFlags.all + GlobalOption.all + [once, Show.interactive, CommonOption.help],
         maxPositionals: 1, minPositionals: 1, missing: ("an image ID", "pxview open 1000010"), keys: [KeyTables.viewer])
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {

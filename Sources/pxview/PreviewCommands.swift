@@ -134,7 +134,7 @@ enum Preview {
     }
 }
 
-extension ViewOption {
+extension ViewFlags {
     static let place = Option<CellRect>(
         "--place", "COLSxROWS@X,Y",
         help: "draw into this box of cells (X,Y zero-based from the top-left, as lf passes them) on the terminal itself, "
@@ -166,7 +166,7 @@ enum Clear: PXCommand {
             preview's own image id, sixel and text by blanking the box (given, or the last
             preview's). Like --place, it writes to the terminal itself and asks it nothing.
             """,
-        options: [ViewOption.place] + GlobalOption.all + [CommonOption.help], maxPositionals: 0)
+        options: [ViewFlags.place] + GlobalOption.all + [CommonOption.help], maxPositionals: 0)
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let started = TerminalMemory.wallClockMs()
@@ -187,7 +187,7 @@ enum Clear: PXCommand {
         // user wants: it already replaced the last one.
         if let last, last.startedMs > started { return ExitCode.success }
         // Only the part inside the window (2048x2048 wrote 40 KB of erases past a 120x40 one).
-        let given = try parsed.value(ViewOption.place).map {
+        let given = try parsed.value(ViewFlags.place).map {
             PreviewPlacement.clamped($0, window: drawing.geometry.windowCells)
         }
         let box = given ?? (last?.cleared == false ? last?.box : nil)

@@ -28,7 +28,7 @@ enum GlobalOption {
 }
 
 /// How an image is fitted, zoomed and drawn: shared by show, open and the viewer (`ViewOptions`).
-enum ViewOption {
+enum ViewFlags {
     static let size: Option<PixelSize> = .size("--size", "WxH", help: "pixel box to fit into")
     static let cells: Option<PixelSize> = .size(
         "--cells", "COLSxROWS", help: "box in terminal cells", limit: 2048, example: "80x24")

@@ -73,17 +73,17 @@ enum Show: PXCommand {
             An animation plays in the viewer (Ctrl-A pauses); --once draws its first frame,
             --once --animate plays it in place.
             """,
-        options: ViewOption.all + [ViewOption.place, ViewOption.align] + InputList.all + GlobalOption.all
+        options: ViewFlags.all + [ViewFlags.place, ViewFlags.align] + InputList.all + GlobalOption.all
             + [once, animate, loops, rotate, slideshow, grid, title, interactive, printMarked, saveFolder, CommonOption.help],
         maxPositionals: nil, minPositionals: 1, positionals: .files, missing: ("a PATH or URL", "pxview show photo.jpg"),
         keys: [KeyTables.viewer, KeyTables.folderGrid])
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let view = try ViewOptions(parsed)
-        if let box = try parsed.value(ViewOption.place) {
+        if let box = try parsed.value(ViewFlags.place) {
             // A file manager's preview: one picture into that box, asking the terminal nothing.
             return try await Preview.show(
-                parsed, view: view, box: box, alignment: try parsed.value(ViewOption.align) ?? .center)
+                parsed, view: view, box: box, alignment: try parsed.value(ViewFlags.align) ?? .center)
         }
         let inputs = try InputList.expandingStandardInput(parsed)
         let marksOutput = parsed.has(printMarked) && !parsed.has(once) ? InputList.terminalOutputForMarks() : 1

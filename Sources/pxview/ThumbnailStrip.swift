@@ -51,7 +51,7 @@ func stripTile(
         decoded = decoded.mapImages { $0.turned(turn) }
         decoded.fullSize = turn.turnedSize(decoded.fullSize)
     }
-    let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewSettings(), box: box, screen: screen)
+    let viewport = renderer.viewport(for: decoded.fullSize, settings: ViewFraming(), box: box, screen: screen)
     return StripTile(
         label: label, picture: renderer.render(decoded.image, viewport: viewport, backend: output.backend, imageID: imageID))
 }

@@ -21,7 +21,7 @@ struct ViewOptions {
     var size: PixelSize?
     var cells: CellCount?
     var cellSize: PixelSize?
-    var settings: ViewSettings
+    var settings: ViewFraming
     var maxPixels: Int
     var background: BackgroundChoice
     /// `PXVIEW_SEXTANTS`: 1 lets text pictures use sextants, 0 never; unset,
@@ -52,19 +52,19 @@ struct ViewOptions {
             protocolChoice = .auto
             protocolGiven = false
         }
-        size = try parsed.value(ViewOption.size)
-        cells = try parsed.value(ViewOption.cells).map { CellCount(width: $0.width, height: $0.height) }
-        cellSize = try parsed.value(ViewOption.cellSize)
-        var settings = ViewSettings()
-        settings.fit = try parsed.value(ViewOption.fit) ?? settings.fit
-        settings.zoom = try parsed.value(ViewOption.zoom) ?? settings.zoom
-        if let center = try parsed.value(ViewOption.center) {
+        size = try parsed.value(ViewFlags.size)
+        cells = try parsed.value(ViewFlags.cells).map { CellCount(width: $0.width, height: $0.height) }
+        cellSize = try parsed.value(ViewFlags.cellSize)
+        var settings = ViewFraming()
+        settings.fit = try parsed.value(ViewFlags.fit) ?? settings.fit
+        settings.zoom = try parsed.value(ViewFlags.zoom) ?? settings.zoom
+        if let center = try parsed.value(ViewFlags.center) {
             settings.centerX = center.x
             settings.centerY = center.y
         }
         self.settings = settings
-        maxPixels = try parsed.value(ViewOption.maxPixels) ?? DecodeOptions.defaultMaxPixels
-        background = try parsed.value(ViewOption.background) ?? .auto
+        maxPixels = try parsed.value(ViewFlags.maxPixels) ?? DecodeOptions.defaultMaxPixels
+        background = try parsed.value(ViewFlags.background) ?? .auto
         linuxConsole = environment["TERM"] == "linux"
         if let text = environment["PXVIEW_SEXTANTS"], !text.isEmpty {
             sextants = try ValueParser.choice(text, option: "PXVIEW_SEXTANTS", command: parsed.command, as: OnOff.self) == .on

@@ -40,7 +40,7 @@ import Testing
 
     /// Decode, frame and draw `bytes` inline as `pxview show` does.
     static func show(
-        _ bytes: [UInt8], _ backend: any GraphicsBackend, box: PixelSize, settings: ViewSettings = ViewSettings()
+        _ bytes: [UInt8], _ backend: any GraphicsBackend, box: PixelSize, settings: ViewFraming = ViewFraming()
     ) throws -> (DecodedImage, Viewport, InlinePicture) {
         let renderer = ImageRenderer()
         let decoded = try renderer.decode(
@@ -67,7 +67,7 @@ import Testing
 
     @Test(arguments: photos)
     func kittyRoundTripIsLossless(photo: String) throws {
-        let settings = ViewSettings(zoom: 1.5, centerX: 0.3, centerY: 0.6)
+        let settings = ViewFraming(zoom: 1.5, centerX: 0.3, centerY: 0.6)
         let (decoded, viewport, rendered) = try Self.show(
             try Self.fixture(photo), Self.backend(.kitty, cell: PixelSize(width: 9, height: 18)),
             box: PixelSize(width: 200, height: 150), settings: settings)
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func zoomedOutputIsExactlyTheBox() throws {
-        let settings = ViewSettings(zoom: 3, centerX: 1, centerY: 0)
+        let settings = ViewFraming(zoom: 3, centerX: 1, centerY: 0)
         let (_, viewport, _) = try Self.show(
             try Self.fixture("p01_china_640x427.jpg"), Self.backend(.sixel), box: PixelSize(width: 120, height: 90),
             settings: settings)
@@ -98,15 +98,15 @@ import Testing
         let backend = Self.backend(.sixel)
         let box = PixelSize(width: 200, height: 150)
         let bytes = try Self.fixture("p03_storm_1920x1280.jpg")
-        func decode(_ settings: ViewSettings) throws -> DecodedImage {
+        func decode(_ settings: ViewFraming) throws -> DecodedImage {
             try renderer.decode(
                 bytes, settings: settings, box: box, drawing: backend.drawing, screen: backend.screen, maxPixels: 100_000_000)
         }
-        let contain = try decode(ViewSettings())
+        let contain = try decode(ViewFraming())
         #expect(contain.image.size == PixelSize(width: 240, height: 160))
         #expect(contain.fullSize == PixelSize(width: 1920, height: 1280))
-        #expect(try decode(ViewSettings(zoom: 4)).image.size == PixelSize(width: 960, height: 640))
-        #expect(try decode(ViewSettings(fit: .cover)).image.size == PixelSize(width: 1920, height: 1280))
+        #expect(try decode(ViewFraming(zoom: 4)).image.size == PixelSize(width: 960, height: 640))
+        #expect(try decode(ViewFraming(fit: .cover)).image.size == PixelSize(width: 1920, height: 1280))
     }
 
     @Test func thumbnailsAreCappedAtFourMegapixels() {
@@ -128,7 +128,7 @@ import Testing
         let box = backend.screen.unitBox(pixels: PixelSize(width: 400, height: 200))
         #expect(box == PixelSize(width: 40, height: 20))
         let renderer = ImageRenderer()
-        let viewport = renderer.viewport(for: image.size, settings: ViewSettings(), box: box, screen: backend.screen)
+        let viewport = renderer.viewport(for: image.size, settings: ViewFraming(), box: box, screen: backend.screen)
         let rendered = renderer.render(image, viewport: viewport, backend: backend)
         #expect(rendered.cells == CellCount(width: 40, height: 10))
         #expect(rendered.lines.count == 10)
