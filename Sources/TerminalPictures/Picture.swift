@@ -42,6 +42,19 @@ public struct Picture: Sendable {
         try self.init(bytes: try Self.read(path), maxPixels: maxPixels)
     }
 
+    /// What a picture's header says (format, size as shown, frames), read
+    /// with no pixel decoded: to lay out before loading, or to refuse a
+    /// picture too large before it costs anything.
+    public static func header(of bytes: [UInt8]) throws(PictureError) -> PictureHeader {
+        do {
+            let info = try readImageInfo(bytes)
+            return PictureHeader(
+                format: info.format.displayName, width: info.size.width, height: info.size.height, frames: info.frameCount)
+        } catch {
+            throw PictureError.notDecoded(String(describing: error))
+        }
+    }
+
     package init(image: RGBAImage, format: String) {
         self.image = image
         self.format = format
@@ -85,6 +98,18 @@ public struct Picture: Sendable {
         }
         return Array(bytes.prefix(filled))
     }
+}
+
+/// A picture's header: what it is before any pixel is decoded.
+public struct PictureHeader: Equatable, Sendable {
+    /// "JPEG", "PNG"…
+    public var format: String
+    /// Width in pixels, as shown (EXIF orientation applied).
+    public var width: Int
+    /// Height in pixels, as shown.
+    public var height: Int
+    /// Frames: more than one for an animation.
+    public var frames: Int
 }
 
 /// Why a picture could not be had.

@@ -86,6 +86,16 @@ public struct TerminalDisplay: Sendable {
     public var cellWidth: Int { drawing.geometry.cellPixels.width }
     /// One cell's height in pixels.
     public var cellHeight: Int { drawing.geometry.cellPixels.height }
+    /// The terminal's background colour (OSC 11), when it said: what
+    /// transparent pixels are composited over.
+    public var background: (red: UInt8, green: UInt8, blue: UInt8)? {
+        drawing.geometry.background.map { ($0.r, $0.g, $0.b) }
+    }
+    /// The largest sixel picture the terminal shows (XTSMGRAPHICS: xterm's
+    /// 1000x1000), when it said; pictures are drawn within it.
+    public var largestPicture: (width: Int, height: Int)? {
+        drawing.geometry.sixelMaxSize.map { ($0.width, $0.height) }
+    }
 
     /// The bytes that draw `picture` at the cursor into a box of `columns`
     /// x `rows` cells (nil: the window's, less a row for the prompt),

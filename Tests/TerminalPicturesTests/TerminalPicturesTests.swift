@@ -19,6 +19,21 @@ import Testing
         #expect(small.width == 64 && small.rgba.count == 64 * 43 * 4)
     }
 
+    /// The header alone, no pixels: a sideways-stored JPEG as shown, an
+    /// animation's frames, and a bomb's size read without a byte of pixels.
+    @Test func aHeaderIsReadWithoutDecoding() throws {
+        let images = URL(fileURLWithPath: Self.photo).deletingLastPathComponent()
+        let bytes = try Array(Data(contentsOf: images.appendingPathComponent("v18_china_orient6_80x120.jpg")))
+        #expect(try Picture.header(of: bytes) == PictureHeader(format: "JPEG", width: 120, height: 80, frames: 1))
+        let gif = try Array(Data(contentsOf: images.deletingLastPathComponent().appendingPathComponent("formats/anim.gif")))
+        #expect(try Picture.header(of: gif).frames > 1)
+        let bomb = try Array(
+            Data(contentsOf: images.deletingLastPathComponent().appendingPathComponent("bad/bomb_100000x100000.png")))
+        #expect(try Picture.header(of: bomb).width == 100_000)
+        #expect(throws: PictureError.self) { try Picture.header(of: Array("not a photo".utf8)) }
+        #expect(TerminalDisplay(protocol: .sixel).background == nil && TerminalDisplay(protocol: .sixel).largestPicture == nil)
+    }
+
     /// EXIF orientation is applied: a landscape photo stored sideways
     /// (80x120 pixels, orientation 6) comes out as it was taken, 120x80.
     @Test func orientationIsApplied() throws {
