@@ -106,8 +106,6 @@ package struct ViewerState: Equatable, Sendable {
     /// The question the status line asks, if any: the next key answers it
     /// (a folder: the line typed).
     package internal(set) var question: ViewerQuestion?
-    /// `D` was pressed: `y` moves the file to the trash, any other key keeps it.
-    package var confirmingTrash: Bool { question == .trash }
     /// Where `s` puts a copy of a file (`show --out`); nil: `s` asks,
     /// offering `saveFolderSuggestion`.
     package var saveFolder: String?

@@ -310,7 +310,9 @@ extension PixabayHit {
     /// catalog's photographers, who have no Pixabay id.
     package var profileLink: String? {
         guard userID > 0 else { return nil }
-        let name = user.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        // ASCII only: `.alphanumerics` keeps é as é, and the link is then refused.
+        let ascii = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        let name = user.addingPercentEncoding(withAllowedCharacters: ascii) ?? ""
         return Self.linkable(userURL ?? "https://pixabay.com/users/\(name)-\(userID)/")
     }
 

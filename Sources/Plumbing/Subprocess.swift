@@ -26,8 +26,10 @@ package enum Subprocess {
         guard !arguments.isEmpty, pipe(&pipeFDs) == 0 else { return nil }
         let spawned = spawn(arguments, stdin: .devNull, stdout: pipeFDs[1], stderrToNull: true, closing: pipeFDs[0])
         close(pipeFDs[1])
-        defer { close(pipeFDs[0]) }
-        guard case .success(let pid) = spawned else { return nil }
+        guard case .success(let pid) = spawned else {
+            close(pipeFDs[0])
+            return nil
+        }
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 512)
         while output.count < limit {
@@ -35,7 +37,10 @@ package enum Subprocess {
             guard count > 0 else { break }
             output += buffer.prefix(count)
         }
-        guard wait(pid) == .exited(0) else { return nil }
+        // Closed before waiting: a child with more to say gets SIGPIPE
+        // instead of blocking both on a full pipe.
+        close(pipeFDs[0])
+        guard wait(pid) == .exited(0) || output.count >= limit else { return nil }
         return String(decoding: output.prefix(limit), as: UTF8.self)
     }
 

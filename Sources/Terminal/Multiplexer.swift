@@ -126,6 +126,24 @@ package enum Passthrough {
                 index += 1
                 continue
             }
+            // Already a passthrough (the clipboard's OSC 52 and 5522, wrapped
+            // by whoever sent them): text, passed on as it is. Its inner ESCs
+            // are doubled, so its end is the first ESC \\ not inside a pair.
+            if frame[index...].starts(with: TerminalCommand.tmuxPassthroughStart) {
+                var end = index + TerminalCommand.tmuxPassthroughStart.count
+                while end + 1 < frame.count {
+                    if frame[end] == TerminalCommand.escape, frame[end + 1] == TerminalCommand.escape {
+                        end += 2
+                    } else if frame[end] == TerminalCommand.escape, frame[end + 1] == UInt8(ascii: "\\") {
+                        break
+                    } else {
+                        end += 1
+                    }
+                }
+                guard end + 1 < frame.count else { break }
+                index = end + 2
+                continue
+            }
             var end = index + 2
             while end + 1 < frame.count, !(frame[end] == TerminalCommand.escape && frame[end + 1] == UInt8(ascii: "\\")) {
                 end += 1

@@ -79,14 +79,14 @@ package enum TerminalTable {
         TerminalRow(
             kind: .ghostty, name: "ghostty", versionInParentheses: false,
             toldBy: { environment in
-                environment["TERM"] == "xterm-ghostty" || environment["TERM_PROGRAM"] == "ghostty"
-                    ? "TERM_PROGRAM=ghostty" : nil
+                environment["TERM_PROGRAM"] == "ghostty"
+                    ? "TERM_PROGRAM=ghostty" : environment["TERM"] == "xterm-ghostty" ? "TERM=xterm-ghostty" : nil
             }, kittyGraphics: true, sixel: false),
         TerminalRow(
             kind: .wezterm, name: "WezTerm", versionInParentheses: false,
             toldBy: { environment in
-                environment["TERM_PROGRAM"] == "WezTerm" || !(environment["WEZTERM_EXECUTABLE"] ?? "").isEmpty
-                    ? "TERM_PROGRAM=WezTerm" : nil
+                environment["TERM_PROGRAM"] == "WezTerm"
+                    ? "TERM_PROGRAM=WezTerm" : !(environment["WEZTERM_EXECUTABLE"] ?? "").isEmpty ? "WEZTERM_EXECUTABLE" : nil
             }, kittyGraphics: false, sixel: true, drawsSextants: true),
         TerminalRow(
             kind: .konsole, name: "Konsole", versionInParentheses: false,
@@ -101,7 +101,8 @@ package enum TerminalTable {
         TerminalRow(
             kind: .mlterm, name: "mlterm", versionInParentheses: true,
             toldBy: { environment in
-                !(environment["MLTERM"] ?? "").isEmpty || (environment["TERM"] ?? "").hasPrefix("mlterm") ? "MLTERM" : nil
+                !(environment["MLTERM"] ?? "").isEmpty
+                    ? "MLTERM" : (environment["TERM"] ?? "").hasPrefix("mlterm") ? "TERM=\(environment["TERM"] ?? "")" : nil
             }, kittyGraphics: false, sixel: true),
         TerminalRow(
             kind: .mintty, name: "mintty", versionInParentheses: false,

@@ -75,6 +75,10 @@ public struct Picture: Sendable {
         return Picture(image: Resampler().resize(image, to: size), format: format)
     }
 
+    /// The largest file read, as `pxview show` reads one: 256 MB is far
+    /// past any photo a 100 MP limit lets through.
+    static let maxFileBytes = 256 << 20
+
     static func read(_ path: String) throws(PictureError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw PictureError.unreadable(path: path, reason: SystemError.lastReason) }
@@ -83,6 +87,10 @@ public struct Picture: Sendable {
         guard fstat(fd, &info) == 0 else { throw PictureError.unreadable(path: path, reason: SystemError.lastReason) }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw PictureError.unreadable(path: path, reason: "not a regular file")
+        }
+        // Checked before any memory: a sparse 50 GB file is no photo.
+        guard info.st_size <= Self.maxFileBytes else {
+            throw PictureError.unreadable(path: path, reason: "larger than \(Self.maxFileBytes >> 20) MB")
         }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var filled = 0

@@ -106,8 +106,8 @@ public struct TerminalDisplay: Sendable {
     ) -> [UInt8] {
         let backend = drawing.makeBackend()
         let cells =
-            columns.map { CellCount(width: $0, height: rows ?? self.rows - 1) }
-            ?? rows.map { CellCount(width: self.columns, height: $0) }
+            columns.map { CellCount(width: max(1, $0), height: max(1, rows ?? self.rows - 1)) }
+            ?? rows.map { CellCount(width: self.columns, height: max(1, $0)) }
         let box = backend.unitBox(size: nil, cells: cells)
         return inline(picture, backend: backend, box: box, framing: framing, imageID: imageID).bytes
     }

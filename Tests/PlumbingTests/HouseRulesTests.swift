@@ -21,6 +21,8 @@ import Testing
     }
 
     @Test func noSourceFileIsOver450Lines() throws {
+        // The rules below check nothing if the sources are not found.
+        #expect(try Self.files().count > 100)
         let long = try Self.files().filter { $0.lines.count - 1 > 450 }.map { "\($0.path): \($0.lines.count - 1)" }
         #expect(long.isEmpty, "\(long)")
     }

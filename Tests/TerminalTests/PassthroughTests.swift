@@ -63,6 +63,19 @@ import Testing
         #expect(Multiplexer(tmux: Tmux(environment: inside, run: { _ in "" })) == .tmux(passthrough: false))
     }
 
+    /// A sequence already wrapped for tmux (the clipboard's OSC 52, kitty's
+    /// 5522) is passed on as it is: wrapping it again hid it from the
+    /// terminal (`y` and `Y` inside tmux copied nothing). Its doubled ESCs
+    /// do not end it early, and a picture after it is still wrapped.
+    @Test func anAlreadyWrappedSequenceIsPassedOnAsItIs() {
+        let copy = Passthrough.wrap(Array("\u{1B}]52;c;L2EvYi5qcGc=\u{1B}\\".utf8))
+        #expect(Passthrough.wrapGraphics(copy) == copy)
+        #expect(
+            Passthrough.wrapGraphics(Array("ab".utf8) + copy + Array("cd".utf8)) == Array("ab".utf8) + copy + Array("cd".utf8))
+        let picture = Array("\u{1B}_Ga=d,d=i,i=4294967295,q=2\u{1B}\\".utf8)
+        #expect(Passthrough.wrapGraphics(copy + picture) == copy + Passthrough.wrap(picture))
+    }
+
     /// The writer sends a fence (DA1) before each picture that draws at the
     /// cursor and waits for tmux's answer; keys typed meanwhile come back.
     @Test func picturesWaitForTheFenceInsideTmux() throws {

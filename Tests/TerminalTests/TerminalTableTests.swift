@@ -38,8 +38,9 @@ import Testing
     @Test func theEnvironmentIsReadFromTheSameRows() {
         let guesses: [([String: String], TerminalKind, String)] = [
             (["KITTY_WINDOW_ID": "1", "TERM": "xterm-256color"], .kitty, "KITTY_WINDOW_ID"),
-            (["TERM": "xterm-ghostty"], .ghostty, "TERM_PROGRAM=ghostty"),
-            (["WEZTERM_EXECUTABLE": "/usr/bin/wezterm"], .wezterm, "TERM_PROGRAM=WezTerm"),
+            (["TERM": "xterm-ghostty"], .ghostty, "TERM=xterm-ghostty"),
+            (["WEZTERM_EXECUTABLE": "/usr/bin/wezterm"], .wezterm, "WEZTERM_EXECUTABLE"),
+            (["TERM": "mlterm-256color"], .mlterm, "TERM=mlterm-256color"),
             (["KONSOLE_VERSION": "221203"], .konsole, "KONSOLE_VERSION"),
             (["TERM": "foot-extra"], .foot, "TERM=foot-extra"),
             (["TERM_PROGRAM": "iTerm.app"], .iterm2, "TERM_PROGRAM=iTerm.app"),
