@@ -141,7 +141,7 @@ extension ExplorerLoop {
         let deletes = backend.teardown()
         browserPainter?.invalidate()
         viewerPainter?.invalidate()
-        if backend.hidesOnTheClient { pane.hideKittyPictures(deletes, clientTTY: clientTTY) }
+        if drawing.backendType.hidesOnTheClient { pane.hideKittyPictures(deletes, clientTTY: clientTTY) }
     }
 
     func draw() {

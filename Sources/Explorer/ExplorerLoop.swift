@@ -283,7 +283,7 @@ final class ExplorerLoop {
             if pane.takeSettleRedraw(nowMs: MonotonicClock.milliseconds()) {
                 // Sixel pixels a frame in flight left outside the pane go
                 // only under tmux's text (kitty's go with their placements).
-                if backend.leavesPixelsOutsideMovedPanes { pane.redrawClient() }
+                if drawing.backendType.leavesPixelsOutsideMovedPanes { pane.redrawClient() }
                 browserPainter?.invalidate()
                 viewerPainter?.invalidate()
                 dirty = true

@@ -125,7 +125,7 @@ struct PaneKeeper {
 
     init(drawing: DrawingPlan, environment: [String: String], nowMs: Int) {
         let drawsThroughTmux =
-            !DrawingPlan.backendType(drawing.method).picturesAreText && drawing.multiplexer.passthroughOn
+            !Backends.type(for: drawing.method).picturesAreText && drawing.multiplexer.passthroughOn
         if drawsThroughTmux, case .tmux = drawing.multiplexer, let tmux = Tmux(environment: environment) {
             self.tmux = tmux
             watch = PaneWatch(mode: .asking, pane: tmux.paneState())

@@ -169,6 +169,17 @@ package struct InlinePicture: Sendable {
 /// pictures live in numbered slots (the viewer's picture, each browser tile);
 /// a slot's picture replaces the one before it.
 package protocol GraphicsBackend: AnyObject {
+    /// The ways of drawing this backend draws (its names, declared in its
+    /// file: `extension DrawingMethod`).
+    static var methods: [DrawingMethod] { get }
+    /// The method this backend draws `choice` with on `terminal`: for its
+    /// own names, and for `auto` when the terminal shows its pictures; nil
+    /// when it does not (`Backends.method(for:on:)` asks each in turn).
+    static func method(for choice: ProtocolChoice, on terminal: TerminalSituation) -> DrawingMethod?
+    /// The `--protocol` value that names `method`.
+    static func choice(for method: DrawingMethod) -> ProtocolChoice
+    /// What `doctor` says of `method`.
+    static func doctorWords(for method: DrawingMethod) -> DoctorWords
     /// How this protocol's previews are placed and taken away
     /// (`PreviewPlacement` reads it; the backend owns it).
     static var previewStyle: PreviewStyle { get }
@@ -178,17 +189,22 @@ package protocol GraphicsBackend: AnyObject {
     /// Pictures handed over through files or shared memory, which a killed
     /// pxview leaves behind for the next run to sweep.
     static var leavesHandovers: Bool { get }
-    /// The `--protocol` value that names this way of drawing.
-    var choice: ProtocolChoice { get }
     /// Inside tmux, a frame in flight as the pane moved can leave pixels
     /// outside the pane that only tmux's redraw of its client takes away
     /// (sixel's; kitty's go with their placements).
-    var leavesPixelsOutsideMovedPanes: Bool { get }
+    static var leavesPixelsOutsideMovedPanes: Bool { get }
     /// Inside tmux, pictures go on the client's terminal directly when the
     /// pane is hidden (kitty's placements, which tmux never sees).
-    var hidesOnTheClient: Bool { get }
-    /// What `doctor` says of this way of drawing.
-    var doctorWords: DoctorWords { get }
+    static var hidesOnTheClient: Bool { get }
+    /// After pictures drawn once at the prompt (`show --once`, contact
+    /// sheets, `search`'s strip), before the command ends: how long to
+    /// wait and what to write then so the terminal shows them; nil for most.
+    static func inlineFollowUp(for drawing: DrawingPlan) -> (delayMs: Int, bytes: [UInt8])?
+    /// What `PXVIEW_DEBUG`'s summary of `drawing` adds for this backend.
+    static func summary(of drawing: DrawingPlan) -> String
+    init(drawing: DrawingPlan, resampler: Resampler)
+    /// `init(drawing:resampler:)`, as an existential (`Backends.type(for:)`'s) makes it.
+    static func make(drawing: DrawingPlan, resampler: Resampler) -> any GraphicsBackend
     var method: DrawingMethod { get }
     var drawing: DrawingPlan { get }
     /// The window in this backend's units.
@@ -222,21 +238,23 @@ package protocol GraphicsBackend: AnyObject {
     /// Bytes that make the terminal show again what is on screen, written
     /// `followUpDelaysMs` after a frame (empty when nothing needs it).
     func followUp() -> [UInt8]
-    /// After pictures drawn once at the prompt (`show --once`, contact
-    /// sheets, `search`'s strip), before the command ends: how long to
-    /// wait and what to write then so the terminal shows them; nil for most.
-    var inlineFollowUp: (delayMs: Int, bytes: [UInt8])? { get }
 }
 
 extension GraphicsBackend {
     package var drawsRowsAsMade: Bool { false }
     package var followUpDelaysMs: [Int] { [] }
     package func followUp() -> [UInt8] { [] }
-    package var inlineFollowUp: (delayMs: Int, bytes: [UInt8])? { nil }
+    package static func inlineFollowUp(for drawing: DrawingPlan) -> (delayMs: Int, bytes: [UInt8])? { nil }
+    package static func summary(of drawing: DrawingPlan) -> String { "" }
+    package static func make(drawing: DrawingPlan, resampler: Resampler) -> any GraphicsBackend {
+        Self(drawing: drawing, resampler: resampler)
+    }
     package static var picturesAreText: Bool { false }
     package static var leavesHandovers: Bool { false }
-    package var leavesPixelsOutsideMovedPanes: Bool { false }
-    package var hidesOnTheClient: Bool { false }
+    package static var leavesPixelsOutsideMovedPanes: Bool { false }
+    package static var hidesOnTheClient: Bool { false }
+    /// What `inlineFollowUp(for:)` says for this backend's drawing.
+    package var inlineFollowUp: (delayMs: Int, bytes: [UInt8])? { Self.inlineFollowUp(for: drawing) }
 
     /// All at once, by default.
     package func drawInline(_ rows: PixelRows, imageID: UInt32, write: (UnsafeRawBufferPointer) -> Bool) -> Bool {

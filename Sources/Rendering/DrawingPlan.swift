@@ -3,61 +3,16 @@ import Pixels
 import Scaling
 import Terminal
 
-/// What is known about the terminal program itself, from its XTVERSION
-/// answer, where its graphics differ from the protocol's letter.
-///
-/// kitty, by version (each seen here; where pxview handles it):
-/// - 0.26.5 (Debian 12): no Unicode placeholders (placements through
-///   tmux's passthrough instead); `d=I` frees every image left without a
-///   placement, so pxview frees one image by swapping its data for a
-///   pixel (`KittyEncoder.release`).
-/// - 0.28 and later: Unicode placeholders (`supportsPlaceholders`,
-///   `KittyPlaceholderBackend`, inside tmux).
-/// - 0.33 and later: deletion by id range (`d=R`, `pxview clear` with
-///   nothing remembered; older versions ignore it).
-/// - 0.48.2: new data under an id takes the image's pictures away before
-///   it arrives, placeholder cells are drawn again only when their text
-///   changes or a `U=1` command comes (`KittyPlaceholderBackend`: two ids
-///   per slot, the virtual placement last), a preview under an id deleted
-///   just before showed black (`PreviewPlacement`: never reused), and the
-///   window is sometimes not drawn after the last picture command until
-///   more input comes (`GraphicsBackend.followUp`, a nudge 50 ms after a
-///   preview). The fixes are harmless in 0.26.5, so they are not
-///   switched by version.
+/// What is known about the terminal program itself (its identity, from
+/// its XTVERSION answer or the environment), where its graphics differ
+/// from the protocol's letter: each quirk read off its row of the
+/// terminal table (`TerminalTable`), where it is said with what was seen.
 package struct TerminalTraits: Equatable, Sendable {
-    /// kitty's version, when the terminal is kitty.
-    package var kittyVersion: [Int]?
-    /// Konsole keeps a sixel picture until another picture covers it whole,
-    /// the screen is cleared or a kitty delete command names it: text
-    /// written over it (ECH, spaces, EL) does not remove it (seen in Konsole
-    /// 22.12; its `Screen::addPlacement` only drops fully covered pictures).
-    /// It also paints unpainted sixel pixels with colour register 0.
-    package var isKonsole: Bool
-    /// WezTerm, which draws block characters itself (`custom_block_glyphs`,
-    /// on by default).
-    package var isWezTerm: Bool
+    /// The terminal, when it is one the table knows.
+    package var terminal: TerminalIdentity?
 
-    package init(kittyVersion: [Int]? = nil, isKonsole: Bool = false, isWezTerm: Bool = false) {
-        self.kittyVersion = kittyVersion
-        self.isKonsole = isKonsole
-        self.isWezTerm = isWezTerm
-    }
-
-    /// The terminal draws the sextants (U+1FB00-1FB3B) itself, whatever its
-    /// font (`TerminalRow.drawsSextants`: kitty, Konsole, WezTerm).
-    /// Elsewhere they depend on the font, which no query reveals:
-    /// `PXVIEW_SEXTANTS=1` turns them on.
-    package var drawsSextants: Bool { kittyVersion != nil || isKonsole || isWezTerm }
-
-    /// From the terminal's identity (`TerminalTable`'s row for it).
-    package init(terminal: TerminalIdentity?) {
-        guard let terminal else {
-            self.init()
-            return
-        }
-        self.init(
-            kittyVersion: terminal.kind == .kitty ? terminal.version : nil, isKonsole: terminal.kind == .konsole,
-            isWezTerm: terminal.kind == .wezterm)
+    package init(terminal: TerminalIdentity? = nil) {
+        self.terminal = terminal
     }
 
     /// From XTVERSION's answer ("kitty(0.26.5)", "Konsole 22.12.3"…), read
@@ -66,31 +21,38 @@ package struct TerminalTraits: Equatable, Sendable {
         self.init(terminal: version.flatMap(TerminalIdentity.init(naming:)))
     }
 
-    /// Unicode placeholders arrived in kitty 0.28.0; Debian's 0.26.5 prints
-    /// them as boxes.
-    package var supportsPlaceholders: Bool {
-        guard let version = kittyVersion, !version.isEmpty else { return false }
-        return version.lexicographicallyPrecedes([0, 28]) == false
+    /// The terminal has a feature its row says came in `since` (nil: never).
+    private func has(_ since: KeyPath<TerminalRow, [Int]?>) -> Bool {
+        guard let terminal, let minimum = terminal.row[keyPath: since] else { return false }
+        return terminal.isAtLeast(minimum)
     }
 
-    /// kitty's clipboard protocol (OSC 5522: any media type, an image
-    /// too) came in kitty 0.27.0; others ignore it (`Y` says so instead).
-    package var takesClipboardImages: Bool {
-        guard let version = kittyVersion, !version.isEmpty else { return false }
-        return version.lexicographicallyPrecedes([0, 27]) == false
-    }
+    /// The terminal draws the sextants (U+1FB00-1FB3B) itself, whatever its
+    /// font (`TerminalRow.drawsSextants`). Elsewhere they depend on the
+    /// font, which no query reveals: `PXVIEW_SEXTANTS=1` turns them on.
+    package var drawsSextants: Bool { terminal?.row.drawsSextants ?? false }
 
-    /// kitty shrinks a scaled placement by its `X`/`Y` offset (the picture
-    /// still ends on the box's last cell); Konsole shifts it instead. Only
-    /// for kitty itself are pixel offsets used with scaling.
-    package var scaledOffsetsShrink: Bool { kittyVersion != nil }
+    /// Unicode placeholders (`TerminalRow.placeholdersSince`).
+    package var supportsPlaceholders: Bool { has(\.placeholdersSince) }
+
+    /// kitty's clipboard protocol, OSC 5522 (`TerminalRow.clipboardImagesSince`);
+    /// others ignore it (`Y` says so instead).
+    package var takesClipboardImages: Bool { has(\.clipboardImagesSince) }
+
+    /// A scaled kitty placement shrinks by its `X`/`Y` offset
+    /// (`TerminalRow.scaledOffsetsShrink`).
+    package var scaledOffsetsShrink: Bool { terminal?.row.scaledOffsetsShrink ?? false }
+
+    /// Sixel pictures stay under text written over them
+    /// (`TerminalRow.sixelsOutliveText`).
+    package var sixelsOutliveText: Bool { terminal?.row.sixelsOutliveText ?? false }
 }
 
 /// How this run draws: the method (one backend), the multiplexer the
 /// graphics must pass through, the geometry, the background and the
 /// terminal's quirks. Decided once from the probe in `decide`, the one
-/// place the protocol is chosen; `makeBackend` is the one place that
-/// branches on it.
+/// place the protocol is chosen (the backends say whether they draw on the
+/// terminal: `Backends`); `makeBackend` makes the method's backend.
 package struct DrawingPlan: Sendable {
     package var method: DrawingMethod
     package var multiplexer: Multiplexer
@@ -112,6 +74,9 @@ package struct DrawingPlan: Sendable {
     /// What text is drawn with: ASCII in a C locale (`TerminalLocale`),
     /// where the text picture is coloured spaces instead of `▀`.
     package var glyphs: Glyphs = .unicode
+    /// What text is drawn with where this plan's method cannot draw
+    /// (`drawingText()`): what `auto` chooses with no graphics.
+    package var textMethod = Backends.textMethod(linuxConsole: false)
     /// Text pictures (`symbols`) may use the sextants: the terminal draws
     /// them (`TerminalTraits.drawsSextants`) or `PXVIEW_SEXTANTS` says so.
     package var sextants = false
@@ -131,50 +96,32 @@ package struct DrawingPlan: Sendable {
         self.hint = hint
     }
 
-    /// kitty > sixel > symbols when asked to choose. Inside tmux the
-    /// probe went through passthrough (`ProbeQuery.bytes(for:)`), so the
-    /// capabilities are the outer terminal's: kitty with Unicode
-    /// placeholders where it has them, else kitty or sixel placed through
-    /// passthrough. Without passthrough tmux drops graphics: symbols, and
-    /// a hint naming the setting. `sextants` overrides what the terminal
-    /// is known to draw (`PXVIEW_SEXTANTS`). On the Linux console
-    /// (`linuxConsole`: `TERM=linux`) text is half-blocks: the VGA font's
-    /// 256 characters (code page 437) have `▀ ▄ █ ▌ ▐` but none of the
-    /// eighths or quadrants (console-setup's fonts vary; `--protocol
-    /// symbols` asks for them).
+    /// The way `choice` is drawn (`Backends.method(for:on:)`: with `auto`
+    /// the first backend, in `Backends.all`'s order, whose pictures the
+    /// terminal shows). Inside tmux the probe went through passthrough
+    /// (`ProbeQuery.bytes(for:)`), so the capabilities are the outer
+    /// terminal's. Without passthrough tmux drops graphics: text, and a
+    /// hint naming the setting unless text was asked for. `sextants`
+    /// overrides what the terminal is known to draw (`PXVIEW_SEXTANTS`).
     package static func decide(
         choice: ProtocolChoice, capabilities: TerminalCapabilities?, multiplexer: Multiplexer,
         geometry: TerminalGeometry, background: BackgroundChoice = .auto, sextants: Bool? = nil, linuxConsole: Bool = false,
         glyphs: Glyphs = .unicode
     ) -> DrawingPlan {
         let traits = TerminalTraits(terminal: capabilities?.terminal)
-        let blocked = multiplexer.blocksGraphics
-        let kittyMethod: DrawingMethod =
-            multiplexer.wrapsGraphics && traits.supportsPlaceholders ? .kittyPlaceholders : .kitty
-        let text: DrawingMethod = linuxConsole ? .blocks : .symbols
-        let method: DrawingMethod
-        switch choice {
-        case .sixel: method = .sixel
-        case .kitty: method = kittyMethod
-        case .symbols: method = .symbols
-        case .blocks: method = .blocks
-        case .auto:
-            if blocked {
-                method = text
-            } else if capabilities?.kittyGraphics == true {
-                method = kittyMethod
-            } else if capabilities?.sixel == true {
-                method = .sixel
-            } else {
-                method = text
-            }
-        }
-        let hint = blocked && choice != .symbols && choice != .blocks ? Multiplexer.passthroughHint : nil
+        let situation = TerminalSituation(
+            capabilities: capabilities, multiplexer: multiplexer, traits: traits, linuxConsole: linuxConsole)
+        let method = Backends.method(for: choice, on: situation)
+        let askedForText = choice != .auto && Backends.type(for: method).picturesAreText
+        let hint = multiplexer.blocksGraphics && !askedForText ? Multiplexer.passthroughHint : nil
         var drawing = DrawingPlan(
             method: method, geometry: geometry, multiplexer: multiplexer, background: background, traits: traits,
             synchronizedOutput: !multiplexer.wrapsGraphics && (capabilities?.synchronizedOutput ?? false), hint: hint,
             reportsCellSize: capabilities?.reportsCellSize ?? false)
-        if method == .kitty, !multiplexer.wrapsGraphics { drawing.kittyMedium = capabilities?.kittyMedium ?? .direct }
+        if Backends.type(for: method).leavesHandovers, !multiplexer.wrapsGraphics {
+            drawing.kittyMedium = capabilities?.kittyMedium ?? .direct
+        }
+        drawing.textMethod = Backends.textMethod(linuxConsole: linuxConsole)
         drawing.sextants = sextants ?? traits.drawsSextants
         drawing.glyphs = glyphs
         return drawing
@@ -189,39 +136,41 @@ package struct DrawingPlan: Sendable {
         var drawing = decide(
             choice: choice, capabilities: report.capabilities, multiplexer: report.multiplexer, geometry: geometry,
             background: background, sextants: sextants, linuxConsole: linuxConsole, glyphs: glyphs)
-        if choice == .auto, Self.backendType(drawing.method).picturesAreText {
+        if choice == .auto, drawing.backendType.picturesAreText {
             drawing.shortfall = GraphicsShortfall(report: report)
         }
         return drawing
     }
 
-    /// The backend for `method`: the only switch over drawing methods.
-    /// The backend that draws `method`: the one place a method is turned
-    /// into its backend.
-    package static func backendType(_ method: DrawingMethod) -> any GraphicsBackend.Type {
-        switch method {
-        case .sixel: return SixelBackend.self
-        case .kitty: return KittyBackend.self
-        case .kittyPlaceholders: return KittyPlaceholderBackend.self
-        case .symbols, .blocks: return TextBackend.self
-        }
+    /// The backend that draws this plan's method (`Backends`).
+    package var backendType: any GraphicsBackend.Type { Backends.type(for: method) }
+
+    /// The `--protocol` value that names the way this plan draws.
+    package var choice: ProtocolChoice { backendType.choice(for: method) }
+
+    /// What `doctor` says of the way this plan draws.
+    package var doctorWords: DoctorWords { backendType.doctorWords(for: method) }
+
+    /// `GraphicsBackend.inlineFollowUp(for:)` of this plan.
+    package var inlineFollowUp: (delayMs: Int, bytes: [UInt8])? { backendType.inlineFollowUp(for: self) }
+
+    /// The same plan drawing text instead (`textMethod`): where its own
+    /// way cannot draw (a sixel preview box on the window's last row).
+    package func drawingText() -> DrawingPlan {
+        var text = self
+        text.method = textMethod
+        return text
     }
 
     package func makeBackend(resampler: Resampler = Resampler()) -> any GraphicsBackend {
-        switch method {
-        case .sixel: return SixelBackend(drawing: self, resampler: resampler)
-        case .kitty: return KittyBackend(drawing: self, resampler: resampler)
-        case .kittyPlaceholders: return KittyPlaceholderBackend(drawing: self, resampler: resampler)
-        case .symbols, .blocks: return TextBackend(drawing: self, resampler: resampler)
-        }
+        backendType.make(drawing: self, resampler: resampler)
     }
 
     /// For `PXVIEW_DEBUG`.
     package var summary: String {
         "drawing \(method.rawValue), multiplexer \(multiplexer), cells \(geometry.windowCells) of \(geometry.cellPixels) px, "
             + "background \(background)\(geometry.background.map { " over \($0.r),\($0.g),\($0.b)" } ?? "")"
-            + (method == .kitty ? ", kitty pixels via \(kittyMedium.rawValue)" : "")
-            + (method == .symbols ? (sextants ? ", with sextants" : ", no sextants") : "")
+            + backendType.summary(of: self)
     }
 }
 

@@ -29,10 +29,27 @@ final class KittyBackend: GraphicsBackend {
     /// five previews undrawn until more came: a nudge after each.
     static let previewStyle = PreviewStyle(blanksBox: false, goesByImageID: true) { _, _ in KittyEncoder().nudge() }
     static var leavesHandovers: Bool { true }
-    var choice: ProtocolChoice { .kitty }
-    var hidesOnTheClient: Bool { true }
-    var doctorWords: DoctorWords {
+    static let methods: [DrawingMethod] = [.kitty]
+    static var hidesOnTheClient: Bool { true }
+
+    /// Its own name, and `auto` where the terminal answered kitty's query
+    /// (inside tmux, after the placeholders' backend, which takes kitty
+    /// 0.28 and later).
+    static func method(for choice: ProtocolChoice, on terminal: TerminalSituation) -> DrawingMethod? {
+        let shows = terminal.passesGraphics && terminal.capabilities?.kittyGraphics == true
+        return choice == .kitty || (choice == .auto && shows) ? .kitty : nil
+    }
+
+    static func choice(for method: DrawingMethod) -> ProtocolChoice { .kitty }
+
+    static func doctorWords(for method: DrawingMethod) -> DoctorWords {
         DoctorWords(whyChosen: "the terminal answered the kitty graphics query", showsKittyTransfer: true)
+    }
+
+    static func summary(of drawing: DrawingPlan) -> String { ", kitty pixels via \(drawing.kittyMedium.rawValue)" }
+
+    convenience init(drawing: DrawingPlan, resampler: Resampler) {
+        self.init(drawing: drawing, resampler: resampler, regionMinimumPixels: KittyRegion.minimumPixels)
     }
     let method = DrawingMethod.kitty
     private(set) var drawing: DrawingPlan
@@ -49,7 +66,7 @@ final class KittyBackend: GraphicsBackend {
     /// megapixels in debug builds.
     let regionMinimumPixels: Int
 
-    init(drawing: DrawingPlan, resampler: Resampler = Resampler(), regionMinimumPixels: Int = KittyRegion.minimumPixels) {
+    init(drawing: DrawingPlan, resampler: Resampler = Resampler(), regionMinimumPixels: Int) {
         self.drawing = drawing
         self.resampler = resampler
         self.regionMinimumPixels = regionMinimumPixels
@@ -375,7 +392,29 @@ final class KittyBackend: GraphicsBackend {
     /// memory (0 of 3 runs, a prompt after it or not) until a key came;
     /// through the pty it did. A nudge 25 ms after showed it (5 of 5);
     /// 30 ms leaves a margin. kitty 0.26.5 shows it either way.
-    var inlineFollowUp: (delayMs: Int, bytes: [UInt8])? {
-        drawing.kittyMedium == .direct ? nil : (30, encoder.nudge())
+    static func inlineFollowUp(for drawing: DrawingPlan) -> (delayMs: Int, bytes: [UInt8])? {
+        drawing.kittyMedium == .direct ? nil : (30, KittyEncoder().nudge())
+    }
+}
+
+extension DrawingMethod {
+    /// kitty graphics placed at the cursor (directly, or through tmux passthrough).
+    package static let kitty = DrawingMethod(named: "kitty")
+}
+
+extension ProtocolChoice {
+    /// The kitty graphics protocol (placements, or inside tmux on kitty
+    /// 0.28+ Unicode placeholders).
+    package static let kitty = ProtocolChoice(named: "kitty")
+}
+
+extension DrawingPlan {
+    /// The same plan reasoning in the window's pixels, one unit each as
+    /// kitty's placements are: for `show`'s description of what it would
+    /// draw when its output is no terminal.
+    package func inPixels() -> DrawingPlan {
+        var plan = self
+        plan.method = .kitty
+        return plan
     }
 }

@@ -43,10 +43,24 @@ final class KittyPlaceholderBackend: GraphicsBackend {
     static let previewStyle = PreviewStyle(blanksBox: true, goesByImageID: true) { picture, imageID in
         KittyEncoder().placeVirtual(imageID: imageID, columns: picture.cells.width, rows: picture.cells.height)
     }
-    var choice: ProtocolChoice { .kitty }
-    var doctorWords: DoctorWords {
+    static let methods: [DrawingMethod] = [.kittyPlaceholders]
+
+    /// kitty (asked for, or with `auto` answering kitty's query) inside
+    /// tmux, where the terminal is kitty 0.28 or later.
+    static func method(for choice: ProtocolChoice, on terminal: TerminalSituation) -> DrawingMethod? {
+        guard terminal.multiplexer.wrapsGraphics, terminal.traits.supportsPlaceholders else { return nil }
+        return KittyBackend.method(for: choice, on: terminal) != nil ? .kittyPlaceholders : nil
+    }
+
+    static func choice(for method: DrawingMethod) -> ProtocolChoice { .kitty }
+
+    static func doctorWords(for method: DrawingMethod) -> DoctorWords {
         DoctorWords(
             whyChosen: "kitty 0.28+ inside tmux: Unicode placeholders, pictures move with the pane", showsKittyTransfer: true)
+    }
+
+    convenience init(drawing: DrawingPlan, resampler: Resampler) {
+        self.init(drawing: drawing, resampler: resampler, process: UInt32(getpid()))
     }
     let method = DrawingMethod.kittyPlaceholders
     private(set) var drawing: DrawingPlan
@@ -62,7 +76,7 @@ final class KittyPlaceholderBackend: GraphicsBackend {
     /// The first of the process's two high bytes: 1, 3, 5 ... 253.
     let highByte: UInt32
 
-    init(drawing: DrawingPlan, resampler: Resampler, process: UInt32 = UInt32(getpid())) {
+    init(drawing: DrawingPlan, resampler: Resampler, process: UInt32) {
         self.drawing = drawing
         self.resampler = resampler
         highByte = 1 + 2 * (process % 127)
@@ -170,4 +184,10 @@ final class KittyPlaceholderBackend: GraphicsBackend {
         }
         return out
     }
+}
+
+extension DrawingMethod {
+    /// kitty graphics shown through Unicode placeholder text (kitty 0.28+
+    /// inside tmux): the picture lives in tmux's grid and moves with it.
+    package static let kittyPlaceholders = DrawingMethod(named: "kitty-placeholders")
 }

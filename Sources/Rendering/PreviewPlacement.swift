@@ -93,7 +93,7 @@ package enum PreviewPlacement {
     package static func goesByImageID(_ method: DrawingMethod) -> Bool { style(method).goesByImageID }
 
     /// What `method`'s backend says of its previews.
-    static func style(_ method: DrawingMethod) -> PreviewStyle { DrawingPlan.backendType(method).previewStyle }
+    static func style(_ method: DrawingMethod) -> PreviewStyle { Backends.type(for: method).previewStyle }
 
     /// `pxview clear`'s bytes: the preview taken away, the cursor left
     /// where it was. `kittyImageIDs`: the previews to delete, nil when

@@ -24,9 +24,19 @@ final class SixelBackend: GraphicsBackend {
     /// Pixels in the text's cells: blanking takes them; one whose last
     /// pixel row lands on the last text row scrolls the screen.
     static let previewStyle = PreviewStyle(blanksBox: true, scrollsOnLastRow: true)
-    var choice: ProtocolChoice { .sixel }
-    var leavesPixelsOutsideMovedPanes: Bool { true }
-    var doctorWords: DoctorWords {
+    static let methods: [DrawingMethod] = [.sixel]
+    static var leavesPixelsOutsideMovedPanes: Bool { true }
+
+    /// Its own name, and `auto` where the terminal lists sixel in its DA1
+    /// answer (kitty's backends come first).
+    static func method(for choice: ProtocolChoice, on terminal: TerminalSituation) -> DrawingMethod? {
+        let shows = terminal.passesGraphics && terminal.capabilities?.sixel == true
+        return choice == .sixel || (choice == .auto && shows) ? .sixel : nil
+    }
+
+    static func choice(for method: DrawingMethod) -> ProtocolChoice { .sixel }
+
+    static func doctorWords(for method: DrawingMethod) -> DoctorWords {
         DoctorWords(
             whyChosen: "the terminal lists sixel in its DA1 answer and did not answer kitty's query", showsSixelLimits: true)
     }
@@ -166,7 +176,7 @@ final class SixelBackend: GraphicsBackend {
     private func removal(of old: SlotRecord?, keeping keep: CellRect?) -> [UInt8] {
         guard let old else { return [] }
         var out = CellEraser.erase(old.cells, keeping: keep)
-        if drawing.traits.isKonsole {
+        if drawing.traits.sixelsOutliveText {
             for piece in old.pieces.isEmpty ? [old.cells] : old.pieces {
                 out += KittyEncoder().deletePlacements(
                     atColumn: piece.column + piece.columns / 2, row: piece.row + piece.rows / 2)
@@ -311,4 +321,14 @@ final class SixelBackend: GraphicsBackend {
 
     /// Frames drawn by panning the last one (for tests).
     private(set) var reusedFrames = 0
+}
+
+extension DrawingMethod {
+    /// DEC sixel: pixels in the text's cells.
+    package static let sixel = DrawingMethod(named: "sixel")
+}
+
+extension ProtocolChoice {
+    /// DEC sixel.
+    package static let sixel = ProtocolChoice(named: "sixel")
 }

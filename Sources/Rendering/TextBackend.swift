@@ -19,11 +19,32 @@ final class TextBackend: GraphicsBackend {
     /// Text: blanked like any text.
     static let previewStyle = PreviewStyle(blanksBox: true)
     static var picturesAreText: Bool { true }
-    var choice: ProtocolChoice { method == .blocks ? .blocks : .symbols }
-    var doctorWords: DoctorWords {
-        choice == .blocks
+    static let methods: [DrawingMethod] = [.symbols, .blocks]
+
+    /// Its own names, and `auto` anywhere (it comes last): half-blocks on
+    /// the Linux console (`linuxConsole`: `TERM=linux`), whose VGA font's
+    /// 256 characters (code page 437) have `▀ ▄ █ ▌ ▐` but none of the
+    /// eighths or quadrants (console-setup's fonts vary; `--protocol
+    /// symbols` asks for them).
+    static func method(for choice: ProtocolChoice, on terminal: TerminalSituation) -> DrawingMethod? {
+        switch choice {
+        case .symbols: return .symbols
+        case .blocks: return .blocks
+        case .auto: return terminal.linuxConsole ? .blocks : .symbols
+        default: return nil
+        }
+    }
+
+    static func choice(for method: DrawingMethod) -> ProtocolChoice { method == .blocks ? .blocks : .symbols }
+
+    static func doctorWords(for method: DrawingMethod) -> DoctorWords {
+        method == .blocks
             ? DoctorWords(whyChosen: nil, note: ", half-blocks: the Linux console's font has no other block characters")
             : DoctorWords(whyChosen: nil, showsGlyphs: true)
+    }
+
+    static func summary(of drawing: DrawingPlan) -> String {
+        drawing.method == .symbols ? (drawing.sextants ? ", with sextants" : ", no sextants") : ""
     }
     let method: DrawingMethod
     private(set) var drawing: DrawingPlan
@@ -147,4 +168,19 @@ final class TextBackend: GraphicsBackend {
         }
         return out + TerminalCommand.resetAttributes
     }
+}
+
+extension DrawingMethod {
+    /// Text: per cell the block character (eighths, halves, quadrants,
+    /// sextants where drawn) and two colours that match its pixels best.
+    package static let symbols = DrawingMethod(named: "symbols")
+    /// Text: `▄` half-blocks, two pixels per cell.
+    package static let blocks = DrawingMethod(named: "blocks")
+}
+
+extension ProtocolChoice {
+    /// Text pictures of block symbols chosen per cell.
+    package static let symbols = ProtocolChoice(named: "symbols")
+    /// Text pictures of `▄` half-blocks.
+    package static let blocks = ProtocolChoice(named: "blocks")
 }

@@ -66,16 +66,52 @@ package struct TerminalRow: Sendable {
     /// with DejaVu Sans Mono, which has none, where xterm 379 drew nothing
     /// and mlterm 3.9 empty boxes) and WezTerm (`custom_block_glyphs`).
     package var drawsSextants = false
+    /// Unicode placeholders for kitty images, from this version on: kitty
+    /// 0.28.0 (Debian's 0.26.5 prints them as boxes).
+    package var placeholdersSince: [Int]? = nil
+    /// kitty's clipboard protocol (OSC 5522: any media type, an image too),
+    /// from this version on: kitty 0.27.0.
+    package var clipboardImagesSince: [Int]? = nil
+    /// A scaled kitty placement shrinks by its `X`/`Y` pixel offset (the
+    /// picture still ends on the box's last cell): kitty. Konsole shifts it
+    /// instead, so only kitty gets pixel offsets with scaling.
+    package var scaledOffsetsShrink = false
+    /// A sixel picture stays until another picture covers it whole, the
+    /// screen is cleared or a kitty delete command names it: text written
+    /// over it (ECH, spaces, EL) does not remove it (seen in Konsole 22.12;
+    /// its `Screen::addPlacement` only drops fully covered pictures). It
+    /// also paints unpainted sixel pixels with colour register 0.
+    package var sixelsOutliveText = false
 }
 
 package enum TerminalTable {
     package static let rows: [TerminalRow] = [
+        // kitty, by version (each seen here; where pxview handles it):
+        // - 0.26.5 (Debian 12): no Unicode placeholders (placements through
+        //   tmux's passthrough instead); `d=I` frees every image left without
+        //   a placement, so pxview frees one image by swapping its data for a
+        //   pixel (`KittyEncoder.release`).
+        // - 0.28 and later: Unicode placeholders (`placeholdersSince`,
+        //   `KittyPlaceholderBackend`, inside tmux).
+        // - 0.33 and later: deletion by id range (`d=R`, `pxview clear` with
+        //   nothing remembered; older versions ignore it).
+        // - 0.48.2: new data under an id takes the image's pictures away
+        //   before it arrives, placeholder cells are drawn again only when
+        //   their text changes or a `U=1` command comes
+        //   (`KittyPlaceholderBackend`: two ids per slot, the virtual
+        //   placement last), a preview under an id deleted just before
+        //   showed black (`PreviewPlacement`: never reused), and the window
+        //   is sometimes not drawn after the last picture command until more
+        //   input comes (`GraphicsBackend.followUp`, a nudge after a
+        //   preview). The fixes are harmless in 0.26.5, so they are not
+        //   switched by version.
         TerminalRow(
             kind: .kitty, name: "kitty", versionInParentheses: true,
             toldBy: { environment in
                 !(environment["KITTY_WINDOW_ID"] ?? "").isEmpty
                     ? "KITTY_WINDOW_ID" : environment["TERM"] == "xterm-kitty" ? "TERM=xterm-kitty" : nil
-            }, kittyGraphics: true, sixel: false, drawsSextants: true),
+            }, kittyGraphics: true, sixel: false, drawsSextants: true, placeholdersSince: [0, 28],
+            clipboardImagesSince: [0, 27], scaledOffsetsShrink: true),
         TerminalRow(
             kind: .ghostty, name: "ghostty", versionInParentheses: false,
             toldBy: { environment in
@@ -91,7 +127,7 @@ package enum TerminalTable {
         TerminalRow(
             kind: .konsole, name: "Konsole", versionInParentheses: false,
             toldBy: { !($0["KONSOLE_VERSION"] ?? "").isEmpty ? "KONSOLE_VERSION" : nil },
-            kittyGraphics: true, sixel: true, drawsSextants: true),
+            kittyGraphics: true, sixel: true, drawsSextants: true, sixelsOutliveText: true),
         TerminalRow(
             kind: .foot, name: "foot", versionInParentheses: true,
             toldBy: { environment in

@@ -4,17 +4,40 @@ import Rendering
 import Scaling
 import Terminal
 
-/// The ways a picture can be drawn in a terminal.
-public enum PictureProtocol: String, CaseIterable, Sendable {
+/// A way a picture can be drawn in a terminal: one of pxview's backends,
+/// by the name its `--protocol` takes.
+public struct PictureProtocol: RawRepresentable, Hashable, CaseIterable, Sendable, CustomStringConvertible {
+    /// Its name: "kitty", "sixel", "symbols", "blocks".
+    public let rawValue: String
+
+    /// The protocol of that name; nil for a name no backend has.
+    public init?(rawValue: String) {
+        guard rawValue != ProtocolChoice.auto.rawValue, ProtocolChoice(rawValue: rawValue) != nil else { return nil }
+        self.rawValue = rawValue
+    }
+
+    init(_ choice: ProtocolChoice) {
+        rawValue = choice.rawValue
+    }
+
+    /// Every protocol, in the order a probe prefers them.
+    public static let allCases: [PictureProtocol] = ProtocolChoice.allCases.filter { $0 != .auto }.map(PictureProtocol.init)
+
     /// kitty's graphics protocol (kitty, WezTerm, Konsole).
-    case kitty
+    public static let kitty = PictureProtocol(ProtocolChoice.kitty)
     /// DEC sixel (xterm `-ti vt340`, foot, mlterm, WezTerm, Konsole).
-    case sixel
+    public static let sixel = PictureProtocol(ProtocolChoice.sixel)
     /// Text: per cell the block character and two 24-bit colours that
     /// match it best (any terminal with true colour).
-    case symbols
+    public static let symbols = PictureProtocol(ProtocolChoice.symbols)
     /// Text of `▄` half-blocks (the Linux console).
-    case blocks
+    public static let blocks = PictureProtocol(ProtocolChoice.blocks)
+
+    /// The name.
+    public var description: String { rawValue }
+
+    /// pxview's name for it.
+    var choice: ProtocolChoice { ProtocolChoice(named: rawValue) }
 }
 
 /// A terminal's display, found once: which protocol draws there, the size
@@ -69,14 +92,7 @@ public struct TerminalDisplay: Sendable {
     }
 
     /// The protocol pictures are drawn with.
-    public var pictureProtocol: PictureProtocol {
-        switch drawing.makeBackend().choice {
-        case .kitty, .auto: return .kitty
-        case .sixel: return .sixel
-        case .symbols: return .symbols
-        case .blocks: return .blocks
-        }
-    }
+    public var pictureProtocol: PictureProtocol { PictureProtocol(drawing.choice) }
 
     /// The window's width in cells.
     public var columns: Int { drawing.geometry.windowCells.width }
@@ -142,7 +158,7 @@ public struct TerminalDisplay: Sendable {
     /// What to write `delayMs` after the last picture, before the program
     /// ends, so the terminal shows them all (kitty 0.48.2 showed pictures
     /// handed over by shared memory only once more came); nil for most.
-    public var followUp: (delayMs: Int, bytes: [UInt8])? { drawing.makeBackend().inlineFollowUp }
+    public var followUp: (delayMs: Int, bytes: [UInt8])? { drawing.inlineFollowUp }
 
     private func inline(
         _ picture: Picture, backend: any GraphicsBackend, box: PixelSize, framing: Framing, imageID: UInt32
@@ -154,15 +170,7 @@ public struct TerminalDisplay: Sendable {
         return renderer.render(image, viewport: viewport, backend: backend, imageID: imageID)
     }
 
-    static func choice(_ chosen: PictureProtocol?) -> ProtocolChoice {
-        switch chosen {
-        case nil: return .auto
-        case .kitty: return .kitty
-        case .sixel: return .sixel
-        case .symbols: return .symbols
-        case .blocks: return .blocks
-        }
-    }
+    static func choice(_ chosen: PictureProtocol?) -> ProtocolChoice { chosen?.choice ?? .auto }
 }
 
 extension ViewFraming {

@@ -118,7 +118,7 @@ struct Findings {
             if let version = replies.multiplexerVersion { out.append(("tmux answered", version)) }
         }
         out.append(("protocol", protocolLine))
-        let words = drawing.makeBackend().doctorWords
+        let words = drawing.doctorWords
         if words.showsGlyphs { out.append(("glyphs", glyphsLine)) }
         let geometry = drawing.geometry
         let window = geometry.windowPixels.map { ", \($0.width)x\($0.height) px" } ?? ", pixel size not reported"
@@ -199,7 +199,7 @@ struct Findings {
             return "\(method) (\(source) \(choice.rawValue))"
         }
         let capabilities = report.capabilities
-        let words = drawing.makeBackend().doctorWords
+        let words = drawing.doctorWords
         let why: String
         if let chosen = words.whyChosen {
             why = chosen
@@ -255,7 +255,7 @@ struct Findings {
     var fixes: [String] {
         var fixes: [String] = []
         if let shortfall = drawing.shortfall { fixes.append(shortfall.fix) }
-        if let limit = report.capabilities?.sixelMaxSize, drawing.makeBackend().doctorWords.showsSixelLimits,
+        if let limit = report.capabilities?.sixelMaxSize, drawing.doctorWords.showsSixelLimits,
             let window = drawing.geometry.windowPixels, limit.width < window.width || limit.height < window.height
         {
             fixes.append(

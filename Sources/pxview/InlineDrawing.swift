@@ -44,7 +44,7 @@ struct InlineDrawing {
         let drawsGraphics = Output.isTerminal(1) || view.protocolGiven
         var drawing = probe(view: view)
         // A description speaks in pixels, so it reasons as a pixel protocol would.
-        if !drawsGraphics { drawing.method = .kitty }
+        if !drawsGraphics { drawing = drawing.inPixels() }
         let backend = drawing.makeBackend()
         let box = backend.unitBox(size: view.size, cells: view.cells)
         // From here on, Ctrl-C during a drawing closes the open sequence first.
@@ -78,7 +78,7 @@ struct InlineDrawing {
             let memory = TerminalMemory(environment: environment, ttyFD: ttyFD)
             Chores.run { memory.remember(report) }
         }
-        if DrawingPlan.backendType(drawing.method).leavesHandovers {
+        if Backends.type(for: drawing.method).leavesHandovers {
             // What a killed pxview left for kitty goes, beside the start-up
             // work and at most once an hour (only kitty runs make such objects).
             let stamp = TerminalMemory.directory(environment: environment) + "/kitty-swept"

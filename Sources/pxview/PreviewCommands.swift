@@ -67,7 +67,7 @@ enum Preview {
         }
         if PreviewPlacement.usableBox(box, window: window, method: drawing.method) == nil {
             // A sixel on the last row alone would scroll the screen: text there.
-            drawing.method = view.linuxConsole ? .blocks : .symbols
+            drawing = drawing.drawingText()
         }
         // Not nil: inside the window, and a text picture may use the last row.
         let usable = PreviewPlacement.usableBox(box, window: window, method: drawing.method) ?? box

@@ -178,13 +178,22 @@ import Testing
     }
 
     @Test func terminalTraitsFromXTVERSION() {
-        #expect(TerminalTraits(version: "kitty(0.26.5)").kittyVersion == [0, 26, 5])
+        #expect(TerminalTraits(version: "kitty(0.26.5)").terminal == TerminalIdentity(.kitty, version: [0, 26, 5]))
         #expect(!TerminalTraits(version: "kitty(0.26.5)").supportsPlaceholders)
         #expect(TerminalTraits(version: "kitty(0.28.0)").supportsPlaceholders)
         #expect(TerminalTraits(version: "kitty(1.0)").supportsPlaceholders)
-        #expect(TerminalTraits(version: "Konsole 22.12.3").isKonsole)
-        #expect(!TerminalTraits(version: "XTerm(379)").isKonsole && !TerminalTraits(version: "XTerm(379)").supportsPlaceholders)
+        #expect(TerminalTraits(version: "Konsole 22.12.3").sixelsOutliveText)
+        #expect(
+            !TerminalTraits(version: "XTerm(379)").sixelsOutliveText
+                && !TerminalTraits(version: "XTerm(379)").supportsPlaceholders)
         #expect(!TerminalTraits(version: nil).scaledOffsetsShrink)
+        #expect(TerminalTraits(version: "kitty(0.26.5)").scaledOffsetsShrink)
+        #expect(!TerminalTraits(version: "Konsole 22.12.3").scaledOffsetsShrink)
+        // kitty's clipboard protocol came in 0.27.0; no version, no claim.
+        #expect(!TerminalTraits(version: "kitty(0.26.5)").takesClipboardImages)
+        #expect(TerminalTraits(version: "kitty(0.27.0)").takesClipboardImages)
+        #expect(!TerminalTraits(version: "kitty").takesClipboardImages)
+        #expect(!TerminalTraits(version: "WezTerm 20230712-072601-f4abf8fd").takesClipboardImages)
         // Sextants where the terminal draws them itself, not where a font must have them.
         #expect(TerminalTraits(version: "kitty(0.26.5)").drawsSextants)
         #expect(TerminalTraits(version: "Konsole 22.12.3").drawsSextants)

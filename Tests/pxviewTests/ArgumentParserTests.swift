@@ -106,7 +106,7 @@ import Testing
         let result = try CLISandbox().run(["--protocol", "foo"])
         #expect(result.status == 2)
         #expect(
-            result.errLines == ["pxview: --protocol expects auto|sixel|kitty|symbols|blocks (got 'foo')", "Try 'pxview --help'."])
+            result.errLines == ["pxview: --protocol expects auto|kitty|sixel|symbols|blocks (got 'foo')", "Try 'pxview --help'."])
     }
 
     @Test func missingArgumentsAreNamed() throws {

@@ -105,7 +105,7 @@ import Testing
         for line in [
             "        \"\")",
             "            elif ((positionals == 0)); then _pxview_words 'show search open save fav cache doctor clear completions man help'",
-            "                --protocol) _pxview_words 'auto sixel kitty symbols blocks'; return ;;",
+            "                --protocol) _pxview_words 'auto kitty sixel symbols blocks'; return ;;",
             "                --fit) _pxview_words 'contain cover down'; return ;;",
             "                --bg) _pxview_words 'auto none checker black white gray'; return ;;",
             "                --size) _pxview_words 'preview web large'; return ;;",
@@ -127,7 +127,7 @@ import Testing
         #expect(zsh.hasPrefix("#compdef pxview\n"))
         #expect(zsh.hasSuffix("\n_pxview \"$@\"\n"))
         for line in [
-            "    '--protocol=[auto|sixel|kitty|symbols|blocks (default auto, or $PXVIEW_PROTOCOL); symbols and blocks draw text, the best block character per cell or half-blocks]:P:(auto sixel kitty symbols blocks)' \\",
+            "    '--protocol=[auto|kitty|sixel|symbols|blocks (default auto, or $PXVIEW_PROTOCOL); symbols and blocks draw text, the best block character per cell or half-blocks]:P:(auto kitty sixel symbols blocks)' \\",
             "    '(--help -h)-h[show this help]' \\",
             "        'show:view images from files, URLs or a folder'",
             "        'help:this help, or a command'\\''s'",
@@ -147,7 +147,7 @@ import Testing
             "complete -c pxview -f",
             "complete -c pxview -n __pxview_using -a show -d 'view images from files, URLs or a folder'",
             "complete -c pxview -n __pxview_using -a help -d 'this help, or a command\\'s'",
-            "complete -c pxview -n __pxview_using -l protocol -x -a 'auto sixel kitty symbols blocks' -d 'auto|sixel|kitty|symbols|blocks (default auto, or $PXVIEW_PROTOCOL); symbols and blocks draw text, the best block character per cell or half-blocks'",
+            "complete -c pxview -n __pxview_using -l protocol -x -a 'auto kitty sixel symbols blocks' -d 'auto|kitty|sixel|symbols|blocks (default auto, or $PXVIEW_PROTOCOL); symbols and blocks draw text, the best block character per cell or half-blocks'",
             "complete -c pxview -n '__pxview_using show' -l fit -x -a 'contain cover down' -d 'contain|cover|down (default contain)'",
             "complete -c pxview -n '__pxview_using show' -l interactive -s i -d 'the viewer (the default on a terminal; kept for scripts)'",
             "complete -c pxview -n '__pxview_using show' -F",
@@ -247,7 +247,7 @@ import Testing
         let folder = page.components(separatedBy: "\n.SS \"keys in a folder's grid\"\n").last ?? ""
         #expect(folder.contains(".B Home, End (g, G)\nfirst, last photo\n"))
         #expect(!(folder.components(separatedBy: "\n.SH ").first ?? "").contains("favourite"))
-        #expect(page.contains("\n.TP\n.B PXVIEW_PROTOCOL\nauto, sixel, kitty, symbols or blocks, as \\-\\-protocol\n"))
+        #expect(page.contains("\n.TP\n.B PXVIEW_PROTOCOL\nauto, kitty, sixel, symbols or blocks, as \\-\\-protocol\n"))
         #expect(page.contains("\n.TP\n.B PXVIEW_SEXTANTS\n1: symbols pictures use sextants too"))
         #expect(page.contains("\n.TP\n.B 2\n"))
         // Plain ASCII: groff without preconv reads it as it is.

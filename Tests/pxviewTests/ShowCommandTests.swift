@@ -235,7 +235,7 @@ import Testing
         (["show"], "pxview: pxview show needs a PATH or URL, like 'pxview show photo.jpg'"),
         (["show", "--cells", "0x5", "a.jpg"], "pxview: --cells expects WxH with positive whole numbers, like 80x24 (got '0x5')"),
         (["show", "--fit", "stretch", "a.jpg"], "pxview: --fit expects contain|cover|down (got 'stretch')"),
-        (["show", "--protocol", "iterm", "a.jpg"], "pxview: --protocol expects auto|sixel|kitty|symbols|blocks (got 'iterm')"),
+        (["show", "--protocol", "iterm", "a.jpg"], "pxview: --protocol expects auto|kitty|sixel|symbols|blocks (got 'iterm')"),
         (["show", "--size", "800", "a.jpg"], "pxview: --size expects WxH with positive whole numbers, like 800x600 (got '800')"),
         (
             ["show", "--center", "2,0", "a.jpg"],
