@@ -53,6 +53,36 @@ package enum PreviewPlacement {
         return usable.rows > 0 ? usable : nil
     }
 
+    /// The plan a preview in `box` draws with and the box it may use
+    /// (`usableBox`): text where the plan's own way cannot draw there (a
+    /// sixel box on the window's last row alone; text may use that row);
+    /// nil when the box is outside the window.
+    package static func fitting(_ box: CellRect, drawing: DrawingPlan) -> (drawing: DrawingPlan, box: CellRect)? {
+        let window = drawing.geometry.windowCells
+        guard let inside = clamped(box, window: window) else { return nil }
+        if let usable = usableBox(box, window: window, method: drawing.method) { return (drawing, usable) }
+        let text = drawing.drawingText()
+        return (text, usableBox(box, window: window, method: text.method) ?? inside)
+    }
+
+    /// One preview of `pixels` (fitted to `box` in `backend`'s units) as
+    /// `bytes(of:in:alignment:method:replacing:)` writes it, under the
+    /// kitty id after `previous` (`kittyImageID(after:)`), replacing the
+    /// kitty preview `onScreen`; with what to send `followUpDelayMs` after.
+    package static func shot(
+        _ pixels: RGBAImage, backend: any GraphicsBackend, in box: CellRect, alignment: Alignment,
+        after previous: UInt32?, replacing onScreen: UInt32?
+    ) -> PreviewShot {
+        let style = style(backend.method)
+        let id = kittyImageID(after: previous)
+        let picture = backend.inline(pixels, imageID: id)
+        let bytes = bytes(
+            of: picture, in: box, alignment: alignment, method: backend.method, replacing: onScreen == id ? nil : onScreen)
+        return PreviewShot(
+            bytes: bytes, imageID: style.goesByImageID ? id : nil,
+            followUp: style.goesByImageID ? style.followUp(picture, id) : [])
+    }
+
     /// One preview: the cursor saved, the box blanked (sixel and text:
     /// what the last preview left there), `picture` (already fitted to
     /// `box`) placed row by row as `alignment` says, then the last kitty
@@ -81,13 +111,6 @@ package enum PreviewPlacement {
     /// two of five previews undrawn until something else came; a nudge
     /// 20 ms later showed all of them (10 of 10), one sent at once did not.
     package static let followUpDelayMs = 50
-
-    /// What a kitty preview sends `followUpDelayMs` after its picture
-    /// (nothing for sixel and text): a nudge, and for placeholders the
-    /// virtual placement again, which has kitty draw their cells anew.
-    package static func followUp(_ picture: InlinePicture, imageID: UInt32, method: DrawingMethod) -> [UInt8] {
-        style(method).followUp(picture, imageID)
-    }
 
     /// Whether previews of `method` go by kitty image id (remembered, deleted by id).
     package static func goesByImageID(_ method: DrawingMethod) -> Bool { style(method).goesByImageID }
@@ -121,4 +144,15 @@ package enum PreviewPlacement {
         if style.blanksBox { out += box.map(FrameText.erase) ?? [] }
         return out
     }
+}
+
+/// A preview made (`PreviewPlacement.shot`): its bytes, the kitty image id
+/// it is under (nil when it lives in the box's cells: sixel, text), and
+/// what a kitty preview sends `PreviewPlacement.followUpDelayMs` after it
+/// (a nudge, and for placeholders the virtual placement again, which has
+/// kitty draw their cells anew).
+package struct PreviewShot: Sendable {
+    package var bytes: [UInt8]
+    package var imageID: UInt32?
+    package var followUp: [UInt8]
 }

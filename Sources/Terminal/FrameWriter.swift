@@ -87,37 +87,42 @@ package struct FrameWriter: Sendable {
     /// meanwhile), for the input decoder.
     @discardableResult
     package func write(_ frame: [UInt8]) throws(TerminalError) -> [UInt8] {
+        let bytes = framed(frame)
         guard multiplexer.wrapsGraphics, paneOrigin == nil, let input = fenceInputFD else {
-            try send(framed(frame))
+            try send(bytes)
             return []
         }
-        var pending: [UInt8] = synchronizedOutput ? TerminalCommand.beginSynchronizedUpdate : []
-        var run: [UInt8] = []
+        // Each picture drawn at the cursor is sent after a fence, once
+        // tmux has answered it (and so moved the terminal's cursor).
         var typed: [UInt8] = []
-        for segment in Passthrough.segments(frame) {
-            switch segment {
-            case .text(let bytes):
-                if !run.isEmpty { pending += Passthrough.wrap(run) }
-                run = []
-                pending += bytes
-            case .graphic(let bytes, let placesAtCursor):
-                if placesAtCursor {
-                    if !run.isEmpty { pending += Passthrough.wrap(run) }
-                    run = []
-                    try send(pending + Self.fence)
-                    pending = []
-                    typed += try awaitFence(input)
-                } else if run.count + bytes.count > Passthrough.maximumRunBytes {
-                    pending += Passthrough.wrap(run)
-                    run = []
-                }
-                run += bytes
-            }
+        var start = 0
+        for cut in Passthrough.picturesAtCursor(in: bytes) {
+            try send(Array(bytes[start..<cut]) + Self.fence)
+            typed += try awaitFence(input)
+            start = cut
         }
-        if !run.isEmpty { pending += Passthrough.wrap(run) }
-        if synchronizedOutput { pending += TerminalCommand.endSynchronizedUpdate }
-        try send(pending)
+        try send(Array(bytes[start...]))
         return typed
+    }
+
+    /// Writes a drawing made at the cursor (`show`, the library's
+    /// `render`, already framed or not): inside tmux, where the pane's
+    /// place is not known, on a terminal, with fences whose answers are
+    /// read from the terminal in raw mode (so they are never echoed).
+    package mutating func writeAtCursor(_ frame: [UInt8]) throws(TerminalError) {
+        guard multiplexer.wrapsGraphics, paneOrigin == nil, isatty(fd) == 1, let tty = ControllingTerminal.input() else {
+            try write(frame)
+            return
+        }
+        defer { tty.close() }
+        guard let session = try? TerminalSession(inputFD: tty.fd, outputFD: fd, options: .rawModeOnly) else {
+            try write(frame)
+            return
+        }
+        defer { session.restore() }
+        fenceInputFD = tty.fd
+        defer { fenceInputFD = nil }
+        try write(frame)
     }
 
     private func send(_ bytes: [UInt8]) throws(TerminalError) {

@@ -171,6 +171,29 @@ package enum Passthrough {
         return !keys.contains("U=1")
     }
 
+    /// Where, in a frame already wrapped (`wrapGraphics`), each passthrough
+    /// starts whose first command draws at the cursor: where a fence goes.
+    package static func picturesAtCursor(in bytes: [UInt8]) -> [Int] {
+        var cuts: [Int] = []
+        var index = 0
+        while index < bytes.count,
+            let start = bytes[index...].firstRange(of: TerminalCommand.tmuxPassthroughStart)?.lowerBound
+        {
+            // Its first command with its escapes undoubled, as far as the
+            // keys that tell (`placesAtCursor` reads no further).
+            var command: [UInt8] = []
+            var end = start + TerminalCommand.tmuxPassthroughStart.count
+            while end + 1 < bytes.count, !(bytes[end] == TerminalCommand.escape && bytes[end + 1] == UInt8(ascii: "\\")) {
+                let doubled = bytes[end] == TerminalCommand.escape && bytes[end + 1] == TerminalCommand.escape
+                if command.count < 256 { command.append(bytes[end]) }
+                end += doubled ? 2 : 1
+            }
+            if placesAtCursor(command) { cuts.append(start) }
+            index = end + 2
+        }
+        return cuts
+    }
+
     /// The most graphics bytes one passthrough carries: tmux 3.3a collects
     /// a DCS into a buffer of at most 1 MB (`INPUT_BUF_LIMIT`) and drops it
     /// past that; escapes are doubled inside, so half of it.

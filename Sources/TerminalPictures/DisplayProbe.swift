@@ -32,8 +32,14 @@ extension TerminalDisplay {
     /// Asks the terminal on `ttyFD` (kitty also whether it reads pixels
     /// from this machine, unless `PXVIEW_KITTY_TRANSFER=direct`) and
     /// decides how to draw. `alreadyRaw`: a running explorer asks.
+    /// Then two chores, handed to `chores` (pxview runs them beside its
+    /// work; the library at once): the answers remembered for previews
+    /// that must not ask this terminal (`recall`), and, at most once an
+    /// hour, what a killed run left for kitty swept away (only runs that
+    /// hand pictures over make such objects).
     package static func ask(
-        _ choices: Choices, environment: [String: String], ttyFD: Int32 = 1, alreadyRaw: Bool = false
+        _ choices: Choices, environment: [String: String], ttyFD: Int32 = 1, alreadyRaw: Bool = false,
+        chores: (@escaping @Sendable () -> Void) -> Void = { $0() }
     ) -> (report: ProbeReport, drawing: DrawingPlan) {
         var mediumProbe: KittyMediumProbe?
         let report = detectTerminal(
@@ -44,17 +50,35 @@ extension TerminalDisplay {
                 return mediumProbe?.queries ?? []
             })
         mediumProbe?.cleanUp()
-        return (report, decide(choices, report: report, environment: environment, ttyFD: ttyFD))
+        let drawing = decide(choices, report: report, environment: environment, ttyFD: ttyFD)
+        if report.outcome != nil {
+            let memory = TerminalMemory(environment: environment, ttyFD: ttyFD)
+            chores { memory.remember(report) }
+        }
+        sweepHandovers(drawing, environment: environment, chores: chores)
+        return (report, drawing)
+    }
+
+    /// Kitty's leftovers swept, at most once an hour (`KittyTransfer.sweepStaleIfDue`).
+    private static func sweepHandovers(
+        _ drawing: DrawingPlan, environment: [String: String], chores: (@escaping @Sendable () -> Void) -> Void
+    ) {
+        guard drawing.backendType.leavesHandovers else { return }
+        let stamp = TerminalMemory.directory(environment: environment) + "/kitty-swept"
+        chores { KittyTransfer.sweepStaleIfDue(stamp: stamp) }
     }
 
     /// The same without asking: what an earlier probe in this terminal
-    /// remembered (`TerminalMemory`), else the environment.
+    /// remembered (`TerminalMemory`), else the environment; kitty's
+    /// leftovers swept when due.
     package static func recall(
         _ choices: Choices, environment: [String: String], ttyFD: Int32
     ) -> (report: ProbeReport, drawing: DrawingPlan) {
         let report = recallTerminal(
             environment: environment, ttyFD: ttyFD, memory: TerminalMemory(environment: environment, ttyFD: ttyFD))
-        return (report, decide(choices, report: report, environment: environment, ttyFD: ttyFD))
+        let drawing = decide(choices, report: report, environment: environment, ttyFD: ttyFD)
+        sweepHandovers(drawing, environment: environment, chores: { $0() })
+        return (report, drawing)
     }
 
     private static func decide(

@@ -4,42 +4,6 @@ import Rendering
 import Scaling
 import Terminal
 
-/// A way a picture can be drawn in a terminal: one of pxview's backends,
-/// by the name its `--protocol` takes.
-public struct PictureProtocol: RawRepresentable, Hashable, CaseIterable, Sendable, CustomStringConvertible {
-    /// Its name: "kitty", "sixel", "symbols", "blocks".
-    public let rawValue: String
-
-    /// The protocol of that name; nil for a name no backend has.
-    public init?(rawValue: String) {
-        guard rawValue != ProtocolChoice.auto.rawValue, ProtocolChoice(rawValue: rawValue) != nil else { return nil }
-        self.rawValue = rawValue
-    }
-
-    init(_ choice: ProtocolChoice) {
-        rawValue = choice.rawValue
-    }
-
-    /// Every protocol, in the order a probe prefers them.
-    public static let allCases: [PictureProtocol] = ProtocolChoice.allCases.filter { $0 != .auto }.map(PictureProtocol.init)
-
-    /// kitty's graphics protocol (kitty, WezTerm, Konsole).
-    public static let kitty = PictureProtocol(ProtocolChoice.kitty)
-    /// DEC sixel (xterm `-ti vt340`, foot, mlterm, WezTerm, Konsole).
-    public static let sixel = PictureProtocol(ProtocolChoice.sixel)
-    /// Text: per cell the block character and two 24-bit colours that
-    /// match it best (any terminal with true colour).
-    public static let symbols = PictureProtocol(ProtocolChoice.symbols)
-    /// Text of `▄` half-blocks (the Linux console).
-    public static let blocks = PictureProtocol(ProtocolChoice.blocks)
-
-    /// The name.
-    public var description: String { rawValue }
-
-    /// pxview's name for it.
-    var choice: ProtocolChoice { ProtocolChoice(named: rawValue) }
-}
-
 /// A terminal's display, found once: which protocol draws there, the size
 /// of its cells and window, its background and limits. Then any number of
 /// pictures are drawn with it, on any thread (it is a value).
@@ -49,11 +13,19 @@ public struct PictureProtocol: RawRepresentable, Hashable, CaseIterable, Sendabl
 /// answers as keys) and takes what an earlier probe in that terminal
 /// remembered, else the environment; `init(protocol:…)` is for output that
 /// is no terminal.
+///
+/// Inside tmux every picture's bytes come wrapped for its passthrough (and
+/// placed in the program's pane where tmux says where it is); `write`
+/// sends them so each lands where it should.
 public struct TerminalDisplay: Sendable {
     package var drawing: DrawingPlan
+    /// Inside a local tmux: the pane's top-left cell on the outer screen,
+    /// where pictures are placed absolutely (`FrameWriter.paneOrigin`).
+    package var paneOrigin: CellOffset?
 
-    package init(drawing: DrawingPlan) {
+    package init(drawing: DrawingPlan, paneOrigin: CellOffset? = nil) {
         self.drawing = drawing
+        self.paneOrigin = paneOrigin
     }
 
     /// Asks the terminal on `fd` what it can show (raw mode only while its
@@ -64,18 +36,21 @@ public struct TerminalDisplay: Sendable {
         fd: Int32 = 1, protocol: PictureProtocol? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> TerminalDisplay {
-        TerminalDisplay(drawing: ask(choices(`protocol`, environment: environment), environment: environment, ttyFD: fd).drawing)
+        let (report, drawing) = ask(choices(`protocol`, environment: environment), environment: environment, ttyFD: fd)
+        return TerminalDisplay(drawing: drawing, paneOrigin: report.tmuxPane?.screenOrigin)
     }
 
     /// The display decided without asking the terminal on `fd`: from what
     /// an earlier probe in it remembered, else from the environment
-    /// (`TERM`, `KITTY_WINDOW_ID`, `TERM_PROGRAM`…), else text.
+    /// (`TERM`, `KITTY_WINDOW_ID`, `TERM_PROGRAM`…), else text. A file
+    /// manager's previewer, whose standard output is a pipe, passes
+    /// `openTerminal()`'s descriptor and writes there.
     public static func recalled(
         fd: Int32 = 1, protocol: PictureProtocol? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> TerminalDisplay {
-        TerminalDisplay(
-            drawing: recall(choices(`protocol`, environment: environment), environment: environment, ttyFD: fd).drawing)
+        let (report, drawing) = recall(choices(`protocol`, environment: environment), environment: environment, ttyFD: fd)
+        return TerminalDisplay(drawing: drawing, paneOrigin: report.tmuxPane?.screenOrigin)
     }
 
     /// A display for output that is no terminal (a file, a pipe): drawn
@@ -117,6 +92,8 @@ public struct TerminalDisplay: Sendable {
     /// x `rows` cells (nil: the window's, less a row for the prompt),
     /// framed so, leaving the cursor on the line below it. `imageID`: the
     /// kitty image id (another for each picture kept on screen at once).
+    /// Inside tmux, `write` them: it waits for tmux to move the terminal's
+    /// cursor before each picture.
     public func render(
         _ picture: Picture, columns: Int? = nil, rows: Int? = nil, framing: Framing = Framing(), imageID: UInt32 = 1
     ) -> [UInt8] {
@@ -125,34 +102,29 @@ public struct TerminalDisplay: Sendable {
             columns.map { CellCount(width: max(1, $0), height: max(1, rows ?? self.rows - 1)) }
             ?? rows.map { CellCount(width: self.columns, height: max(1, $0)) }
         let box = backend.unitBox(size: nil, cells: cells)
-        return inline(picture, backend: backend, box: box, framing: framing, imageID: imageID).bytes
+        return framed(backend.inline(pixels(picture, backend: backend, box: box, framing: framing), imageID: imageID).bytes)
     }
 
-    /// The bytes that draw `picture` into the box of `columns` x `rows`
-    /// cells whose top-left cell is `column`, `row` (zero-based), the
-    /// cursor put back where it was: a preview beside a program's text.
-    /// `replacing`: the kitty id of the picture this one takes the place of
-    /// (deleted once the new one is up, so the box is never empty).
-    public func place(
-        _ picture: Picture, column: Int, row: Int, columns: Int, rows: Int, framing: Framing = Framing(),
-        imageID: UInt32 = 1, replacing: UInt32? = nil
-    ) -> [UInt8] {
-        let box = CellRect(column: column, row: row, columns: columns, rows: rows)
-        guard let usable = PreviewPlacement.usableBox(box, window: drawing.geometry.windowCells, method: drawing.method)
-        else { return [] }
-        let backend = drawing.makeBackend()
-        let pictureBox = backend.screen.unitBox(cells: CellCount(width: usable.columns, height: usable.rows))
-        let inline = inline(picture, backend: backend, box: pictureBox, framing: framing, imageID: imageID)
-        return PreviewPlacement.bytes(
-            of: inline, in: usable, alignment: .center, method: drawing.method, replacing: replacing)
+    /// Writes bytes this display made to `fd`, all of them: inside tmux,
+    /// on a terminal, each picture drawn at the cursor after tmux has
+    /// answered a question (DA1, read in raw mode so it is never echoed),
+    /// so the terminal's cursor has reached the place first.
+    public func write(_ bytes: [UInt8], to fd: Int32 = 1) throws(DisplayError) {
+        var writer = FrameWriter(fd: fd, synchronizedOutput: false, multiplexer: drawing.multiplexer)
+        writer.paneOrigin = paneOrigin
+        do {
+            try writer.writeAtCursor(bytes)
+        } catch {
+            throw DisplayError(description: "cannot write to the terminal: \(error)")
+        }
     }
 
-    /// The bytes that take away what `place` drew in that box: the kitty
-    /// picture `imageID`, or the box's cells blanked (sixel, text).
-    public func remove(column: Int, row: Int, columns: Int, rows: Int, imageID: UInt32 = 1) -> [UInt8] {
-        PreviewPlacement.clearingBytes(
-            CellRect(column: column, row: row, columns: columns, rows: rows), method: drawing.method,
-            kittyImageIDs: [imageID])
+    /// The terminal itself, for a program whose standard output is a pipe
+    /// (a file manager's previewer): standard output when it is a terminal,
+    /// else `/dev/tty`, opened anew for writing (close it when done); nil
+    /// when there is none.
+    public static func openTerminal() -> Int32? {
+        ControllingTerminal.previewOutput()?.fd
     }
 
     /// What to write `delayMs` after the last picture, before the program
@@ -160,14 +132,21 @@ public struct TerminalDisplay: Sendable {
     /// handed over by shared memory only once more came); nil for most.
     public var followUp: (delayMs: Int, bytes: [UInt8])? { drawing.inlineFollowUp }
 
-    private func inline(
-        _ picture: Picture, backend: any GraphicsBackend, box: PixelSize, framing: Framing, imageID: UInt32
-    ) -> InlinePicture {
+    /// `picture` composited over the background and fitted to `box` (in
+    /// `backend`'s units) as `framing` says.
+    func pixels(_ picture: Picture, backend: any GraphicsBackend, box: PixelSize, framing: Framing) -> RGBAImage {
         let renderer = ImageRenderer()
         let image = drawing.composited(picture.image)
-        let viewport = renderer.viewport(
-            for: image.size, settings: ViewFraming(framing), box: box, screen: backend.screen)
-        return renderer.render(image, viewport: viewport, backend: backend, imageID: imageID)
+        let viewport = renderer.viewport(for: image.size, settings: ViewFraming(framing), box: box, screen: backend.screen)
+        return renderer.pixels(image, viewport: viewport, screen: backend.screen)
+    }
+
+    /// `bytes` as the terminal must get them: inside tmux wrapped for its
+    /// passthrough, placed in the pane where its place is known.
+    func framed(_ bytes: [UInt8]) -> [UInt8] {
+        var writer = FrameWriter(fd: -1, synchronizedOutput: false, multiplexer: drawing.multiplexer)
+        writer.paneOrigin = paneOrigin
+        return writer.framed(bytes)
     }
 
     static func choice(_ chosen: PictureProtocol?) -> ProtocolChoice { chosen?.choice ?? .auto }

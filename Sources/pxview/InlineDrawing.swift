@@ -72,18 +72,10 @@ struct InlineDrawing {
         view: ViewOptions, environment: [String: String], debugLines: Bool = true, ttyFD: Int32 = 1,
         alreadyRaw: Bool = false
     ) -> (report: ProbeReport, drawing: DrawingPlan) {
-        let (report, drawing) = TerminalDisplay.ask(view.choices, environment: environment, ttyFD: ttyFD, alreadyRaw: alreadyRaw)
-        if report.outcome != nil {
-            // For the previews (`show --place`) that must not ask this terminal.
-            let memory = TerminalMemory(environment: environment, ttyFD: ttyFD)
-            Chores.run { memory.remember(report) }
-        }
-        if Backends.type(for: drawing.method).leavesHandovers {
-            // What a killed pxview left for kitty goes, beside the start-up
-            // work and at most once an hour (only kitty runs make such objects).
-            let stamp = TerminalMemory.directory(environment: environment) + "/kitty-swept"
-            Chores.run { KittyTransfer.sweepStaleIfDue(stamp: stamp) }
-        }
+        // The chores (answers remembered for previews, kitty's leftovers
+        // swept) go beside the start-up work.
+        let (report, drawing) = TerminalDisplay.ask(
+            view.choices, environment: environment, ttyFD: ttyFD, alreadyRaw: alreadyRaw, chores: Chores.run)
         guard debugLines else { return (report, drawing) }
         if !(environment["PXVIEW_DEBUG"] ?? "").isEmpty {
             let capabilities = report.capabilities
@@ -117,9 +109,6 @@ struct InlineDrawing {
         OutputGuard.writeDrawing(fd: 1) { write in _ = backend.drawInline(rows, imageID: imageID, write: write) }
     }
 
-    /// Writes a drawing to stdout: graphics wrapped for the multiplexer, and
-    /// inside tmux a fence before each picture (read from the terminal in
-    /// raw mode, so the answer is never echoed).
     /// Once the command's pictures are all drawn: the backend's
     /// `inlineFollowUp`, on a terminal (a file gets no nudges).
     func finish() {
@@ -128,20 +117,10 @@ struct InlineDrawing {
         draw(bytes)
     }
 
+    /// Writes a drawing to stdout: graphics wrapped for the multiplexer, and
+    /// inside tmux a fence before each picture (`FrameWriter.writeAtCursor`).
     func draw(_ bytes: [UInt8]) {
         var writer = FrameWriter(fd: 1, synchronizedOutput: false, multiplexer: drawing.multiplexer, sink: .guarded)
-        guard drawing.multiplexer.wrapsGraphics, Output.isTerminal(1), let tty = ControllingTerminal.input() else {
-            _ = try? writer.write(bytes)
-            return
-        }
-        defer { tty.close() }
-        // Raw mode while the fences' answers come, so they are not echoed.
-        guard let session = try? TerminalSession(inputFD: tty.fd, outputFD: 1, options: .rawModeOnly) else {
-            _ = try? writer.write(bytes)
-            return
-        }
-        defer { session.restore() }
-        writer.fenceInputFD = tty.fd
-        _ = try? writer.write(bytes)
+        try? writer.writeAtCursor(bytes)
     }
 }

@@ -58,19 +58,15 @@ enum Preview {
         let environment = ProcessInfo.processInfo.environment
         let output = try terminalOutput()
         defer { output.close() }
-        var (drawing, report) = Self.drawingPlan(view: view, environment: environment, ttyFD: output.fd)
-        let window = drawing.geometry.windowCells
-        guard PreviewPlacement.clamped(box, window: window) != nil else {
+        let (probed, report) = Self.drawingPlan(view: view, environment: environment, ttyFD: output.fd)
+        let window = probed.geometry.windowCells
+        // Text where the protocol cannot draw in the box (a sixel on the
+        // last row alone would scroll the screen).
+        guard let (drawing, usable) = PreviewPlacement.fitting(box, drawing: probed) else {
             throw UsageError(
                 message: "--place \(box.placeText) is outside the \(window.width)x\(window.height)-cell window",
                 command: parsed.command)
         }
-        if PreviewPlacement.usableBox(box, window: window, method: drawing.method) == nil {
-            // A sixel on the last row alone would scroll the screen: text there.
-            drawing = drawing.drawingText()
-        }
-        // Not nil: inside the window, and a text picture may use the last row.
-        let usable = PreviewPlacement.usableBox(box, window: window, method: drawing.method) ?? box
         let memory = TerminalMemory(environment: environment, ttyFD: output.fd)
         // The last kitty id used: the next picture goes under the one after
         // it, and replaces it when it is still on screen.
@@ -98,8 +94,8 @@ enum Preview {
                 let viewport = renderer.viewport(
                     for: decoded.fullSize, settings: view.settings, box: unitBox, screen: backend.screen)
                 let pixels = renderer.pixels(decoded.image, viewport: viewport, screen: backend.screen)
-                let id = PreviewPlacement.kittyImageID(after: previous)
-                let picture = backend.inline(pixels, imageID: id)
+                let shot = PreviewPlacement.shot(
+                    pixels, backend: backend, in: usable, alignment: alignment, after: previous, replacing: onScreen)
                 // A clear that started after this preview (lf's cleaner, run
                 // as the selection moved on while this decoded) wins: nothing
                 // is drawn.
@@ -108,19 +104,14 @@ enum Preview {
                 // finds it newer than itself and leaves it.
                 memory.rememberPreview(
                     TerminalMemory.PreviewRecord(
-                        box: usable, method: drawing.method.rawValue,
-                        kittyImageID: PreviewPlacement.goesByImageID(drawing.method) ? id : nil,
-                        startedMs: started))
-                try writer.write(
-                    PreviewPlacement.bytes(
-                        of: picture, in: usable, alignment: alignment, method: drawing.method,
-                        replacing: onScreen == id ? nil : onScreen))
-                if PreviewPlacement.goesByImageID(drawing.method) {
+                        box: usable, method: drawing.method.rawValue, kittyImageID: shot.imageID, startedMs: started))
+                try writer.write(shot.bytes)
+                if let id = shot.imageID {
                     previous = id
                     onScreen = id
                     memory.rememberPreviewImageID(id, tmuxPane: report.tmuxPane)
                     try? await Task.sleep(for: .milliseconds(PreviewPlacement.followUpDelayMs))
-                    try writer.write(PreviewPlacement.followUp(picture, imageID: id, method: drawing.method))
+                    try writer.write(shot.followUp)
                 }
             } catch let error as LocalFileError {
                 Output.err("pxview: \(error)\n")

@@ -1,6 +1,7 @@
 import Foundation
 import GraphicsReadback
 import Pixels
+import Terminal
 import Testing
 
 @testable import TerminalPictures
@@ -113,15 +114,77 @@ import Testing
     @Test func aPlacedPictureIsTakenAwayAgain() throws {
         let picture = try Picture(contentsOfFile: Self.photo)
         let kitty = TerminalDisplay(protocol: .kitty)
-        let placed = String(decoding: kitty.place(picture, column: 40, row: 2, columns: 30, rows: 10, imageID: 9), as: UTF8.self)
-        #expect(placed.hasPrefix("\u{1B}7") && placed.hasSuffix("\u{1B}8") && placed.contains("i=9"))
-        #expect(
-            String(decoding: kitty.remove(column: 40, row: 2, columns: 30, rows: 10, imageID: 9), as: UTF8.self).contains(
-                "d=I,i=9"))
+        let first = try #require(kitty.place(picture, column: 40, row: 2, columns: 30, rows: 10))
+        let id = try #require(first.imageID)
+        let placed = String(decoding: first.bytes, as: UTF8.self)
+        #expect(placed.hasPrefix("\u{1B}7") && placed.hasSuffix("\u{1B}8") && placed.contains("i=\(id),"))
+        #expect(String(decoding: kitty.remove(first), as: UTF8.self) == "\u{1B}7\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\\u{1B}8")
+        // kitty 0.48.2 needs a nudge to show it.
+        #expect(first.followUp?.delayMs == 50 && first.followUp?.bytes.isEmpty == false)
         let sixel = TerminalDisplay(protocol: .sixel)
-        #expect(String(decoding: sixel.remove(column: 40, row: 2, columns: 30, rows: 10), as: UTF8.self).contains("\u{1B}[3;41H"))
+        let drawn = try #require(sixel.place(picture, column: 40, row: 2, columns: 30, rows: 10))
+        #expect(drawn.imageID == nil && drawn.followUp == nil && drawn.pictureProtocol == .sixel)
+        #expect(String(decoding: sixel.remove(drawn), as: UTF8.self).contains("\u{1B}[3;41H"))
+        #expect(sixel.place(picture, column: 80, row: 0, columns: 10, rows: 5) == nil, "outside the window")
+    }
+
+    /// The next picture in the same box goes under another kitty id (kitty
+    /// 0.48.2 showed one under an id just deleted black) and deletes the
+    /// one before once it is up; a sixel picture elsewhere takes the one
+    /// before's cells with it.
+    @Test func aPictureReplacesTheOneBefore() throws {
+        let picture = try Picture(contentsOfFile: Self.photo)
+        let kitty = TerminalDisplay(protocol: .kitty)
+        let first = try #require(kitty.place(picture, column: 40, row: 2, columns: 30, rows: 10))
+        let second = try #require(kitty.place(picture, column: 40, row: 2, columns: 30, rows: 10, replacing: first))
+        let firstID = try #require(first.imageID)
+        #expect(second.imageID != nil && second.imageID != firstID)
+        let text = String(decoding: second.bytes, as: UTF8.self)
+        let secondID = try #require(second.imageID)
+        let placedAt = try #require(text.range(of: "i=\(secondID),"))
+        let deletedAt = try #require(text.range(of: "a=d,d=I,i=\(firstID),"))
+        #expect(placedAt.lowerBound < deletedAt.lowerBound)
+        let sixel = TerminalDisplay(protocol: .sixel)
+        let left = try #require(sixel.place(picture, column: 0, row: 0, columns: 20, rows: 8))
+        let right = try #require(sixel.place(picture, column: 40, row: 0, columns: 20, rows: 8, replacing: left))
+        #expect(String(decoding: right.bytes, as: UTF8.self).hasPrefix(String(decoding: sixel.remove(left), as: UTF8.self)))
+    }
+
+    /// A sixel box on the window's last row alone would scroll the screen:
+    /// it is drawn as text there, and a box reaching that row is a row shorter.
+    @Test func aSixelOnTheLastRowIsTextOrShorter() throws {
+        let picture = try Picture(contentsOfFile: Self.photo)
+        let sixel = TerminalDisplay(protocol: .sixel)
+        let last = try #require(sixel.place(picture, column: 0, row: 23, columns: 10, rows: 1))
+        #expect(last.pictureProtocol == .symbols && last.rows == 1)
+        #expect(!last.bytes.contains(0x90) && !String(decoding: last.bytes, as: UTF8.self).contains("\u{1B}P"))
+        let reaching = try #require(sixel.place(picture, column: 0, row: 20, columns: 10, rows: 10))
+        #expect(reaching.pictureProtocol == .sixel && reaching.rows == 3)
+    }
+
+    /// Inside tmux every picture is wrapped for its passthrough, placed in
+    /// the program's pane where tmux said where it is; text is left to tmux.
+    @Test func insideTmuxPicturesPassThrough() throws {
+        let picture = try Picture(contentsOfFile: Self.photo)
+        var plan = TerminalDisplay(protocol: .sixel).drawing
+        plan.multiplexer = .tmux(passthrough: true)
+        let display = TerminalDisplay(drawing: plan)
+        let drawn = String(decoding: display.render(picture, columns: 20, rows: 5), as: UTF8.self)
+        #expect(drawn.contains("\u{1B}Ptmux;\u{1B}\u{1B}P0;1;0q"))
+        #expect(!drawn.replacingOccurrences(of: "\u{1B}\u{1B}P", with: "").contains("\u{1B}P0;1;0q"), "a sixel unwrapped")
+        let inPane = TerminalDisplay(drawing: plan, paneOrigin: CellOffset(column: 40, row: 1))
+        let placed = try #require(inPane.place(picture, column: 2, row: 3, columns: 20, rows: 5))
+        // The picture's first cell in the pane (15 of the box's 20 columns,
+        // centred: row 4, column 5) plus the pane's place, inside the passthrough.
         #expect(
-            sixel.place(picture, column: 0, row: 23, columns: 10, rows: 1).isEmpty, "a sixel on the last row alone would scroll")
+            String(decoding: placed.bytes, as: UTF8.self).contains(
+                "\u{1B}Ptmux;\u{1B}\u{1B}[?25l\u{1B}\u{1B}[r\u{1B}\u{1B}[5;45H\u{1B}\u{1B}P0;1;0q"))
+        let symbols = TerminalDisplay(protocol: .symbols)
+        var textPlan = symbols.drawing
+        textPlan.multiplexer = .tmux(passthrough: true)
+        #expect(
+            TerminalDisplay(drawing: textPlan).render(picture, columns: 20, rows: 5)
+                == symbols.render(picture, columns: 20, rows: 5))
     }
 
     /// The library's public API: at most 120 declarations, each with a

@@ -96,6 +96,38 @@ import Testing
         #expect(writer.framed(frame) == Array(text(before).replacingOccurrences(of: "\u{1B}[c", with: "").utf8) + after)
     }
 
+    /// A frame already wrapped (the library's `render`) gets its fences
+    /// where the same frame unwrapped would: before each passthrough whose
+    /// first command draws at the cursor (a sixel, a kitty placement), not
+    /// before an upload or a virtual placement, and not inside another
+    /// passthrough's doubled escapes.
+    @Test func aWrappedFrameIsFencedBeforeEachPictureAtTheCursor() throws {
+        let upload = Passthrough.wrap(Array("\u{1B}_Ga=t,i=1,q=2;AAAA\u{1B}\\".utf8))
+        let place = Passthrough.wrap(Array("\u{1B}_Ga=p,i=1,p=1,C=1,q=2\u{1B}\\".utf8))
+        let virtual = Passthrough.wrap(Array("\u{1B}_Ga=p,U=1,i=1,q=2\u{1B}\\".utf8))
+        let sixel = Passthrough.wrap(Array("\u{1B}P0;1;0q#0~\u{1B}\\".utf8))
+        let move = Array("\u{1B}[2;3H".utf8)
+        let frame = move + upload + place + virtual + move + sixel
+        let placeAt = move.count + upload.count
+        let sixelAt = placeAt + place.count + virtual.count + move.count
+        #expect(Passthrough.picturesAtCursor(in: frame) == [placeAt, sixelAt])
+        #expect(Passthrough.picturesAtCursor(in: Passthrough.wrapGraphics(Array("ab\u{1B}P0;1;0q#0~\u{1B}\\".utf8))) == [2])
+        #expect(Passthrough.picturesAtCursor(in: Array("no pictures".utf8) + upload).isEmpty)
+
+        let pty = try PseudoTerminal()
+        let session = try TerminalSession(inputFD: pty.slave, outputFD: pty.slave, options: .rawModeOnly)
+        defer { session.restore() }
+        let tmux = TerminalImpersonator(master: pty.master, answer: [Array("\u{1B}[?1;2c".utf8)])
+        let writer = FrameWriter(
+            fd: pty.slave, synchronizedOutput: false, multiplexer: .tmux(passthrough: true), fenceInputFD: pty.slave)
+        let wrapped = move + upload + place
+        _ = try writer.write(wrapped)
+        let before = tmux.waitForQuery()
+        let after = PseudoTerminal.read(pty.master, quietMs: 50)
+        #expect(before == move + upload + TerminalCommand.primaryDeviceAttributesQuery)
+        #expect(after == place)
+    }
+
     @Test func outsideTmuxNothingIsWrapped() {
         let frame = Array("\u{1B}P0;1;0q#0~\u{1B}\\".utf8)
         #expect(FrameWriter(synchronizedOutput: false).framed(frame) == frame)

@@ -17,16 +17,6 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-func emit(_ bytes: [UInt8]) {
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes[offset...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { fail("cannot write to standard output", status: 1) }
-        offset += written
-    }
-}
-
 var arguments = Array(CommandLine.arguments.dropFirst())
 var chosen: PictureProtocol?
 if let index = arguments.firstIndex(of: "--protocol") {
@@ -53,8 +43,14 @@ if isatty(1) == 1 {
 } else {
     fail("standard output is not a terminal: pass --protocol", status: 2)
 }
-emit(display.render(picture))
-if let (delayMs, bytes) = display.followUp {
-    usleep(useconds_t(delayMs * 1000))
-    emit(bytes)
+// `write` sends every byte; inside tmux it waits for tmux to move the
+// terminal's cursor before the picture.
+do {
+    try display.write(display.render(picture))
+    if let (delayMs, bytes) = display.followUp {
+        usleep(useconds_t(delayMs * 1000))
+        try display.write(bytes)
+    }
+} catch {
+    fail("\(error)", status: 1)
 }
