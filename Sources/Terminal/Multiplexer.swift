@@ -77,12 +77,8 @@ package enum TmuxHint: Equatable, Sendable {
         let term = environment["TERM"] ?? ""
         if let socket = environment["TMUX"], !socket.isEmpty {
             self = .none
-        } else if TerminalTable.termNamesTmux(term) {
-            self = .tmux
-        } else if TerminalTable.termNamesScreen(term) {
-            self = .screenOrTmux
         } else {
-            self = .none
+            self = TerminalTable.multiplexerTerms.first { term.hasPrefix($0.prefix) }?.hint ?? .none
         }
     }
 }

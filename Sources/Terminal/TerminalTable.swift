@@ -163,8 +163,10 @@ package enum TerminalTable {
         rows.first { $0.kind == kind } ?? rows[0]
     }
 
-    /// `TERM` names tmux's own terminfo entry (`tmux-256color`), or
-    /// `screen*`, which tmux used before and GNU screen uses.
-    package static func termNamesTmux(_ term: String) -> Bool { term.hasPrefix("tmux") }
-    package static func termNamesScreen(_ term: String) -> Bool { term.hasPrefix("screen") }
+    /// The multiplexers `TERM` names, by how it begins: tmux's own terminfo
+    /// entry (`tmux-256color`), or `screen*`, which tmux used before and
+    /// GNU screen uses.
+    package static let multiplexerTerms: [(prefix: String, hint: TmuxHint)] = [
+        ("tmux", .tmux), ("screen", .screenOrTmux),
+    ]
 }

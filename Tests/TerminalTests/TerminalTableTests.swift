@@ -53,6 +53,9 @@ import Testing
                     == guess?.terminal)
         }
         #expect(TerminalGuess(environment: ["TERM": "xterm-256color"]) == nil)
-        #expect(TerminalTable.termNamesTmux("tmux-256color") && TerminalTable.termNamesScreen("screen.xterm-256color"))
+        #expect(TmuxHint(environment: ["TERM": "tmux-256color"]) == .tmux)
+        #expect(TmuxHint(environment: ["TERM": "screen.xterm-256color"]) == .screenOrTmux)
+        #expect(TmuxHint(environment: ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]) == .none)
+        #expect(TmuxHint(environment: ["TERM": "xterm-256color"]) == .none)
     }
 }
