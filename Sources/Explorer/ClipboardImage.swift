@@ -39,11 +39,11 @@ enum ClipboardImage {
     static func packets(_ items: [(mime: String, data: [UInt8])]) -> [[UInt8]] {
         var packets = [TerminalCommand.clipboardWriteStart]
         for item in items {
-            let mime = Data(item.mime.utf8).base64EncodedString()
+            let mime = Base64.encode(Array(item.mime.utf8))
             var offset = 0
             while offset < item.data.count {
                 let end = min(offset + chunkBytes, item.data.count)
-                let chunk = Data(item.data[offset..<end]).base64EncodedString()
+                let chunk = Base64.encode(item.data[offset..<end])
                 packets.append(TerminalCommand.clipboardData(mimeBase64: mime, chunkBase64: chunk))
                 offset = end
             }

@@ -23,6 +23,18 @@ import Testing
         #expect(packets[3] == Array("\u{1B}]5522;type=wdata\u{1B}\\".utf8))
     }
 
+    /// A tiny item, byte for byte: its media type and data in Base64 in
+    /// one packet, between the write's start and end.
+    @Test func aTinyItemIsOnePacket() {
+        let packets = ClipboardImage.packets([("image/gif", [0x47, 0x49, 0x46, 0x38, 0x39])])
+        #expect(
+            packets.map { String(decoding: $0, as: UTF8.self) } == [
+                "\u{1B}]5522;type=write\u{1B}\\",
+                "\u{1B}]5522;type=wdata:mime=aW1hZ2UvZ2lm;R0lGODk=\u{1B}\\",
+                "\u{1B}]5522;type=wdata\u{1B}\\",
+            ])
+    }
+
     /// A JPEG goes as itself and as a PNG of the picture; a PNG as itself.
     @Test func aPhotoGoesAsItselfAndAsAPNG() {
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0, count: 2044)
