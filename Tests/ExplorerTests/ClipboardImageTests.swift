@@ -42,7 +42,7 @@ import Testing
         let (items, said) = ClipboardImage.items(bytes: jpeg, picture: picture)
         #expect(items.map(\.mime) == ["image/jpeg", "image/png"] && items[0].data == jpeg)
         #expect(items[1].data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        #expect(said == "JPEG 2 KB + PNG 3x2")
+        #expect(said == "JPEG 2.0 KB + PNG 3x2")
         let png = items[1].data
         let (again, saidAgain) = ClipboardImage.items(bytes: png, picture: picture)
         #expect(again.map(\.mime) == ["image/png"] && saidAgain.hasPrefix("PNG "))
