@@ -72,8 +72,9 @@ let package = Package(
         // MARK: Libraries
         /// The system plumbing every layer shares, below them all and using
         /// nothing but libc: the one lock, the one way to split rows across
-        /// cores, the one write-everything loop and the one atomic file
-        /// writer. Not Pixels: HTTP and Pixabay have no business with pixels.
+        /// cores, the one write-everything loop, the one atomic file writer
+        /// and the one way a byte size is written for people. Not Pixels:
+        /// HTTP and Pixabay have no business with pixels.
         .target(name: "Plumbing"),
         /// The escape-sequence vocabulary (`TerminalCommand`): every sequence
         /// pxview sends, in one table, below the encoders, HTTP's progress
@@ -95,7 +96,7 @@ let package = Package(
         /// file, each answering its title, details, save name, whether it
         /// can be a favourite) and the sources of photos it talks to: Pixabay
         /// and the offline catalog adapted, the files given to `show`.
-        .target(name: "Photos", dependencies: ["Pixabay", "Pixels"]),
+        .target(name: "Photos", dependencies: ["Pixabay", "Pixels", "Plumbing"]),
         /// The one home of the graphics protocols: the display geometry, one
         /// backend per way of drawing (sixel, kitty, kitty placeholders,
         /// half-blocks), the pixel pipeline and the decode size. Below

@@ -163,8 +163,8 @@ package enum TerminalCommand {
     /// OSC 52: puts `base64` (the text, Base64-encoded) on the clipboard
     /// (`c`). It works over SSH; kitty, WezTerm, foot and iTerm2 allow it,
     /// xterm only with `allowWindowOps` (its `SetSelection` is disallowed by default).
-    package static func copyToClipboard(base64: String) -> [UInt8] {
-        [escape] + Array("]52;c;\(base64)".utf8) + stringTerminator
+    package static func copyToClipboard(base64: [UInt8]) -> [UInt8] {
+        [escape] + Array("]52;c;".utf8) + base64 + stringTerminator
     }
 
     /// OSC 5522, kitty's clipboard protocol (kitty 0.27 and later): a
@@ -174,8 +174,8 @@ package enum TerminalCommand {
 
     /// One packet of a write: a chunk of at most 4096 bytes of data of the
     /// media type, both Base64-encoded.
-    package static func clipboardData(mimeBase64: String, chunkBase64: String) -> [UInt8] {
-        [escape] + Array("]5522;type=wdata:mime=\(mimeBase64);\(chunkBase64)".utf8) + stringTerminator
+    package static func clipboardData(mimeBase64: [UInt8], chunkBase64: [UInt8]) -> [UInt8] {
+        [escape] + Array("]5522;type=wdata:mime=".utf8) + mimeBase64 + [UInt8(ascii: ";")] + chunkBase64 + stringTerminator
     }
 
     /// The end of a write (no type, no data).

@@ -1,4 +1,5 @@
 import Pixels
+import Plumbing
 
 /// Why an image could not be decoded.
 ///
@@ -77,9 +78,9 @@ package struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible 
         case .animationTooLarge(let canvas, let frames, let canvases, let limit):
             let needed = canvas.width * canvas.height * canvases * 4
             return "animation canvas \(canvas.width)x\(canvas.height) with \(frames) frames needs "
-                + "\(megabytes(needed)) to decode, over the \(megabytes(limit * 4)) the \(limit)-pixel limit allows"
+                + "\(ByteSize.text(needed)) to decode, over the \(ByteSize.text(limit * 4)) the \(limit)-pixel limit allows"
         case .beyondMemory(let bytes, let machineBytes):
-            return "decoding needs \(megabytes(bytes)), more than half of this machine's \(megabytes(machineBytes))"
+            return "decoding needs \(ByteSize.text(bytes)), more than half of this machine's \(ByteSize.text(machineBytes))"
         case .zeroSize:
             return "image has zero width or height"
         case .unsupported:
@@ -90,14 +91,6 @@ package struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible 
             return "no \(formatName) decoder" + suffix
         }
     }
-}
-
-/// "384 MB", "1.2 GB": a size for a message.
-func megabytes(_ bytes: Int) -> String {
-    let mb = Double(bytes) / 1_048_576
-    guard mb >= 1024 else { return "\(Int(mb.rounded(.up))) MB" }
-    let tenths = Int((mb / 1024 * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10) GB"
 }
 
 /// Library messages start with a capital ("Bogus marker length"); messages

@@ -1,12 +1,19 @@
 /// Standard base64 (RFC 4648, with `=` padding), straight to bytes: kitty
 /// payloads are megabytes per frame, so this avoids Foundation's `Data`
 /// round trip and encodes three bytes per step through a 64-entry table.
-enum Base64 {
+/// The clipboard's sequences (OSC 52, OSC 5522) use it too: one encoder.
+package enum Base64 {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     static func encodedCount(_ byteCount: Int) -> Int { (byteCount + 2) / 3 * 4 }
 
-    static func encode(_ input: [UInt8]) -> [UInt8] {
+    package static func encode(_ input: [UInt8]) -> [UInt8] {
+        encode(input[...])
+    }
+
+    /// A part of a larger buffer (a clipboard packet's 4096-byte chunk),
+    /// encoded without copying it out first.
+    package static func encode(_ input: ArraySlice<UInt8>) -> [UInt8] {
         let outputCount = encodedCount(input.count)
         return [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
             input.withUnsafeBufferPointer { input in

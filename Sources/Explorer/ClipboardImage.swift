@@ -1,8 +1,8 @@
 import ControlSequences
 import Decoding
 import Encoding
-import Foundation
 import Pixels
+import Plumbing
 
 /// `Y`: the image itself on the clipboard, through kitty's clipboard
 /// protocol (OSC 5522), which works over SSH as OSC 52 does. The file's
@@ -24,7 +24,7 @@ enum ClipboardImage {
         var said: [String] = []
         if let format {
             items.append((format.codec.mimeType, bytes))
-            said.append("\(format.codec.name) \(sizeText(bytes.count))")
+            said.append("\(format.codec.name) \(ByteSize.text(bytes.count))")
         }
         if format != .png, let picture, picture.size.width * picture.size.height <= maxPNGPixels,
             let png = PNGWriter.encode(picture)
@@ -39,20 +39,16 @@ enum ClipboardImage {
     static func packets(_ items: [(mime: String, data: [UInt8])]) -> [[UInt8]] {
         var packets = [TerminalCommand.clipboardWriteStart]
         for item in items {
-            let mime = Data(item.mime.utf8).base64EncodedString()
+            let mime = Base64.encode(Array(item.mime.utf8))
             var offset = 0
             while offset < item.data.count {
                 let end = min(offset + chunkBytes, item.data.count)
-                let chunk = Data(item.data[offset..<end]).base64EncodedString()
+                let chunk = Base64.encode(item.data[offset..<end])
                 packets.append(TerminalCommand.clipboardData(mimeBase64: mime, chunkBase64: chunk))
                 offset = end
             }
         }
         packets.append(TerminalCommand.clipboardWriteEnd)
         return packets
-    }
-
-    static func sizeText(_ count: Int) -> String {
-        count >= 1 << 20 ? String(format: "%.1f MB", Double(count) / Double(1 << 20)) : "\((count + 1023) / 1024) KB"
     }
 }

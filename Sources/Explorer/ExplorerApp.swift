@@ -164,6 +164,8 @@ enum Completion: Sendable {
     case decoding(photo: Photo)
     /// The full decode (every frame) for viewer visit `visit`.
     case fullResolution([RGBAImage]?, visit: Int)
+    /// `Y`'s packets for viewer visit `visit`, and what they hold ("JPEG 1.2 MB + PNG 1920x1280").
+    case clipboardImage([[UInt8]], said: String, visit: Int)
 }
 
 final class CompletionQueue: @unchecked Sendable {

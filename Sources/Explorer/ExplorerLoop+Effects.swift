@@ -119,7 +119,7 @@ extension ExplorerLoop {
                 guard let link = viewer?.photo.link else { continue }
                 // Through tmux's passthrough when it has one (tmux's own
                 // set-clipboard, off by default for programs, is not relied on).
-                let copy = TerminalCommand.copyToClipboard(base64: Data(link).base64EncodedString())
+                let copy = TerminalCommand.copyToClipboard(base64: Base64.encode(link))
                 write(drawing.multiplexer.wrapsGraphics ? Passthrough.wrap(copy) : copy)
                 _ = viewer?.handle(.message("copied \(TerminalText.sanitize(String(decoding: link, as: UTF8.self)))"))
             case .needFullResolution:
@@ -272,17 +272,24 @@ extension ExplorerLoop {
     }
 
     /// `Y`: the image itself to the clipboard through kitty's clipboard
-    /// protocol (through tmux's passthrough, a packet at a time); kitty's
-    /// answer says whether it took it (`clipboardAnswer`).
+    /// protocol; its packets are made off the loop (`ExplorerWork.clipboardImage`)
+    /// and written when they come (`writeClipboardImage`).
     func copyImage() {
         guard drawing.traits.takesClipboardImages else {
             _ = viewer?.handle(
                 .message("no image clipboard in this terminal (kitty 0.27+ has one); y copies the path"))
             return
         }
-        let (items, said) = ClipboardImage.items(bytes: viewerBytes, picture: viewerFrames.first)
-        guard !items.isEmpty else { return }
-        for packet in ClipboardImage.packets(items) {
+        work.clipboardImage(bytes: viewerBytes, picture: viewerFrames.first, visit: viewerSerial)
+    }
+
+    /// `Y`'s packets, made for viewer visit `visit`, written (through tmux's
+    /// passthrough, a packet at a time) while the viewer still shows that
+    /// visit's photo; kitty's answer says whether it took them (`clipboardAnswer`).
+    func writeClipboardImage(_ packets: [[UInt8]], said: String, visit: Int) {
+        // Made for a photo since stepped past or closed: not the one shown.
+        guard viewer != nil, visit == viewerSerial else { return }
+        for packet in packets {
             write(drawing.multiplexer.wrapsGraphics ? Passthrough.wrap(packet) : packet)
         }
         _ = viewer?.handle(.message("copying the image to the clipboard (\(said))…"))

@@ -109,6 +109,8 @@ extension ExplorerLoop {
             else { return }
             viewerFrames = frames
             _ = viewer?.handle(.fullResolutionDecoded(turn.turnedSize(first.size)))
+        case .clipboardImage(let packets, let said, let visit):
+            writeClipboardImage(packets, said: said, visit: visit)
         }
     }
 

@@ -7,9 +7,9 @@ import Plumbing
 import Rendering
 
 /// The explorer's work off the loop: searches, thumbnails, a photo opened
-/// in the viewer and its full decode, each a detached task that posts its
-/// result to the loop's completion queue (the loop never blocks on the
-/// network or a decoder).
+/// in the viewer, its full decode and `Y`'s clipboard packets, each a
+/// detached task that posts its result to the loop's completion queue
+/// (the loop never blocks on the network, a decoder or an encoder).
 struct ExplorerWork {
     let source: (any PhotoSource)?
     let completions: CompletionQueue
@@ -133,6 +133,19 @@ struct ExplorerWork {
         Task.detached {
             let frames = try? drawing.decode(bytes, options: options).frames.map(\.image)
             queue.post(.fullResolution(frames, visit: visit))
+        }
+    }
+
+    /// `Y`'s packets for viewer visit `visit`: `bytes` as they are and, for
+    /// a file not a PNG, a PNG of `picture`, all in Base64 (`ClipboardImage`).
+    /// A 12 MP picture's PNG and Base64 take some 0.2 s, which keys and
+    /// frames must not wait for; none go when there is nothing to copy.
+    func clipboardImage(bytes: [UInt8], picture: RGBAImage?, visit: Int) {
+        let queue = completions
+        Task.detached {
+            let (items, said) = ClipboardImage.items(bytes: bytes, picture: picture)
+            guard !items.isEmpty else { return }
+            queue.post(.clipboardImage(ClipboardImage.packets(items), said: said, visit: visit))
         }
     }
 }

@@ -31,7 +31,7 @@ package struct ViewerPlan: Equatable, Sendable {
     package init(_ state: ViewerState, glyphs: Glyphs = .unicode) {
         let layout = state.layout
         status = Self.statusText(state, glyphs: glyphs)
-        links = Self.links(state.photo)
+        links = state.links
         if layout.infoRow != nil {
             // Padded to the width: inverse across the row, as the status line.
             info = StatusLine.compose(
@@ -65,14 +65,6 @@ package struct ViewerPlan: Equatable, Sendable {
         if let message = state.message, !message.isEmpty { left = message }
         return StatusLine.compose(
             left: left, right: rightText(state), width: state.layout.screen.windowCells.width, glyphs: glyphs)
-    }
-
-    static func links(_ photo: Photo) -> [TextLink] {
-        guard let hit = photo.pixabayHit else { return [] }
-        return [
-            hit.pageLink.map { TextLink(text: photo.title, url: $0) },
-            hit.profileLink.map { TextLink(text: TerminalText.sanitize(hit.user), url: $0) },
-        ].compactMap { $0 }
     }
 
     /// The title, the favourite's star and why pictures are text.

@@ -85,7 +85,12 @@ package struct ViewerState: Equatable, Sendable {
     package var viewport: Viewport
     package var layout: ViewerLayout
     /// The photo shown: it says its title, its save name and whether it can be a favourite.
-    package var photo: Photo
+    package let photo: Photo
+    /// A Pixabay photo's `#ID` to its page and its photographer's name to
+    /// their profile (OSC 8), for the status and info rows: made once for
+    /// the photo (the name sanitized, the profile's URL percent-encoded),
+    /// not at every frame.
+    package let links: [TextLink]
     /// Shown in the info line: the file name or "#id".
     package var title: String { photo.title }
     /// The decoded image's size in pixels (smaller than the full image when
@@ -178,6 +183,7 @@ package struct ViewerState: Equatable, Sendable {
         if let slideshowMs { slideshowStartMs = slideshowMs }
         if frameDelays.count > 1 { animation = AnimationState(delays: frameDelays, plays: plays) }
         self.photo = photo
+        links = Self.links(photo)
         self.fullSize = fullSize
         self.decodedSize = decodedSize
         self.layout = layout
@@ -195,6 +201,15 @@ package struct ViewerState: Equatable, Sendable {
         }
     }
 
+    private static func links(_ photo: Photo) -> [TextLink] {
+        guard let hit = photo.pixabayHit else { return [] }
+        return [
+            hit.pageLink.map { TextLink(text: photo.title, url: $0) },
+            hit.profileLink.map { TextLink(text: TerminalText.sanitize(hit.user), url: $0) },
+        ].compactMap { $0 }
+    }
+
+    /// `links` is not compared: it is made from `photo`, which is.
     package static func == (lhs: ViewerState, rhs: ViewerState) -> Bool {
         lhs.viewport == rhs.viewport && lhs.layout == rhs.layout && lhs.photo == rhs.photo
             && lhs.decodedSize == rhs.decodedSize && lhs.fullSize == rhs.fullSize && lhs.showInfo == rhs.showInfo

@@ -61,7 +61,8 @@ package final class StderrProgressReporter: @unchecked Sendable {
         lastDraw = current
         drewSomething = true
         lock.unlock()
-        let rate = elapsed > 0 ? Double(received) / elapsed : 0
+        let milliseconds = Int(elapsed * 1000)
+        let rate = milliseconds > 0 ? Int(received) * 1000 / milliseconds : 0
         output("\r" + Self.line(label: label, received: received, total: total, bytesPerSecond: rate) + Self.clearToEndOfLine)
     }
 
@@ -75,26 +76,13 @@ package final class StderrProgressReporter: @unchecked Sendable {
     }
 
     /// The text of the line, without the carriage return and erase codes.
-    package static func line(label: String, received: Int64, total: Int64?, bytesPerSecond: Double) -> String {
-        var text = "downloading \(label) \(formatBytes(Double(received)))"
+    package static func line(label: String, received: Int64, total: Int64?, bytesPerSecond: Int) -> String {
+        var text = "downloading \(label) \(ByteSize.text(Int(received)))"
         if let total, total > 0 {
             let percent = min(100, Int(Double(received) * 100 / Double(total)))
-            text += " of \(formatBytes(Double(total))) (\(percent)%)"
+            text += " of \(ByteSize.text(Int(total))) (\(percent)%)"
         }
-        return text + " \(formatBytes(bytesPerSecond))/s"
-    }
-
-    /// "512 B", "1.5 KB", "3.4 MB", "1.1 GB" (binary units).
-    package static func formatBytes(_ bytes: Double) -> String {
-        let units = ["KB", "MB", "GB"]
-        guard bytes >= 1024 else { return "\(Int(max(0, bytes))) B" }
-        var value = bytes / 1024
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return String(format: "%.1f", value) + " " + units[unit]
+        return text + " \(ByteSize.text(bytesPerSecond))/s"
     }
 
     private static let clearToEndOfLine = String(decoding: TerminalCommand.clearToEndOfLine, as: UTF8.self)

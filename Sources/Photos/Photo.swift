@@ -1,6 +1,7 @@
 import Foundation
 import Pixabay
 import Pixels
+import Plumbing
 
 /// One photo as the explorer knows it, whatever it came from: the grid's
 /// labels and details, the viewer's title, `s`'s file name and whether
@@ -109,7 +110,7 @@ package struct Photo: Sendable, Equatable, Identifiable {
         case .file(let file):
             let size = file.pixelSize.map { "  \($0)" } ?? ""
             let animation = frames.map { "  \($0) frames" } ?? ""
-            return ("\(file.name)\(size)\(animation)", Self.byteSizeText(file.byteCount))
+            return ("\(file.name)\(size)\(animation)", byteCount.map(ByteSize.text) ?? "")
         }
     }
 
@@ -141,14 +142,6 @@ package struct Photo: Sendable, Equatable, Identifiable {
         guard case .file(var file) = origin, file.pixelSize == nil else { return }
         file.pixelSize = pixelSize
         origin = .file(file)
-    }
-
-    /// "2.4 MB" for a file's size, "" when unknown.
-    static func byteSizeText(_ bytes: Int) -> String {
-        guard bytes > 0 else { return "" }
-        if bytes < 1 << 20 { return "\((bytes + 512) >> 10) KB" }
-        let tenths = (bytes * 10 + (1 << 19)) >> 20
-        return "\(tenths / 10).\(tenths % 10) MB"
     }
 }
 

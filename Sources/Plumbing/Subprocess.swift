@@ -46,11 +46,25 @@ package enum Subprocess {
 
     /// Runs `arguments` on pxview's own terminal (stdout and stderr
     /// inherited) with `input` on its standard input, and waits for it. A
-    /// child that reads none of `input` is no error. While it runs, SIGINT
-    /// and SIGQUIT are ignored here, as system(3) does: Ctrl-C typed to
-    /// the child ends the child, not pxview (whose handlers are back after).
+    /// child that reads none of `input` is no error. SIGINT and SIGQUIT
+    /// are ignored here from before the child is spawned until it has
+    /// been waited for, as system(3) does: a Ctrl-C typed while the child
+    /// starts, or while its input is still being sent, ends the child,
+    /// not pxview (whose handlers are back after). The child gets them at
+    /// their defaults all the same (`spawn` resets every signal).
     package static func run(_ arguments: [String], input: [UInt8]) -> Ending {
         guard !arguments.isEmpty else { return .notStarted(ENOENT) }
+        var ignore = sigaction()
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        sigemptyset(&ignore.sa_mask)
+        var interrupt = sigaction()
+        var quit = sigaction()
+        sigaction(SIGINT, &ignore, &interrupt)
+        sigaction(SIGQUIT, &ignore, &quit)
+        defer {
+            sigaction(SIGINT, &interrupt, nil)
+            sigaction(SIGQUIT, &quit, nil)
+        }
         // A socket, not a pipe: `send` with MSG_NOSIGNAL meets a child that
         // left with EPIPE instead of SIGPIPE, whatever the caller's
         // disposition of SIGPIPE is (a test runner's is the default: death).
@@ -78,17 +92,6 @@ package enum Subprocess {
             }
         }
         shutdown(pair[1], Int32(SHUT_WR))
-        var ignore = sigaction()
-        ignore.__sigaction_handler.sa_handler = SIG_IGN
-        sigemptyset(&ignore.sa_mask)
-        var interrupt = sigaction()
-        var quit = sigaction()
-        sigaction(SIGINT, &ignore, &interrupt)
-        sigaction(SIGQUIT, &ignore, &quit)
-        defer {
-            sigaction(SIGINT, &interrupt, nil)
-            sigaction(SIGQUIT, &quit, nil)
-        }
         return wait(pid)
     }
 

@@ -301,7 +301,7 @@ package struct TerminalMemory: Sendable {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 4096 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        let count = buffer.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
         guard count > 0 else { return nil }
         var fields: [String: String] = [:]
         for line in String(decoding: buffer.prefix(count), as: UTF8.self).split(separator: "\n") {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Plumbing
 import Rendering
 import Terminal
 
@@ -15,7 +16,7 @@ enum Cache: PXCommand {
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let cache = DiskCache(directory: DiskCache.defaultDirectory(environment: ProcessInfo.processInfo.environment))
         let info = cache.info()
-        let size = StderrProgressReporter.formatBytes(Double(info.bytes))
+        let size = ByteSize.text(info.bytes)
         switch parsed.positionals[0] {
         case "info":
             Output.out(

@@ -4,6 +4,7 @@ import Foundation
 import HTTP
 import Photos
 import Pixabay
+import Plumbing
 import Rendering
 import Terminal
 
@@ -96,7 +97,7 @@ enum ExplorerSetup {
             }
             let ext = ImageFormat(sniffing: bytes)?.fileExtension ?? "jpg"
             let stem = fittingStem(photo.saveStem, ext: ext)
-            let size = StderrProgressReporter.formatBytes(Double(bytes.count))
+            let size = ByteSize.text(bytes.count)
             for number in 1...999 {
                 let name = number == 1 ? "\(stem).\(ext)" : "\(stem)-\(number).\(ext)"
                 do {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Pixabay
+import Plumbing
 import Terminal
 
 #if canImport(Glibc)
@@ -48,7 +49,7 @@ enum Save: PXCommand {
         } catch let error as AtomicFile.AlreadyExists {
             throw CommandError("\(error) (use --force to replace it)")
         }
-        let sizeText = StderrProgressReporter.formatBytes(Double(image.bytes.count))
+        let sizeText = ByteSize.text(image.bytes.count)
         Output.out("saved \(RawFile.display(path)) (\(sizeText))\n")
         return ExitCode.success
     }

@@ -23,6 +23,18 @@ import Testing
         #expect(packets[3] == Array("\u{1B}]5522;type=wdata\u{1B}\\".utf8))
     }
 
+    /// A tiny item, byte for byte: its media type and data in Base64 in
+    /// one packet, between the write's start and end.
+    @Test func aTinyItemIsOnePacket() {
+        let packets = ClipboardImage.packets([("image/gif", [0x47, 0x49, 0x46, 0x38, 0x39])])
+        #expect(
+            packets.map { String(decoding: $0, as: UTF8.self) } == [
+                "\u{1B}]5522;type=write\u{1B}\\",
+                "\u{1B}]5522;type=wdata:mime=aW1hZ2UvZ2lm;R0lGODk=\u{1B}\\",
+                "\u{1B}]5522;type=wdata\u{1B}\\",
+            ])
+    }
+
     /// A JPEG goes as itself and as a PNG of the picture; a PNG as itself.
     @Test func aPhotoGoesAsItselfAndAsAPNG() {
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0, count: 2044)
@@ -30,7 +42,7 @@ import Testing
         let (items, said) = ClipboardImage.items(bytes: jpeg, picture: picture)
         #expect(items.map(\.mime) == ["image/jpeg", "image/png"] && items[0].data == jpeg)
         #expect(items[1].data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        #expect(said == "JPEG 2 KB + PNG 3x2")
+        #expect(said == "JPEG 2.0 KB + PNG 3x2")
         let png = items[1].data
         let (again, saidAgain) = ClipboardImage.items(bytes: png, picture: picture)
         #expect(again.map(\.mime) == ["image/png"] && saidAgain.hasPrefix("PNG "))

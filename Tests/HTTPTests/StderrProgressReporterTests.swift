@@ -32,8 +32,6 @@ private final class OutputRecorder: @unchecked Sendable {
         #expect(
             StderrProgressReporter.line(label: "x", received: 512, total: nil, bytesPerSecond: 100)
                 == "downloading x 512 B 100 B/s")
-        #expect(StderrProgressReporter.formatBytes(1536) == "1.5 KB")
-        #expect(StderrProgressReporter.formatBytes(3 * 1024 * 1024 * 1024) == "3.0 GB")
     }
 
     @Test func silentDuringTheFirstHalfSecond() {

@@ -92,14 +92,6 @@ func localFile(_ name: String, bytes: Int = 2_516_582) -> LocalFile {
         #expect(Photo(hit: pixabayHit(1)).saveStem.hasPrefix("pixabay-"))
     }
 
-    @Test func byteSizesReadAsKilobytesOrMegabytes() {
-        #expect(Photo.byteSizeText(0) == "")
-        #expect(Photo.byteSizeText(1000) == "1 KB")
-        #expect(Photo.byteSizeText(1_048_575) == "1024 KB")
-        #expect(Photo.byteSizeText(1 << 20) == "1.0 MB")
-        #expect(Photo.byteSizeText(2_516_582) == "2.4 MB")
-    }
-
     /// A file that cannot be read says so in one line naming it.
     @Test func aLocalFileErrorNamesTheFile() {
         #expect("\(LocalFileError(name: "a.jpg", reason: "no such file"))" == "cannot read a.jpg: no such file")
