@@ -98,9 +98,23 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     /// Starts listening immediately.
     public init() throws {
-        let listener = try Self.makeListeningSocket()
+        // The port is held by a socket that never listens as well as by
+        // the listener (both SO_REUSEPORT): once the listener is shut down
+        // the port still refuses connections, and no other test's server
+        // is given it (the kernel never picks a port held so for `bind`
+        // to port 0). With only the listener, a port bound as port 0 is
+        // released at shutdown: a concurrent test's server took it and
+        // answered a request this test expected refused.
+        let holder = try Self.makeListeningSocket(listen: false)
+        let listener: (fd: Int32, port: UInt16)
+        do {
+            listener = try Self.makeListeningSocket(port: holder.port)
+        } catch {
+            close(holder.fd)
+            throw error
+        }
         port = listener.port
-        state = State(listeningSocket: listener.fd)
+        state = State(listeningSocket: listener.fd, holder: holder.fd)
         let state = self.state
         let thread = Thread { state.acceptLoop() }
         thread.name = "TestHTTPServer.accept"
@@ -132,12 +146,11 @@ public final class TestHTTPServer: @unchecked Sendable {
         state.stop()
     }
 
-    /// A port on 127.0.0.1 that nothing listens on: bound then released
-    /// without `listen`, so connecting to it is refused.
+    /// A port on 127.0.0.1 that nothing listens on: bound without
+    /// `listen`, so connecting to it is refused, and kept bound for the
+    /// rest of the test process, so no other test's server is given it.
     public static func closedPort() throws -> UInt16 {
-        let listener = try makeListeningSocket(listen: false)
-        close(listener.fd)
-        return listener.port
+        try makeListeningSocket(listen: false).port
     }
 
     // MARK: - Sockets
@@ -148,14 +161,17 @@ public final class TestHTTPServer: @unchecked Sendable {
         public var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
     }
 
-    private static func makeListeningSocket(listen shouldListen: Bool = true) throws -> (fd: Int32, port: UInt16) {
+    private static func makeListeningSocket(port: UInt16 = 0, listen shouldListen: Bool = true) throws -> (
+        fd: Int32, port: UInt16
+    ) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError(call: "socket", code: errno) }
         var reuse: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) {
@@ -192,8 +208,17 @@ public final class TestHTTPServer: @unchecked Sendable {
         private var guarded = Guarded()
         private let listeningSocket: Int32
 
-        init(listeningSocket: Int32) {
+        /// The socket that holds the port (never listening) until nothing
+        /// holds the server.
+        private let holder: Int32
+
+        init(listeningSocket: Int32, holder: Int32) {
             self.listeningSocket = listeningSocket
+            self.holder = holder
+        }
+
+        deinit {
+            close(holder)
         }
 
         func withLock<T>(_ body: (inout Guarded) -> T) -> T {
