@@ -135,7 +135,7 @@ let package = Package(
         /// Helpers shared by test targets (a local HTTP server and the fake Pixabay on it,
         /// the pseudo-terminal opener, temp dirs, a hand-moved clock).
         .target(name: "TestSupport", path: "Tests/Support"),
-        .testTarget(name: "PlumbingTests", dependencies: ["Plumbing"]),
+        .testTarget(name: "PlumbingTests", dependencies: ["Plumbing", "TestSupport"]),
         .testTarget(name: "TerminalPicturesTests", dependencies: ["TerminalPictures", "GraphicsReadback", "Pixels"]),
         .testTarget(name: "PixelsTests", dependencies: ["Pixels"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Pixels", "TestSupport"]),

@@ -1,10 +1,12 @@
 import Foundation
 import Plumbing
+import TestSupport
 import Testing
 
 /// Programs run without a shell: their output read back, their input fed,
-/// and how they ended told apart. One at a time: `run` sets process-wide
-/// signal dispositions, which two runs at once would restore out of order.
+/// and how they ended told apart. One at a time, and taking turns with
+/// other tests of signal dispositions (`SignalDispositions`): `run` sets
+/// process-wide ones, which two runs at once would restore out of order.
 @Suite(.serialized) struct SubprocessTests {
     @Test func outputComesBackOnlyFromAProgramThatSucceeds() {
         #expect(Subprocess.output(["echo", "on"]) == "on\n")
@@ -24,14 +26,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let copy = directory.appendingPathComponent("copy").path
         let input = Array("/photos/a.jpg\n/photos/b b.jpg\n".utf8)
-        #expect(Subprocess.run(["sh", "-c", "cat > \"$1\"", "sh", copy], input: input) == .exited(0))
+        #expect(run(["sh", "-c", "cat > \"$1\"", "sh", copy], input: input) == .exited(0))
         #expect(FileManager.default.contents(atPath: copy).map { Array($0) } == input)
         let large = [UInt8](repeating: 65, count: 1 << 20)
-        #expect(Subprocess.run(["true"], input: large) == .exited(0))
-        #expect(Subprocess.run(["sh", "-c", "exit 3"], input: []) == .exited(3))
-        #expect(Subprocess.run(["sh", "-c", "kill -TERM $$"], input: []) == .signalled(SIGTERM))
-        #expect(Subprocess.run([directory.appendingPathComponent("missing").path], input: []) == .notStarted(ENOENT))
-        #expect(Subprocess.run([copy], input: []) == .notStarted(EACCES))
+        #expect(run(["true"], input: large) == .exited(0))
+        #expect(run(["sh", "-c", "exit 3"], input: []) == .exited(3))
+        #expect(run(["sh", "-c", "kill -TERM $$"], input: []) == .signalled(SIGTERM))
+        #expect(run([directory.appendingPathComponent("missing").path], input: []) == .notStarted(ENOENT))
+        #expect(run([copy], input: []) == .notStarted(EACCES))
     }
 
     /// A Ctrl-C typed while the key handler starts must not end pxview:
@@ -41,6 +43,10 @@ import Testing
     /// they are as they were once it has been waited for. The child has
     /// them at their defaults.
     @Test func interruptsAreIgnoredFromBeforeTheSpawnUntilTheWait() throws {
+        try SignalDispositions.exclusively { try interruptsIgnored() }
+    }
+
+    private func interruptsIgnored() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("subprocess-signals-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -63,6 +69,11 @@ import Testing
         #expect(masks.count == 2)
         #expect(masks.first.map { $0 & interrupts } == interrupts, "ignored by pxview: \(masks)")
         #expect(masks.last.map { $0 & interrupts } == 0, "ignored by the child: \(masks)")
+    }
+
+    /// `Subprocess.run`, taking turns with other tests of dispositions.
+    private func run(_ arguments: [String], input: [UInt8]) -> Subprocess.Ending {
+        SignalDispositions.exclusively { Subprocess.run(arguments, input: input) }
     }
 
     /// The handler `signal` has now, as an address (SIG_DFL is nil, SIG_IGN 1).

@@ -1,5 +1,6 @@
 import ControlSequences
 import Pixels
+import TestSupport
 import Testing
 
 @testable import Plumbing
@@ -151,7 +152,13 @@ private func raiseUnblocked(_ signal: Int32) {
 
     /// A child that raises `signal` with it unblocked; the parent waits.
     /// Returns the wait status.
+    /// (Taking turns with tests that change dispositions: the child
+    /// inherits them.)
     private func forkRaising(_ signal: Int32, before: () -> Void = {}) -> Int32 {
+        SignalDispositions.exclusively { forkRaisingNow(signal, before: before) }
+    }
+
+    private func forkRaisingNow(_ signal: Int32, before: () -> Void) -> Int32 {
         let child = fork()
         if child == 0 {
             // Only async-signal-safe calls in the child of a threaded
@@ -171,6 +178,10 @@ private func raiseUnblocked(_ signal: Int32) {
     }
 
     @Test func handlersAreInstalledOnceAndStay() throws {
+        try SignalDispositions.exclusively { try handlersStay() }
+    }
+
+    private func handlersStay() throws {
         ProcessSignals.install()
         let installed = [SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT, SIGWINCH, SIGSEGV].map(currentHandler)
         for handler in installed { #expect(handler != nil) }
