@@ -195,7 +195,7 @@ final class CompletionQueue: @unchecked Sendable {
 
     func take() -> [Completion] {
         var buffer = [UInt8](repeating: 0, count: 256)
-        while buffer.withUnsafeMutableBytes({ read(readFD, $0.baseAddress, $0.count) }) > 0 {}
+        while buffer.withUnsafeMutableBytes({ Descriptor.read(readFD, into: $0) }) > 0 {}
         return lock.withLock {
             defer { items = [] }
             return items

@@ -75,7 +75,7 @@ package struct InlineAnimation {
                 var fd = pollfd(fd: keys, events: Int16(POLLIN), revents: 0)
                 if poll(&fd, 1, Int32(clamping: wait)) > 0 {
                     var byte: UInt8 = 0
-                    _ = read(keys, &byte, 1)
+                    _ = withUnsafeMutableBytes(of: &byte) { Descriptor.read(keys, into: $0) }
                     draw(ending)
                     return byte == 0x03 ? .interrupted : .key
                 }

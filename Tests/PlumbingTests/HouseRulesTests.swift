@@ -84,6 +84,16 @@ import Testing
         #expect(found.isEmpty, "\(found)")
     }
 
+    /// One file calls read(2) (`Descriptor.read`, which retries EINTR).
+    @Test func oneFileCallsRead() throws {
+        let call = try Regex("(^|[^.\\w])read\\(\\w+, ")
+        let readers = try Self.files().filter { file in
+            !file.path.hasPrefix("pxbench/") && Self.code(file.lines).contains { $0.contains(call) }
+        }.map(\.path)
+        #expect(readers == ["Plumbing/Descriptor.swift"])
+        #expect("    _ = read(keys, &byte, 1)".contains(call) && !"read(tiff: payload)".contains(call))
+    }
+
     /// One file reads the monotonic clock (pxbench times its own runs).
     @Test func oneFileReadsTheClock() throws {
         let readers = try Self.files().filter { file in
