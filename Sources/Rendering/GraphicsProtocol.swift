@@ -80,8 +80,9 @@ package struct TerminalSituation: Sendable {
         self.linuxConsole = linuxConsole
     }
 
-    /// `auto` may choose graphics: tmux (if any) passes them, and the
-    /// terminal said it draws them.
+    /// Graphics reach the terminal: no tmux between, or tmux with
+    /// passthrough (whether the terminal draws them is for each backend to
+    /// read in `capabilities`).
     package var passesGraphics: Bool { !multiplexer.blocksGraphics }
 }
 

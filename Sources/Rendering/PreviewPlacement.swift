@@ -112,9 +112,6 @@ package enum PreviewPlacement {
     /// 20 ms later showed all of them (10 of 10), one sent at once did not.
     package static let followUpDelayMs = 50
 
-    /// Whether previews of `method` go by kitty image id (remembered, deleted by id).
-    package static func goesByImageID(_ method: DrawingMethod) -> Bool { style(method).goesByImageID }
-
     /// What `method`'s backend says of its previews.
     static func style(_ method: DrawingMethod) -> PreviewStyle { Backends.type(for: method).previewStyle }
 

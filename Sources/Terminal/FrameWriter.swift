@@ -109,8 +109,12 @@ package struct FrameWriter: Sendable {
     /// `render`, already framed or not): inside tmux, where the pane's
     /// place is not known, on a terminal, with fences whose answers are
     /// read from the terminal in raw mode (so they are never echoed).
+    /// The terminal is opened and asked only when a picture in `frame`
+    /// draws at the cursor.
     package mutating func writeAtCursor(_ frame: [UInt8]) throws(TerminalError) {
-        guard multiplexer.wrapsGraphics, paneOrigin == nil, isatty(fd) == 1, let tty = ControllingTerminal.input() else {
+        guard multiplexer.wrapsGraphics, paneOrigin == nil, isatty(fd) == 1,
+            !Passthrough.picturesAtCursor(in: framed(frame)).isEmpty, let tty = ControllingTerminal.input()
+        else {
             try write(frame)
             return
         }

@@ -159,8 +159,11 @@ package enum TerminalTable {
             kind: .tmux, name: "tmux", versionInParentheses: false, toldBy: { _ in nil }, kittyGraphics: false, sixel: false),
     ]
 
+    /// Every kind has its row (a test holds it): quirks come from rows, so
+    /// none may stand in for another's.
     package static func row(_ kind: TerminalKind) -> TerminalRow {
-        rows.first { $0.kind == kind } ?? rows[0]
+        guard let row = rows.first(where: { $0.kind == kind }) else { preconditionFailure("no row for \(kind)") }
+        return row
     }
 
     /// The multiplexers `TERM` names, by how it begins: tmux's own terminfo

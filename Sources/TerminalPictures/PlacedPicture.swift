@@ -9,29 +9,29 @@ public struct PlacedPicture: Sendable {
     /// box blanked where the picture lives in the text (sixel, text), the
     /// picture, the one it replaces deleted once it is up (kitty), the
     /// cursor put back.
-    public var bytes: [UInt8]
+    public let bytes: [UInt8]
     /// What to write `delayMs` after `bytes` so the terminal shows the
     /// picture (kitty 0.48.2 left two of five previews undrawn until more
     /// came); nil when nothing is needed.
-    public var followUp: (delayMs: Int, bytes: [UInt8])?
+    public let followUp: (delayMs: Int, bytes: [UInt8])?
     /// The kitty image id the picture is under: never the one before it
     /// (kitty 0.48.2 showed a picture under an id deleted just before
     /// black); nil for sixel and text, which live in the box's cells.
-    public var imageID: UInt32?
+    public let imageID: UInt32?
     /// The cells the picture may cover (zero-based), from this column: the
     /// box cut to the window, a row shorter for sixel on the window's last
     /// row (where it would scroll the screen).
-    public var column: Int
+    public let column: Int
     /// … from this row.
-    public var row: Int
+    public let row: Int
     /// … this many columns wide.
-    public var columns: Int
+    public let columns: Int
     /// … this many rows high.
-    public var rows: Int
+    public let rows: Int
     /// The way it was drawn: text where the display's protocol cannot draw
     /// in the box (a sixel box on the last row alone).
-    public var pictureProtocol: PictureProtocol
-    package var method: DrawingMethod
+    public let pictureProtocol: PictureProtocol
+    package let method: DrawingMethod
 
     var box: CellRect { CellRect(column: column, row: row, columns: columns, rows: rows) }
 }
@@ -52,17 +52,26 @@ extension TerminalDisplay {
         _ picture: Picture, column: Int, row: Int, columns: Int, rows: Int, framing: Framing = Framing(),
         replacing previous: PlacedPicture? = nil
     ) -> PlacedPicture? {
-        let asked = CellRect(column: max(0, column), row: max(0, row), columns: max(0, columns), rows: max(0, rows))
-        guard let (plan, box) = PreviewPlacement.fitting(asked, drawing: drawing) else { return nil }
+        // The part of the box inside the window (a box left of or above it
+        // is cut, not moved).
+        let left = max(0, column)
+        let top = max(0, row)
+        let asked = CellRect(
+            column: left, row: top, columns: max(0, column + columns - left), rows: max(0, row + rows - top))
+        guard asked.columns > 0, asked.rows > 0, let (plan, box) = PreviewPlacement.fitting(asked, drawing: drawing)
+        else { return nil }
         let backend = plan.makeBackend()
         let unitBox = backend.screen.unitBox(cells: CellCount(width: box.columns, height: box.rows))
         let shot = PreviewPlacement.shot(
             pixels(picture, backend: backend, box: unitBox, framing: framing), backend: backend, in: box,
             alignment: .center, after: previous?.imageID, replacing: previous?.imageID)
-        // A picture before it in the cells of another box goes first (a
-        // kitty one goes by its id, after: `replacing`).
+        // What the picture before it left in the cells of another box goes
+        // first (sixel, text, kitty's placeholders); a kitty image goes by
+        // its id once this one is up (`replacing`).
         var bytes = shot.bytes
-        if let previous, previous.imageID == nil, previous.box != box { bytes = removal(previous) + bytes }
+        if let previous, previous.box != box {
+            bytes = PreviewPlacement.clearingBytes(previous.box, method: previous.method, kittyImageIDs: []) + bytes
+        }
         return PlacedPicture(
             bytes: framed(bytes),
             followUp: shot.followUp.isEmpty ? nil : (PreviewPlacement.followUpDelayMs, framed(shot.followUp)),

@@ -1,5 +1,6 @@
 import Foundation
 import Pixels
+import Plumbing
 import Rendering
 import Scaling
 import Terminal
@@ -22,10 +23,14 @@ public struct TerminalDisplay: Sendable {
     /// Inside a local tmux: the pane's top-left cell on the outer screen,
     /// where pictures are placed absolutely (`FrameWriter.paneOrigin`).
     package var paneOrigin: CellOffset?
+    /// The terminal's descriptor (standard output for `init(protocol:)`),
+    /// where `write` writes unless told.
+    package var fd: Int32
 
-    package init(drawing: DrawingPlan, paneOrigin: CellOffset? = nil) {
+    package init(drawing: DrawingPlan, paneOrigin: CellOffset? = nil, fd: Int32 = 1) {
         self.drawing = drawing
         self.paneOrigin = paneOrigin
+        self.fd = fd
     }
 
     /// Asks the terminal on `fd` what it can show (raw mode only while its
@@ -37,7 +42,7 @@ public struct TerminalDisplay: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> TerminalDisplay {
         let (report, drawing) = ask(choices(`protocol`, environment: environment), environment: environment, ttyFD: fd)
-        return TerminalDisplay(drawing: drawing, paneOrigin: report.tmuxPane?.screenOrigin)
+        return TerminalDisplay(drawing: drawing, paneOrigin: report.tmuxPane?.screenOrigin, fd: fd)
     }
 
     /// The display decided without asking the terminal on `fd`: from what
@@ -50,7 +55,7 @@ public struct TerminalDisplay: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> TerminalDisplay {
         let (report, drawing) = recall(choices(`protocol`, environment: environment), environment: environment, ttyFD: fd)
-        return TerminalDisplay(drawing: drawing, paneOrigin: report.tmuxPane?.screenOrigin)
+        return TerminalDisplay(drawing: drawing, paneOrigin: report.tmuxPane?.screenOrigin, fd: fd)
     }
 
     /// A display for output that is no terminal (a file, a pipe): drawn
@@ -64,6 +69,7 @@ public struct TerminalDisplay: Sendable {
             cellPixels: PixelSize(width: cellWidth, height: cellHeight))
         drawing = DrawingPlan.decide(
             choice: Self.choice(`protocol`), capabilities: nil, multiplexer: .none, geometry: geometry)
+        fd = 1
     }
 
     /// The protocol pictures are drawn with.
@@ -102,16 +108,20 @@ public struct TerminalDisplay: Sendable {
             columns.map { CellCount(width: max(1, $0), height: max(1, rows ?? self.rows - 1)) }
             ?? rows.map { CellCount(width: self.columns, height: max(1, $0)) }
         let box = backend.unitBox(size: nil, cells: cells)
-        return framed(backend.inline(pixels(picture, backend: backend, box: box, framing: framing), imageID: imageID).bytes)
+        // At the cursor: nowhere known to place it absolutely, so it is
+        // wrapped as it is and `write` fences it.
+        return framed(
+            backend.inline(pixels(picture, backend: backend, box: box, framing: framing), imageID: imageID).bytes,
+            inPane: false)
     }
 
-    /// Writes bytes this display made to `fd`, all of them: inside tmux,
-    /// on a terminal, each picture drawn at the cursor after tmux has
-    /// answered a question (DA1, read in raw mode so it is never echoed),
-    /// so the terminal's cursor has reached the place first.
-    public func write(_ bytes: [UInt8], to fd: Int32 = 1) throws(DisplayError) {
-        var writer = FrameWriter(fd: fd, synchronizedOutput: false, multiplexer: drawing.multiplexer)
-        writer.paneOrigin = paneOrigin
+    /// Writes bytes `render` made to `fd` (nil: the descriptor the display
+    /// was found on), all of them: inside tmux, on a terminal, each picture
+    /// drawn at the cursor after tmux has answered a question (DA1, read in
+    /// raw mode so it is never echoed), so the terminal's cursor has reached
+    /// the place first.
+    public func write(_ bytes: [UInt8], to fd: Int32? = nil) throws(DisplayError) {
+        var writer = FrameWriter(fd: fd ?? self.fd, synchronizedOutput: false, multiplexer: drawing.multiplexer)
         do {
             try writer.writeAtCursor(bytes)
         } catch {
@@ -119,10 +129,22 @@ public struct TerminalDisplay: Sendable {
         }
     }
 
+    /// Writes a placed picture's bytes to `fd` (nil: the display's), as
+    /// they are: the terminal is never asked anything (in a file manager its
+    /// answers would reach the host as keys).
+    public func write(_ placed: PlacedPicture, to fd: Int32? = nil) throws(DisplayError) {
+        do {
+            try Descriptor.writeAll(placed.bytes, to: fd ?? self.fd)
+        } catch {
+            throw DisplayError(description: "cannot write to the terminal: \(error)")
+        }
+    }
+
     /// The terminal itself, for a program whose standard output is a pipe
     /// (a file manager's previewer): standard output when it is a terminal,
-    /// else `/dev/tty`, opened anew for writing (close it when done); nil
-    /// when there is none.
+    /// else `/dev/tty`, always opened anew, for writing and non-blocking
+    /// (`write` waits out a full terminal; close it when done); nil when
+    /// there is none.
     public static func openTerminal() -> Int32? {
         ControllingTerminal.previewOutput()?.fd
     }
@@ -142,10 +164,11 @@ public struct TerminalDisplay: Sendable {
     }
 
     /// `bytes` as the terminal must get them: inside tmux wrapped for its
-    /// passthrough, placed in the pane where its place is known.
-    func framed(_ bytes: [UInt8]) -> [UInt8] {
+    /// passthrough; `inPane`, pictures whose cell the bytes set placed in
+    /// the pane where its place is known.
+    func framed(_ bytes: [UInt8], inPane: Bool = true) -> [UInt8] {
         var writer = FrameWriter(fd: -1, synchronizedOutput: false, multiplexer: drawing.multiplexer)
-        writer.paneOrigin = paneOrigin
+        writer.paneOrigin = inPane ? paneOrigin : nil
         return writer.framed(bytes)
     }
 

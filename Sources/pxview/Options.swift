@@ -89,7 +89,7 @@ extension Option where Value == Int {
 }
 
 extension Option where Value: RawRepresentable<String> & CaseIterable & Sendable {
-    /// One of an enum's words (`--protocol auto|sixel|kitty|blocks`), which
+    /// One of an enum's words (`--protocol auto|kitty|sixel|symbols|blocks`), which
     /// the shells complete.
     static func choice(_ name: String, _ valueName: String, help: String) -> Self {
         Option(name, valueName, help: help, completion: .words(Value.allCases.map(\.rawValue))) { value throws(UsageError) in

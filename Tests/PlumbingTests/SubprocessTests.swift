@@ -43,6 +43,7 @@ import Testing
     /// they are as they were once it has been waited for. The child has
     /// them at their defaults.
     @Test func interruptsAreIgnoredFromBeforeTheSpawnUntilTheWait() throws {
+        ProcessSignals.install()
         try SignalDispositions.exclusively { try interruptsIgnored() }
     }
 
@@ -72,8 +73,12 @@ import Testing
     }
 
     /// `Subprocess.run`, taking turns with other tests of dispositions.
+    /// pxview's own handlers are installed first, outside any run: installed
+    /// lazily by some other test while a run ignored SIGINT, they would be
+    /// left ignoring it and then restored to the default.
     private func run(_ arguments: [String], input: [UInt8]) -> Subprocess.Ending {
-        SignalDispositions.exclusively { Subprocess.run(arguments, input: input) }
+        ProcessSignals.install()
+        return SignalDispositions.exclusively { Subprocess.run(arguments, input: input) }
     }
 
     /// The handler `signal` has now, as an address (SIG_DFL is nil, SIG_IGN 1).

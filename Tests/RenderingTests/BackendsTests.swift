@@ -48,5 +48,9 @@ import Testing
         #expect(Backends.method(for: .auto, on: blocked) == .symbols)
         #expect(Backends.method(for: .sixel, on: blocked) == .sixel)
         #expect(Backends.textMethod(linuxConsole: true) == .blocks && Backends.textMethod(linuxConsole: false) == .symbols)
+        // Text comes last, the fallback; it alone takes `auto` with nothing known.
+        #expect(Backends.all.last.map { $0.picturesAreText } == true)
+        let unknown = TerminalSituation(capabilities: nil, multiplexer: .none, traits: TerminalTraits())
+        #expect(Backends.all.dropLast().allSatisfy { $0.method(for: .auto, on: unknown) == nil })
     }
 }

@@ -126,6 +126,9 @@ import Testing
         #expect(drawn.imageID == nil && drawn.followUp == nil && drawn.pictureProtocol == .sixel)
         #expect(String(decoding: sixel.remove(drawn), as: UTF8.self).contains("\u{1B}[3;41H"))
         #expect(sixel.place(picture, column: 80, row: 0, columns: 10, rows: 5) == nil, "outside the window")
+        #expect(sixel.place(picture, column: -30, row: 0, columns: 10, rows: 5) == nil, "left of the window")
+        let cut = try #require(sixel.place(picture, column: -5, row: -2, columns: 10, rows: 6))
+        #expect((cut.column, cut.row, cut.columns, cut.rows) == (0, 0, 5, 4))
     }
 
     /// The next picture in the same box goes under another kitty id (kitty
@@ -148,6 +151,17 @@ import Testing
         let left = try #require(sixel.place(picture, column: 0, row: 0, columns: 20, rows: 8))
         let right = try #require(sixel.place(picture, column: 40, row: 0, columns: 20, rows: 8, replacing: left))
         #expect(String(decoding: right.bytes, as: UTF8.self).hasPrefix(String(decoding: sixel.remove(left), as: UTF8.self)))
+        // Placeholders are text too (in tmux's grid): another box blanks
+        // the one before's cells, and its image goes by id after.
+        var plan = TerminalDisplay(protocol: .kitty).drawing
+        plan.method = .kittyPlaceholders
+        plan.multiplexer = .tmux(passthrough: true)
+        let placeholders = TerminalDisplay(drawing: plan)
+        let here = try #require(placeholders.place(picture, column: 0, row: 0, columns: 20, rows: 8))
+        let there = try #require(placeholders.place(picture, column: 40, row: 0, columns: 20, rows: 8, replacing: here))
+        let moved = String(decoding: there.bytes, as: UTF8.self)
+        #expect(moved.hasPrefix("\u{1B}7\u{1B}[1;1H\u{1B}[0m\u{1B}[20X"))
+        #expect(moved.contains("d=I,i=\(try #require(here.imageID))"))
     }
 
     /// A sixel box on the window's last row alone would scroll the screen:
@@ -179,6 +193,12 @@ import Testing
         #expect(
             String(decoding: placed.bytes, as: UTF8.self).contains(
                 "\u{1B}Ptmux;\u{1B}\u{1B}[?25l\u{1B}\u{1B}[r\u{1B}\u{1B}[5;45H\u{1B}\u{1B}P0;1;0q"))
+        // At the cursor there is no cell to place it at: wrapped as it is,
+        // so `write` fences it (placed, it would skip the fence).
+        let atCursor = inPane.render(picture, columns: 20, rows: 5)
+        #expect(atCursor == drawn.utf8.map { $0 })
+        #expect(Passthrough.picturesAtCursor(in: atCursor).count == 1)
+        #expect(Passthrough.picturesAtCursor(in: placed.bytes).isEmpty, "placed: nothing to fence")
         let symbols = TerminalDisplay(protocol: .symbols)
         var textPlan = symbols.drawing
         textPlan.multiplexer = .tmux(passthrough: true)

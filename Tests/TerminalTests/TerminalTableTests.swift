@@ -58,4 +58,10 @@ import Testing
         #expect(TmuxHint(environment: ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]) == .none)
         #expect(TmuxHint(environment: ["TERM": "xterm-256color"]) == .none)
     }
+
+    /// Quirks come from rows: every kind has its own.
+    @Test func everyKindHasItsRow() {
+        for kind in TerminalKind.allCases { #expect(TerminalTable.row(kind).kind == kind) }
+        #expect(Set(TerminalTable.rows.map(\.kind)).count == TerminalTable.rows.count)
+    }
 }
