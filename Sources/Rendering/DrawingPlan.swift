@@ -46,6 +46,10 @@ package struct TerminalTraits: Equatable, Sendable {
     /// Sixel pictures stay under text written over them
     /// (`TerminalRow.sixelsOutliveText`).
     package var sixelsOutliveText: Bool { terminal?.row.sixelsOutliveText ?? false }
+
+    /// After a sixel the cursor is still on the picture's last band's row
+    /// (`TerminalRow.sixelCursorStaysInPicture`).
+    package var sixelCursorStaysInPicture: Bool { terminal?.row.sixelCursorStaysInPicture ?? false }
 }
 
 /// How this run draws: the method (one backend), the multiplexer the

@@ -83,15 +83,29 @@ final class SixelBackend: GraphicsBackend {
         max(1, Self.multiplexedBandPixels / max(1, width * screen.unitsPerCell.height))
     }
 
-    /// Sixel leaves the cursor on the picture's last row (xterm) or below
-    /// it (mlterm); a carriage return starts the next line either way.
-    /// Inside tmux, which never sees the picture, its rows are reserved
-    /// first, it is drawn in bands, and the cursor moved past it after.
+    /// Sixel leaves the cursor below the picture (mlterm) or, in xterm
+    /// (`TerminalTraits.sixelCursorStaysInPicture`), on the row of its last
+    /// band, where the next text covered the picture's bottom strip. There
+    /// its rows are reserved first (no scroll under it), the cursor saved,
+    /// and after it put back and moved past the picture, whatever the band
+    /// arithmetic; a picture as tall as the window, which cannot be
+    /// reserved, gets a new line after it. Inside tmux, which never sees the
+    /// picture, it is drawn in bands and the cursor moved past it from
+    /// tmux's idea of where it is.
     func inline(_ pixels: RGBAImage, imageID: UInt32) -> InlinePicture {
         let renderer = SixelRenderer(options: .init(colorRegisters: drawing.geometry.colorRegisters))
         let cells = screen.cellsCovering(pixels.size)
         guard drawing.multiplexer.wrapsGraphics else {
-            return InlinePicture(lines: [renderer.render(pixels)], cells: cells, cursorAfter: Array("\r".utf8))
+            guard drawing.traits.sixelCursorStaysInPicture else {
+                return InlinePicture(lines: [renderer.render(pixels)], cells: cells, cursorAfter: Array("\r".utf8))
+            }
+            guard cells.height < drawing.geometry.windowCells.height else {
+                return InlinePicture(lines: [renderer.render(pixels)], cells: cells, cursorAfter: Array("\r\n".utf8))
+            }
+            return InlinePicture(
+                lines: [renderer.render(pixels)], cells: cells,
+                prefix: InlinePicture.reserving(rows: cells.height) + TerminalCommand.saveCursor,
+                cursorAfter: TerminalCommand.restoreCursor + Array("\r".utf8) + TerminalCommand.cursorDown(cells.height))
         }
         let frame = renderer.renderFrame(pixels)
         let bandHeight = multiplexedBandRows(width: pixels.width) * screen.cellPixels.height

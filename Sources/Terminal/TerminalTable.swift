@@ -82,6 +82,11 @@ package struct TerminalRow: Sendable {
     /// its `Screen::addPlacement` only drops fully covered pictures). It
     /// also paints unpainted sixel pixels with colour register 0.
     package var sixelsOutliveText = false
+    /// After a sixel drawn at the cursor, the cursor is on the row of the
+    /// picture's last band, not below it, so text after it covers the
+    /// picture's bottom strip (seen in xterm 379: the prompt over the last
+    /// 11 px of a 600 px photo; mlterm 3.9 moves below).
+    package var sixelCursorStaysInPicture = false
 }
 
 package enum TerminalTable {
@@ -154,7 +159,8 @@ package enum TerminalTable {
                 return term.hasPrefix("contour") ? "TERM=\(term)" : nil
             }, kittyGraphics: false, sixel: true),
         TerminalRow(
-            kind: .xterm, name: "XTerm", versionInParentheses: true, toldBy: { _ in nil }, kittyGraphics: false, sixel: false),
+            kind: .xterm, name: "XTerm", versionInParentheses: true, toldBy: { _ in nil }, kittyGraphics: false, sixel: false,
+            sixelCursorStaysInPicture: true),
         TerminalRow(
             kind: .tmux, name: "tmux", versionInParentheses: false, toldBy: { _ in nil }, kittyGraphics: false, sixel: false),
     ]

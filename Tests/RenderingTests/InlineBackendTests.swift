@@ -26,6 +26,29 @@ import Testing
         #expect(direct.hasPrefix("\u{1B}_Ga=T,f=100,i=7,p=1,C=1,q=2;"))
     }
 
+    /// In xterm the cursor after a sixel stays on its last band's row: the
+    /// rows are reserved, the cursor saved and put back below the picture
+    /// (3x2 cells here). Elsewhere (mlterm, a file) a carriage return.
+    @Test func aSixelInXtermPutsTheCursorBelowIt() {
+        var drawing = DrawingPlan(
+            method: .sixel,
+            geometry: TerminalGeometry(
+                windowCells: CellCount(width: 80, height: 24), cellPixels: PixelSize(width: 8, height: 16)),
+            traits: TerminalTraits(version: "XTerm(379)"))
+        let xterm = String(decoding: drawing.makeBackend().inline(pixels, imageID: 1).bytes, as: UTF8.self)
+        #expect(xterm.hasPrefix("\n\n\r\u{1B}[2A\u{1B}7\u{1B}P"))
+        #expect(xterm.hasSuffix("\u{1B}\\\u{1B}8\r\u{1B}[2B"))
+        drawing.traits = TerminalTraits(version: "mlterm(3.9.0)")
+        let mlterm = String(decoding: drawing.makeBackend().inline(pixels, imageID: 1).bytes, as: UTF8.self)
+        #expect(mlterm.hasPrefix("\u{1B}P") && mlterm.hasSuffix("\u{1B}\\\r"))
+        // As tall as the window: nothing to reserve, a new line after.
+        drawing.traits = TerminalTraits(version: "XTerm(379)")
+        drawing.geometry = TerminalGeometry(
+            windowCells: CellCount(width: 80, height: 2), cellPixels: PixelSize(width: 8, height: 16))
+        let tall = String(decoding: drawing.makeBackend().inline(pixels, imageID: 1).bytes, as: UTF8.self)
+        #expect(tall.hasPrefix("\u{1B}P") && tall.hasSuffix("\u{1B}\\\r\n"))
+    }
+
     /// `joined()` gives `bytes`, whatever the picture's shape.
     @Test(arguments: DrawingMethod.allCases)
     func joinedIsBytes(method: DrawingMethod) {
