@@ -172,6 +172,13 @@ package enum TerminalTable {
         return row
     }
 
+    /// The Linux console (`TERM=linux`), whose VGA font has half-blocks and
+    /// little else (text is `▄`, `TextBackend`). Not a row: nothing is
+    /// guessed or asked of it.
+    package static func isLinuxConsole(environment: [String: String]) -> Bool {
+        environment["TERM"] == "linux"
+    }
+
     /// The multiplexers `TERM` names, by how it begins: tmux's own terminfo
     /// entry (`tmux-256color`), or `screen*`, which tmux used before and
     /// GNU screen uses.

@@ -95,6 +95,6 @@ extension TerminalDisplay {
 
     /// The library's own choices: `protocol`, and `TERM=linux`'s half-blocks.
     static func choices(_ chosen: PictureProtocol?, environment: [String: String]) -> Choices {
-        Choices(protocolChoice: choice(chosen), linuxConsole: environment["TERM"] == "linux")
+        Choices(protocolChoice: choice(chosen), linuxConsole: TerminalTable.isLinuxConsole(environment: environment))
     }
 }

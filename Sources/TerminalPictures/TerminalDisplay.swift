@@ -36,7 +36,11 @@ public struct TerminalDisplay: Sendable {
     /// Asks the terminal on `fd` what it can show (raw mode only while its
     /// answers come, at most 2 s, `PXVIEW_PROBE_TIMEOUT_MS`); inside tmux
     /// through its passthrough. `protocol` forces one. A terminal that
-    /// answers nothing gets text pictures.
+    /// answers nothing gets text pictures. The answers are remembered (a
+    /// small file in `$XDG_RUNTIME_DIR/pxview`, else `~/.cache/pxview`,
+    /// as pxview keeps them) for `recalled`; once an hour at most, pictures
+    /// a killed program left for kitty in shared memory or the temporary
+    /// folder are swept away.
     public static func probe(
         fd: Int32 = 1, protocol: PictureProtocol? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
@@ -49,7 +53,8 @@ public struct TerminalDisplay: Sendable {
     /// an earlier probe in it remembered, else from the environment
     /// (`TERM`, `KITTY_WINDOW_ID`, `TERM_PROGRAM`…), else text. A file
     /// manager's previewer, whose standard output is a pipe, passes
-    /// `openTerminal()`'s descriptor and writes there.
+    /// `openTerminal()`'s descriptor and writes there. Sweeps kitty's
+    /// leftovers as `probe` does.
     public static func recalled(
         fd: Int32 = 1, protocol: PictureProtocol? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment

@@ -65,7 +65,7 @@ struct ViewOptions {
         self.settings = settings
         maxPixels = try parsed.value(ViewFlags.maxPixels) ?? DecodeOptions.defaultMaxPixels
         background = try parsed.value(ViewFlags.background) ?? .auto
-        linuxConsole = environment["TERM"] == "linux"
+        linuxConsole = TerminalTable.isLinuxConsole(environment: environment)
         if let text = environment["PXVIEW_SEXTANTS"], !text.isEmpty {
             sextants = try ValueParser.choice(text, option: "PXVIEW_SEXTANTS", command: parsed.command, as: OnOff.self) == .on
         }

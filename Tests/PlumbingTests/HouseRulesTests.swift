@@ -73,7 +73,9 @@ import Testing
 
     /// Only the terminal table recognises a terminal by its name.
     @Test func onlyTheTerminalTableKnowsTerminalsByName() throws {
-        let names = ["kitty", "Konsole", "WezTerm", "XTerm", "foot", "mlterm", "tmux", "screen", "xterm-kitty", "ghostty"]
+        let names = [
+            "kitty", "Konsole", "WezTerm", "XTerm", "foot", "mlterm", "tmux", "screen", "xterm-kitty", "ghostty", "linux",
+        ]
         let tests = names.flatMap { ["hasPrefix(\"\($0)", "== \"\($0)"] } + ["\"KONSOLE_VERSION\"", "\"TERM_PROGRAM\""]
         var found: [String] = []
         for (path, lines) in try Self.files() where path != "Terminal/TerminalTable.swift" && !path.hasPrefix("pxbench/") {
