@@ -59,6 +59,14 @@ final class KittyPlaceholderBackend: GraphicsBackend {
             whyChosen: "kitty 0.28+ inside tmux: Unicode placeholders, pictures move with the pane", showsKittyTransfer: true)
     }
 
+    /// kitty 0.48.2 inside tmux left a picture `show --once` drew black
+    /// until a key came (seen in 0 of 4 runs drawn, 5 of 10 on another
+    /// try); a nudge 30 ms after it, as kitty's shared-memory pictures get,
+    /// drew it in 4 of 4.
+    static func inlineFollowUp(for drawing: DrawingPlan) -> (delayMs: Int, bytes: [UInt8])? {
+        (30, KittyEncoder().nudge())
+    }
+
     convenience init(drawing: DrawingPlan, resampler: Resampler) {
         self.init(drawing: drawing, resampler: resampler, process: UInt32(getpid()))
     }

@@ -1,3 +1,4 @@
+import Encoding
 import Pixels
 import Rendering
 import Terminal
@@ -145,6 +146,9 @@ import Testing
             #expect(followUp.map { String(decoding: $0.bytes, as: UTF8.self) } == "\u{1B}_Ga=d,d=i,i=4294967295,q=2\u{1B}\\")
         }
         #expect(backend(.sixel).inlineFollowUp == nil && backend(.symbols).inlineFollowUp == nil)
+        // Placeholders inside tmux (kitty 0.48.2 left them black until a key).
+        let placeholders = backend(.kittyPlaceholders, .tmux(passthrough: true)).inlineFollowUp
+        #expect(placeholders?.delayMs == 30 && placeholders?.bytes == KittyEncoder().nudge())
     }
 
     /// A tile whose new thumbnail has the old one's size and place is
