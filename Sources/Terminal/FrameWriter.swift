@@ -92,17 +92,7 @@ package struct FrameWriter: Sendable {
             try send(bytes)
             return []
         }
-        // Each picture drawn at the cursor is sent after a fence, once
-        // tmux has answered it (and so moved the terminal's cursor).
-        var typed: [UInt8] = []
-        var start = 0
-        for cut in Passthrough.picturesAtCursor(in: bytes) {
-            try send(Array(bytes[start..<cut]) + Self.fence)
-            typed += try awaitFence(input)
-            start = cut
-        }
-        try send(Array(bytes[start...]))
-        return typed
+        return try send(bytes, fencingAt: Passthrough.picturesAtCursor(in: bytes), input: input)
     }
 
     /// Writes a drawing made at the cursor (`show`, the library's
@@ -110,23 +100,36 @@ package struct FrameWriter: Sendable {
     /// place is not known, on a terminal, with fences whose answers are
     /// read from the terminal in raw mode (so they are never echoed).
     /// The terminal is opened and asked only when a picture in `frame`
-    /// draws at the cursor.
-    package mutating func writeAtCursor(_ frame: [UInt8]) throws(TerminalError) {
-        guard multiplexer.wrapsGraphics, paneOrigin == nil, isatty(fd) == 1,
-            !Passthrough.picturesAtCursor(in: framed(frame)).isEmpty, let tty = ControllingTerminal.input()
-        else {
-            try write(frame)
+    /// draws at the cursor; `frame` is framed once.
+    package func writeAtCursor(_ frame: [UInt8]) throws(TerminalError) {
+        let bytes = framed(frame)
+        let cuts = multiplexer.wrapsGraphics && paneOrigin == nil ? Passthrough.picturesAtCursor(in: bytes) : []
+        guard !cuts.isEmpty, isatty(fd) == 1, let tty = ControllingTerminal.input() else {
+            try send(bytes)
             return
         }
         defer { tty.close() }
         guard let session = try? TerminalSession(inputFD: tty.fd, outputFD: fd, options: .rawModeOnly) else {
-            try write(frame)
+            try send(bytes)
             return
         }
         defer { session.restore() }
-        fenceInputFD = tty.fd
-        defer { fenceInputFD = nil }
-        try write(frame)
+        _ = try send(bytes, fencingAt: cuts, input: tty.fd)
+    }
+
+    /// `bytes` (framed), each picture drawn at the cursor (starting at
+    /// `cuts`) sent after a fence, once tmux has answered it and so moved
+    /// the terminal's cursor. Returns the input read meanwhile.
+    private func send(_ bytes: [UInt8], fencingAt cuts: [Int], input: Int32) throws(TerminalError) -> [UInt8] {
+        var typed: [UInt8] = []
+        var start = 0
+        for cut in cuts {
+            try send(Array(bytes[start..<cut]) + Self.fence)
+            typed += try awaitFence(input)
+            start = cut
+        }
+        try send(Array(bytes[start...]))
+        return typed
     }
 
     private func send(_ bytes: [UInt8]) throws(TerminalError) {

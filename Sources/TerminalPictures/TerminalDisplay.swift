@@ -126,7 +126,7 @@ public struct TerminalDisplay: Sendable {
     /// raw mode so it is never echoed), so the terminal's cursor has reached
     /// the place first.
     public func write(_ bytes: [UInt8], to fd: Int32? = nil) throws(DisplayError) {
-        var writer = FrameWriter(fd: fd ?? self.fd, synchronizedOutput: false, multiplexer: drawing.multiplexer)
+        let writer = FrameWriter(fd: fd ?? self.fd, synchronizedOutput: false, multiplexer: drawing.multiplexer)
         do {
             try writer.writeAtCursor(bytes)
         } catch {

@@ -120,7 +120,7 @@ struct InlineDrawing {
     /// Writes a drawing to stdout: graphics wrapped for the multiplexer, and
     /// inside tmux a fence before each picture (`FrameWriter.writeAtCursor`).
     func draw(_ bytes: [UInt8]) {
-        var writer = FrameWriter(fd: 1, synchronizedOutput: false, multiplexer: drawing.multiplexer, sink: .guarded)
+        let writer = FrameWriter(fd: 1, synchronizedOutput: false, multiplexer: drawing.multiplexer, sink: .guarded)
         try? writer.writeAtCursor(bytes)
     }
 }
