@@ -193,7 +193,11 @@ package struct ProbeReplyParser: Sendable {
         guard channels.count == 3 else { return }
         var values: [UInt8] = []
         for channel in channels {
-            guard (1...4).contains(channel.count), let value = Int(channel, radix: 16) else { return }
+            // Hex digits only: `Int(_:radix:)` also takes a sign, and a
+            // reply of `rgb:-615/…` (the fuzzer's) trapped on a negative.
+            guard (1...4).contains(channel.count), channel.allSatisfy(\.isHexDigit),
+                let value = Int(channel, radix: 16)
+            else { return }
             let maximum = (1 << (4 * channel.count)) - 1
             values.append(UInt8((value * 255 + maximum / 2) / maximum))
         }

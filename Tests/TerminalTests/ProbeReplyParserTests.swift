@@ -175,6 +175,9 @@ struct ReferenceTerminal: Sendable, CustomStringConvertible {
         #expect(parsed("\u{1B}]11;rgb:zz/00/00\u{1B}\\") == nil)
         #expect(parsed("\u{1B}]10;rgb:ffff/ffff/ffff\u{1B}\\") == nil)
         #expect(parsed("\u{1B}]11;rgb:ffff/ffff\u{1B}\\") == nil)
+        // A sign is no hex digit: `rgb:-615` trapped (found by the fuzzer).
+        #expect(parsed("\u{1B}]11;rgb:-615/000/8\u{1B}\\") == nil)
+        #expect(parsed("\u{1B}]11;rgb:+ff/00/00\u{1B}\\") == nil)
     }
 
     private func parse(_ input: [UInt8]) -> ProbeReplyParser {
